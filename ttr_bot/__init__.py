@@ -1,0 +1,1 @@
+"""Ticket to Ride on Discord."""

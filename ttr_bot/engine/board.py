@@ -1,0 +1,123 @@
+"""The static data of one map and variant: places, routes, tickets and the rules object.
+
+Everything that differs between editions lives in `Rules` (the BGA way): the engine reads it
+and never asks which map it is playing. `ttr_bot.maps` builds these objects from maps/*.json.
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Node:
+    """A point routes end at: a city, or one border point of a country (Switzerland).
+
+    `name` is what players and records call it; border points of one country share the
+    country's name and differ by `id`.
+    """
+    index: int
+    id: str
+    name: str
+    x: float
+    y: float
+    country: bool = False
+
+
+@dataclass(frozen=True)
+class Route:
+    index: int
+    id: int
+    a: int              # node index
+    b: int              # node index
+    length: int
+    color: int          # card index 0..7, or cards.GRAY
+    tunnel: bool = False
+    ferry: int = 0      # locomotives required (ferry icons)
+    any_cards: int = 0  # Nordic: N any cards replace one required card (3 on ferries, 4 on Murmansk–Lieksa)
+    twin: int = -1      # route index of the parallel lane, or -1
+    lane: int = 1       # 1 or 2: order among lanes of the same colour between the same places
+    slots: tuple = ()   # ((x, y, angle_degrees_clockwise), …) one per car, for the picture
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """A destination ticket. `dests`/`points` have one entry except for Switzerland's
+    multi-destination tickets. Ends are place names (a city, or a country)."""
+    id: int             # unique within the variant's decks (the index in Board.tickets)
+    origin: str
+    dests: tuple
+    points: tuple
+    long: bool = False
+
+    @property
+    def multi(self):
+        return len(self.dests) > 1
+
+    def label(self):
+        if self.multi:
+            return f"{self.origin} – " + "/".join(self.dests)
+        return f"{self.origin} – {self.dests[0]}"
+
+
+@dataclass(frozen=True)
+class Rules:
+    trains: int = 45
+    stations: int = 0
+    station_bonus: int = 4
+    hand_size: int = 4
+    end_trains: int = 2
+    double_routes_min_players: int = 4
+    route_points: dict = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21})
+    locomotives_only_on: frozenset = frozenset()   # {"tunnel", "ferry"}; empty: anywhere
+    faceup_locomotive_limit: bool = True           # a face-up locomotive is the whole draw
+    flush_locomotives: int = 3                     # 3 face-up locomotives flush the row
+    flush_limit: int = 3
+    longest_path_bonus: int = 10
+    globetrotter_bonus: int = 0
+    tie_breaks: tuple = ("tickets", "longest_path")  # also "fewest_stations"
+    start_long: int = 0
+    start_regular: int = 3
+    start_keep_min: int = 2
+    draw_tickets: int = 3
+    draw_keep_min: int = 1
+    unkept_start: str = "bottom"   # or "out" (leave the game)
+    unkept_draw: str = "bottom"
+    min_players: int = 2
+    max_players: int = 5
+    notes: tuple = ()              # open questions settled for this map, shown in /ttr rules
+
+
+@dataclass(frozen=True)
+class Board:
+    """One playable map + variant."""
+    map_id: str
+    variant: str
+    name: str
+    width: int
+    height: int
+    nodes: tuple        # Node
+    routes: tuple       # Route
+    tickets: tuple      # Ticket: the variant's regular and long tickets, deck order of the file
+    rules: Rules
+    countries: tuple = ()   # ((name, x, y), …) label positions of Switzerland's countries
+
+    def __post_init__(self):
+        places = {}
+        for n in self.nodes:
+            places.setdefault(n.name, []).append(n.index)
+        object.__setattr__(self, "place_nodes", {k: tuple(v) for k, v in places.items()})
+        adj = [[] for _ in self.nodes]
+        for r in self.routes:
+            adj[r.a].append(r.index)
+            adj[r.b].append(r.index)
+        object.__setattr__(self, "node_routes", tuple(tuple(a) for a in adj))
+
+    @property
+    def regular_tickets(self):
+        return [t for t in self.tickets if not t.long]
+
+    @property
+    def long_tickets(self):
+        return [t for t in self.tickets if t.long]
+
+    def route_label(self, route):
+        r = self.routes[route] if isinstance(route, int) else route
+        return f"{self.nodes[r.a].name} – {self.nodes[r.b].name}"

@@ -1,0 +1,204 @@
+"""What a route, a station or a tunnel's extra cost may be paid with (RULES §3.4, §6, §8, §9, §11.5–6).
+
+A payment is a 9-tuple of card counts. `route_payment` says whether one is valid and which
+colour it used (that colour decides a tunnel's extra cost); `route_payments` lists the ways a
+hand can pay, one per distinct mix, for `legal_actions` and the computer players.
+"""
+from .cards import GRAY, LOCO
+from .errors import Illegal
+
+N_COLORS = 8
+
+
+def locos_allowed(rules, route):
+    only = rules.locomotives_only_on
+    if not only:
+        return True
+    return ("tunnel" in only and route.tunnel) or ("ferry" in only and route.ferry > 0)
+
+
+def _colors_for(route):
+    return range(N_COLORS) if route.color == GRAY else (route.color,)
+
+
+def route_payment(rules, route, cards):
+    """The colour a valid payment used (-1 for locomotives only), or raise Illegal."""
+    total = sum(cards)
+    length = route.length
+    locos = cards[LOCO]
+    used = [c for c in range(N_COLORS) if cards[c]]
+    if route.any_cards and route.ferry:
+        return _nordic_ferry(route, cards, total, locos, used)
+    if route.any_cards:
+        return _any_cards_route(route, cards, total, used)
+    if total != length:
+        raise Illegal("pay_exact", count=length)
+    if len(used) > 1:
+        raise Illegal("pay_one_color")
+    if locos and not locos_allowed(rules, route):
+        raise Illegal("no_locos_here")
+    if locos < route.ferry:
+        raise Illegal("ferry_locos", count=route.ferry)
+    if not used:
+        return -1
+    color = used[0]
+    if route.color != GRAY and color != route.color:
+        raise Illegal("pay_route_color")
+    return color
+
+
+def _nordic_ferry(route, cards, total, locos, used):
+    """Any 3 cards may replace one required locomotive (RULES §11.6)."""
+    extra = total - route.length
+    if extra < 0 or extra % 2 or extra // 2 > route.ferry:
+        raise Illegal("pay_ferry_any", count=route.length, locos=route.ferry, any=route.any_cards)
+    subs = extra // 2
+    real_locos = route.ferry - subs
+    if locos < real_locos:
+        raise Illegal("ferry_locos", count=route.ferry)
+    for color in _colors_for(route):
+        others = total - cards[color] - locos
+        if others <= 3 * subs:
+            return color if cards[color] else -1
+    raise Illegal("pay_one_color")
+
+
+def _any_cards_route(route, cards, total, used):
+    """Murmansk–Lieksa: any 4 cards replace one card of the chosen colour; no locomotive
+    otherwise (RULES §11.6)."""
+    n = route.any_cards
+    extra = total - route.length
+    if extra < 0 or extra % (n - 1):
+        raise Illegal("pay_any_cards", count=route.length, any=n)
+    subs = extra // (n - 1)
+    for color in _colors_for(route):
+        if cards[color] >= route.length - subs:
+            return color
+    raise Illegal("pay_any_cards", count=route.length, any=n)
+
+
+def route_payments(rules, route, hand):
+    """Distinct valid payments from `hand` (9 counts). Nordic substitutions are listed once per
+    number of substituted cards, paying them with the cards the player holds most of."""
+    if route.any_cards:
+        return _substitute_payments(route, hand)
+    length = route.length
+    locos = hand[LOCO] if locos_allowed(rules, route) else 0
+    out = []
+    for color in _colors_for(route):
+        have = hand[color]
+        lo = max(route.ferry, length - have, 0)
+        for n_loco in range(lo, min(length, locos) + 1):
+            if n_loco == length:
+                continue
+            p = [0] * 9
+            p[color] = length - n_loco
+            p[LOCO] = n_loco
+            out.append(tuple(p))
+    if locos >= length:
+        p = [0] * 9
+        p[LOCO] = length
+        out.append(tuple(p))
+    return out
+
+
+def _substitute_payments(route, hand):
+    out = set()
+    for color in _colors_for(route):
+        for p in _substitute_for_color(route, hand, color):
+            try:
+                route_payment(None, route, p)
+            except Illegal:
+                continue
+            out.add(p)
+    return sorted(out)
+
+
+def _substitute_for_color(route, hand, color):
+    n = route.any_cards
+    for subs in range(0, (route.ferry or route.length) + 1):
+        p = [0] * 9
+        rest = list(hand)
+        if route.ferry:
+            base = route.length - route.ferry
+            real = route.ferry - subs
+            if rest[LOCO] < real:
+                continue
+            p[LOCO] += real
+            rest[LOCO] -= real
+            take = min(rest[color], base)
+            p[color] += take
+            rest[color] -= take
+            need_locos = base - take
+            if rest[LOCO] < need_locos:
+                continue
+            p[LOCO] += need_locos
+            rest[LOCO] -= need_locos
+            spare = 3 * subs
+        else:
+            base = route.length - subs
+            if rest[color] < base:
+                continue
+            p[color] += base
+            rest[color] -= base
+            spare = n * subs
+        if sum(rest) < spare:
+            continue
+        # substitutes: spend what the player holds most of, locomotives last
+        order = sorted(range(9), key=lambda c: (c == LOCO, -rest[c]))
+        for c in order:
+            k = min(rest[c], spare)
+            p[c] += k
+            rest[c] -= k
+            spare -= k
+        yield tuple(p)
+
+
+def tunnel_extra(revealed, color_used):
+    """Extra cards a tunnel costs after the reveal (RULES §6: only locomotives count when the
+    player paid with locomotives only)."""
+    return sum(1 for c in revealed if c == LOCO or (color_used >= 0 and c == color_used))
+
+
+def tunnel_extra_payment(cards, extra, color_used):
+    if sum(cards) != extra:
+        raise Illegal("tunnel_pay_exact", count=extra)
+    for c in range(N_COLORS):
+        if cards[c] and c != color_used:
+            raise Illegal("tunnel_pay_color")
+
+
+def tunnel_extra_options(hand, extra, color_used):
+    out = []
+    have = hand[color_used] if color_used >= 0 else 0
+    for n_loco in range(max(0, extra - have), min(extra, hand[LOCO]) + 1):
+        p = [0] * 9
+        if color_used >= 0:
+            p[color_used] = extra - n_loco
+        p[LOCO] = n_loco
+        out.append(tuple(p))
+    return out
+
+
+def station_payment(cards, count):
+    if sum(cards) != count:
+        raise Illegal("station_cost", count=count)
+    if sum(1 for c in range(N_COLORS) if cards[c]) > 1:
+        raise Illegal("pay_one_color")
+
+
+def station_payments(hand, count):
+    out = []
+    for color in range(N_COLORS):
+        for n_loco in range(max(0, count - hand[color]), min(count, hand[LOCO]) + 1):
+            if n_loco == count:
+                continue
+            p = [0] * 9
+            p[color] = count - n_loco
+            p[LOCO] = n_loco
+            out.append(tuple(p))
+    if hand[LOCO] >= count:
+        p = [0] * 9
+        p[LOCO] = count
+        out.append(tuple(p))
+    return out

@@ -1,0 +1,142 @@
+"""End-of-game scoring (RULES §5, §6, §8, §9, §11.7–10): tickets, longest trail, stations,
+bonuses and winners. Pure functions over a board and each player's routes."""
+from itertools import product
+
+
+def components(n_nodes, board, route_ids):
+    """Union-find labels of the nodes joined by these routes.
+
+    Switzerland's border points have one route each, so a network never runs *through* a
+    country (RULES §11.7): each point is its own node."""
+    parent = list(range(n_nodes))
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    routes = board.routes
+    for r in route_ids:
+        ra, rb = find(routes[r].a), find(routes[r].b)
+        if ra != rb:
+            parent[ra] = rb
+    return [find(i) for i in range(n_nodes)]
+
+
+def connected(board, comp, a, b):
+    """Are places a and b (names: a city, or a country's border points) joined?"""
+    na = board.place_nodes[a]
+    nb = board.place_nodes[b]
+    labels = {comp[x] for x in na}
+    return any(comp[y] in labels for y in nb)
+
+
+def ticket_result(board, comp, ticket):
+    """(completed, signed points). Multi-destination tickets score the best destination
+    reached, or lose the lowest value (RULES §8)."""
+    reached = [p for d, p in zip(ticket.dests, ticket.points) if connected(board, comp, ticket.origin, d)]
+    if reached:
+        return True, max(reached)
+    return False, -min(ticket.points)
+
+
+def tickets_score(board, route_ids, tickets):
+    comp = components(len(board.nodes), board, route_ids)
+    results = [ticket_result(board, comp, t) for t in tickets]
+    return results
+
+
+def longest_trail(board, route_ids):
+    """Length in trains of the longest trail (no route used twice; cities may repeat).
+
+    Exact: a longest trail either uses every route of an Euler-traversable component (0 or 2
+    odd-degree cities), or starts at an odd-degree city — any trail starting at an even-degree
+    city could be extended there. Depth-first search from those cities, pruned by the length
+    still unused in the component."""
+    if not route_ids:
+        return 0
+    routes = board.routes
+    adj = {}
+    for r in route_ids:
+        ro = routes[r]
+        adj.setdefault(ro.a, []).append((r, ro.b, ro.length))
+        adj.setdefault(ro.b, []).append((r, ro.a, ro.length))
+    best = 0
+    seen = set()
+    for start in adj:
+        if start in seen:
+            continue
+        comp_nodes, comp_edges, total = _component(adj, start, routes)
+        seen |= comp_nodes
+        if total <= best:
+            continue
+        odd = [v for v in comp_nodes if len(adj[v]) % 2]
+        if len(odd) <= 2:
+            best = total
+            continue
+        best = max(best, _search(adj, odd, total, best))
+    return best
+
+
+def _component(adj, start, routes):
+    nodes = {start}
+    stack = [start]
+    edges = set()
+    while stack:
+        v = stack.pop()
+        for r, w, _ in adj[v]:
+            edges.add(r)
+            if w not in nodes:
+                nodes.add(w)
+                stack.append(w)
+    return nodes, edges, sum(routes[r].length for r in edges)
+
+
+def _search(adj, starts, total, best):
+    used = set()
+
+    def dfs(v, length, remaining):
+        nonlocal best
+        if length > best:
+            best = length
+            if best == total:
+                return True
+        if length + remaining <= best:
+            return False
+        for r, w, n in adj[v]:
+            if r not in used:
+                used.add(r)
+                done = dfs(w, length + n, remaining - n)
+                used.discard(r)
+                if done:
+                    return True
+        return False
+
+    for s in starts:
+        if dfs(s, 0, total):
+            break
+    return best
+
+
+def station_options(board, seat, stations, owner):
+    """For each of the player's stations, the opponent routes touching its city (None when
+    there is none to borrow)."""
+    opts = []
+    for city in stations:
+        borrow = [r for r in board.node_routes[city] if owner[r] >= 0 and owner[r] != seat]
+        opts.append(borrow or [None])
+    return opts
+
+
+def best_ticket_score(board, seat, own_routes, tickets, stations, owner):
+    """Tickets with the best station assignment (RULES §6, §11.10): every combination of one
+    borrowed route per station; best = highest ticket points, then most completed."""
+    best = None
+    for choice in product(*station_options(board, seat, stations, owner)):
+        borrowed = [r for r in choice if r is not None]
+        results = tickets_score(board, list(own_routes) + borrowed, tickets)
+        key = (sum(p for _, p in results), sum(1 for ok, _ in results if ok))
+        if best is None or key > best[0]:
+            best = (key, results, borrowed)
+    return best[1], best[2]

@@ -1,0 +1,45 @@
+"""python -m ttr_bot.replay FILE [--png OUT.png]: replay a ttr-record/1 game (RECORD.md).
+
+Prints one JSON document with the result. An illegal action is a result (exit 0, reported in
+"error"); a document that is not a valid record exits 2 with a message on standard error.
+"""
+import argparse
+import json
+import sys
+
+from .i18n import reason
+from .records import RecordError, replay, result
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ttr_bot.replay", description=__doc__.splitlines()[0])
+    ap.add_argument("file", help="the record (JSON); - for standard input")
+    ap.add_argument("--png", metavar="OUT.png", help="also write the board as it stands at the end")
+    args = ap.parse_args(argv)
+    try:
+        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+    except OSError as e:
+        print(f"replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        print(f"replay: not valid JSON: {e}", file=sys.stderr)
+        return 2
+    try:
+        game, names, error = replay(doc)
+    except RecordError as e:
+        print(f"replay: not a valid ttr-record/1: {e}", file=sys.stderr)
+        return 2
+    message = reason(error[1]) if error else None
+    json.dump(result(game, names, error, message), sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    if args.png:
+        from .render import render_board
+        with open(args.png, "wb") as f:
+            f.write(render_board(game, names))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

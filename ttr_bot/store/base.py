@@ -1,0 +1,203 @@
+"""The storage interface the service is written against.
+
+The service only ever sees `Store`, the records in `records.py` and the errors in `errors.py`,
+so a PostgreSQL driver can be added next to `sqlite.py` without touching the service.
+
+Contract every driver keeps:
+- a method that returns has made its change durable (committed, synced to disk): the service
+  reports an action done only after `append_action` returns;
+- each method is one transaction: all of its changes, or none;
+- `now` (epoch seconds) is passed in by the caller; it defaults to the wall clock only for
+  convenience, so tests and the service decide what time it is;
+- JSON columns go in as Python mappings (or, for the action log and snapshot, as JSON text the
+  engine produced) and come back decoded;
+- loads validate: unreadable rows raise `CorruptData` subclasses, never get skipped.
+"""
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .records import (
+    ActionRecord, Game, MessageRef, ResultRecord, Seat, SeatResult, Snapshot, Timer, UserPrefs,
+)
+
+
+class _Unset:
+    """Marks an `update_seat` argument the caller did not pass (None is a real value there)."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
+
+
+class Store(ABC):
+    # -- lifetime ------------------------------------------------------------------------------
+    @abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date. Raises StoreError if the database is newer."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Finish pending work and disconnect. Safe to call twice."""
+
+    async def __aenter__(self) -> "Store":
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- games ---------------------------------------------------------------------------------
+    @abstractmethod
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
+        options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
+    ) -> int:
+        """Create a game in the lobby; return its id. ChannelBusy if the channel has an open game.
+        `seed` must fit in a signed 64-bit integer."""
+
+    @abstractmethod
+    async def get_game(self, game_id: int) -> Game | None: ...
+
+    @abstractmethod
+    async def find_open_game(self, channel_id: int) -> Game | None:
+        """The channel's game in the lobby or in play, if any."""
+
+    @abstractmethod
+    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
+        """Ids of games in play (and lobbies if asked), oldest first: what to resume at startup."""
+
+    @abstractmethod
+    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+        """Move a game along lobby -> active -> finished, or to cancelled from lobby/active.
+        Any other move raises WrongStatus; NotFound if there is no such game. Prefer
+        `start_game` (writes the first snapshot too) and `record_results` (writes the results)."""
+
+    @abstractmethod
+    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+        """lobby -> active, and store the initial state as the snapshot at seq 0, atomically."""
+
+    # -- seats ---------------------------------------------------------------------------------
+    @abstractmethod
+    async def add_seat(
+        self, game_id: int, seat: int, *, user_id: int | None, display_name: str,
+        bot_level: int | None = None, notify: Mapping[str, Any] | None = None,
+    ) -> Seat:
+        """A human (user_id, no bot_level) or a bot (bot_level, no user_id) takes a seat.
+        SeatTaken if the seat or the user is already in the game; NotFound if no such game."""
+
+    @abstractmethod
+    async def remove_seat(self, game_id: int, seat: int) -> bool:
+        """Free a seat; False if it was empty. Seat numbers are not compacted."""
+
+    @abstractmethod
+    async def list_seats(self, game_id: int) -> list[Seat]:
+        """The game's seats in seat order."""
+
+    @abstractmethod
+    async def update_seat(
+        self, game_id: int, seat: int, *, user_id: int | None = UNSET,
+        display_name: str = UNSET, bot_level: int | None = UNSET,
+        notify: Mapping[str, Any] = UNSET,
+    ) -> Seat:
+        """Change only the fields passed (e.g. a bot takes over: user_id=None, bot_level=2).
+        Returns the updated seat; NotFound if the seat is empty; SeatTaken on a duplicate user."""
+
+    # -- the action log and snapshot -------------------------------------------------------------
+    @abstractmethod
+    async def append_action(
+        self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
+        state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+    ) -> int:
+        """Record one applied action, in one transaction: check the game is active and at
+        `expected_seq` (else WrongStatus / StaleSequence and nothing is written), append the
+        action as seq expected_seq + 1, replace the snapshot with `state_json`, bump the game's
+        seq. With `results`, the game is also finished and its results recorded in the same
+        transaction. Returns the new seq. `action_json` must be a JSON object with a "type"."""
+
+    @abstractmethod
+    async def load_actions(self, game_id: int) -> list[ActionRecord]:
+        """The whole log in order, validated: each row a JSON object with a "type", seqs 1..N
+        without gaps, N equal to the game's seq. Anything else raises CorruptLog."""
+
+    @abstractmethod
+    async def load_snapshot(self, game_id: int) -> Snapshot | None:
+        """The latest state; None before the game started. CorruptSnapshot if it is unreadable
+        or does not match the game's seq."""
+
+    # -- results -------------------------------------------------------------------------------
+    @abstractmethod
+    async def record_results(
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+    ) -> None:
+        """Store the final standings and mark the game finished, atomically. WrongStatus unless
+        the game is active (so results are never recorded twice)."""
+
+    @abstractmethod
+    async def load_results(self, game_id: int) -> list[ResultRecord]: ...
+
+    @abstractmethod
+    async def results_for_user(self, user_id: int, limit: int | None = None) -> list[ResultRecord]:
+        """A user's finished games, newest first (for statistics)."""
+
+    # -- users ---------------------------------------------------------------------------------
+    @abstractmethod
+    async def get_user(self, user_id: int) -> UserPrefs | None: ...
+
+    @abstractmethod
+    async def get_locale(self, user_id: int) -> str | None: ...
+
+    @abstractmethod
+    async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
+        """None clears the choice (back to the guild's or Discord's locale)."""
+
+    @abstractmethod
+    async def get_dms_closed(self, user_id: int) -> bool:
+        """Whether DMs to the user failed last time (False for unknown users)."""
+
+    @abstractmethod
+    async def set_dms_closed(self, user_id: int, closed: bool, now: float | None = None) -> None: ...
+
+    # -- timers --------------------------------------------------------------------------------
+    @abstractmethod
+    async def add_timer(
+        self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
+        game_id: int | None = None, now: float | None = None,
+    ) -> int:
+        """Persist a timer; return its id. Use TimerService.schedule to also wake the runner."""
+
+    @abstractmethod
+    async def delete_timer(self, timer_id: int) -> bool: ...
+
+    @abstractmethod
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> int:
+        """Delete a game's timers (of one kind, or all); return how many."""
+
+    @abstractmethod
+    async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
+        """Count a failed attempt and move the timer to `due_at`; return the attempts so far,
+        or None if the timer is gone."""
+
+    @abstractmethod
+    async def next_due(self) -> Timer | None:
+        """The earliest timer (ties: oldest id), or None."""
+
+    @abstractmethod
+    async def due_timers(self, now: float) -> list[Timer]:
+        """Timers with due_at <= now, earliest first."""
+
+    # -- the bot's messages ----------------------------------------------------------------------
+    @abstractmethod
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int,
+        now: float | None = None,
+    ) -> None:
+        """Remember (replacing any previous) the message of this kind, e.g. the turn panel."""
+
+    @abstractmethod
+    async def get_message(self, game_id: int, kind: str) -> MessageRef | None: ...
+
+    @abstractmethod
+    async def delete_message(self, game_id: int, kind: str) -> bool: ...
