@@ -184,6 +184,7 @@ class Message:
     edited_timestamp: Optional[str] = None
     webhook_id: Optional[int] = None
     interaction_id: Optional[int] = None  # set when the message came from an interaction response
+    interaction_metadata: Optional[dict] = None  # as sent to the bot in message payloads
     ephemeral_to: Optional[int] = None  # user id who alone can see it
     mentions: List[int] = field(default_factory=list)
     deleted: bool = False

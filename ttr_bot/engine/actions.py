@@ -1,53 +1,56 @@
-"""Actions a player can take. Plain frozen values: easy to compare, log and serialize.
+"""Actions a player can take. Plain values: easy to compare, hash, log and serialize.
+
+They are slotted (not frozen) dataclasses because the computer players create hundreds of
+thousands of them; treat them as immutable.
 
 `cards` fields are 9-tuples of counts indexed by card (cards.py); `seat` is the acting seat.
 """
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class KeepTickets:
     seat: int
     tickets: tuple      # Ticket ids (Board.tickets indices) from the player's offer
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DrawCard:
     seat: int
     card: int = -1      # -1: blind from the deck; else the face-up card taken
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class ClaimRoute:
     seat: int
     route: int          # route index
     cards: tuple        # 9 counts
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TunnelPay:
     seat: int
     cards: tuple
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class TunnelDecline:
     seat: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class DrawTickets:
     seat: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BuildStation:
     seat: int
     city: int           # node index
     cards: tuple
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Pass:
     seat: int
 

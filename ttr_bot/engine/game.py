@@ -56,7 +56,6 @@ class Game:
         self.final_trigger = None
         self.passes = 0
         self.tunnel = None                          # (route, color_used, laid, revealed, extra)
-        self.first_card = None
         self.last_move = None                       # (seat, type name, route or node or None)
         self.reshuffles = 0                         # discard piles turned into a deck so far
         self._deal()
@@ -145,12 +144,40 @@ class Game:
     def _can_take_second(self):
         return self._can_draw() or bool(self._faceup_takeable(True))
 
-    def _any_claim(self, seat):
+    def _affordable_routes(self, seat):
+        """[(route, payments or None)] this seat may claim now and has the cards for. A cheap
+        count test decides most routes (this runs on every turn of every simulated game);
+        Nordic substitutions need the full enumeration, which is passed on."""
         hand = self.hands[seat]
-        for r, route in enumerate(self.board.routes):
-            if self._route_blocked(seat, r) is None and payment.route_payments(self.rules, route, hand):
-                return True
-        return False
+        locos = hand[LOCO]
+        best = max(hand[:8])
+        trains = self.trains[seat]
+        owner = self.owner
+        strict = self.n < self.rules.double_routes_min_players
+        rules = self.rules
+        out = []
+        total = sum(hand)
+        for r, length, color, loco_ok, twin, ferry, special in _route_table(self.board, rules):
+            if owner[r] >= 0 or length > trains or length > total:
+                continue
+            if twin >= 0:
+                t = owner[twin]
+                if t == seat or (t >= 0 and strict):
+                    continue
+            if special:
+                pays = payment.route_payments(rules, self.board.routes[r], hand)
+                if pays:
+                    out.append((r, pays))
+                continue
+            if locos < ferry:
+                continue
+            have = (best if color < 0 else hand[color]) + (locos if loco_ok else 0)
+            if have >= length:
+                out.append((r, None))
+        return out
+
+    def _any_claim(self, seat):
+        return bool(self._affordable_routes(seat))
 
     def _station_cost(self, seat):
         return self.rules.stations - self.stations_left[seat] + 1
@@ -183,9 +210,11 @@ class Game:
         if self.ticket_deck:
             out.append(DrawTickets(seat))
         hand = self.hands[seat]
-        for r, route in enumerate(self.board.routes):
-            if self._route_blocked(seat, r) is None:
-                out.extend(ClaimRoute(seat, r, p) for p in payment.route_payments(self.rules, route, hand))
+        routes = self.board.routes
+        for r, pays in self._affordable_routes(seat):
+            if pays is None:
+                pays = payment.route_payments(self.rules, routes[r], hand)
+            out.extend(ClaimRoute(seat, r, p) for p in pays)
         if self.stations_left[seat]:
             pays = payment.station_payments(hand, self._station_cost(seat))
             if pays:
@@ -511,6 +540,21 @@ class Game:
         g.ticket_deck = deque(self.ticket_deck)
         g.long_deck = deque(self.long_deck)
         return g
+
+
+_ROUTE_TABLES = {}
+
+
+def _route_table(board, rules):
+    """Per route: (index, length, colour, locomotives usable, twin, ferry locomotives, needs
+    the full payment check). Cached per board."""
+    key = id(board)
+    table = _ROUTE_TABLES.get(key)
+    if table is None or table[0] is not board:
+        rows = tuple((r.index, r.length, r.color, payment.locos_allowed(rules, r), r.twin,
+                      r.ferry, bool(r.any_cards)) for r in board.routes)
+        table = _ROUTE_TABLES[key] = (board, rows)
+    return table[1]
 
 
 def _dict(cards):

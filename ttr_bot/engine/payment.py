@@ -104,7 +104,11 @@ def route_payments(rules, route, hand):
 
 def _substitute_payments(route, hand):
     out = set()
-    for color in _colors_for(route):
+    colors = [c for c in _colors_for(route) if hand[c]]
+    zero = next((c for c in _colors_for(route) if not hand[c]), None)
+    if zero is not None:
+        colors.append(zero)   # payments without that colour are the same for every such colour
+    for color in colors:
         for p in _substitute_for_color(route, hand, color):
             try:
                 route_payment(None, route, p)

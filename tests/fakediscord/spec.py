@@ -1,0 +1,121 @@
+"""Validate request bodies against Discord's OpenAPI spec (tests/data/discord-api-spec/openapi.json).
+
+The spec is OpenAPI 3.1, i.e. JSON Schema 2020-12: `nullable` is written as `"type": [..., "null"]`,
+unions as `oneOf`/`anyOf`, and `$ref`s point into `#/components/schemas`. One deliberate relaxation:
+the spec types every snowflake as a decimal string (`SnowflakeType`), while discord.py sends ints in
+some bodies (e.g. `attachments[].id = 0`); Discord accepts both, so integers are accepted too.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+SPEC_PATH = Path(__file__).resolve().parent.parent / "data" / "discord-api-spec" / "openapi.json"
+API_PREFIX = "/api/v10"
+
+
+@functools.lru_cache(maxsize=None)
+def load_spec(path: str = str(SPEC_PATH)) -> dict:
+    spec = json.loads(Path(path).read_text(encoding="utf-8"))
+    schemas = spec["components"]["schemas"]
+    snowflake = schemas["SnowflakeType"]
+    schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+    return spec
+
+
+class SpecValidator:
+    """Finds the spec operation for a request and validates its body; returns error strings."""
+
+    def __init__(self, path: Path = SPEC_PATH) -> None:
+        self.spec = load_spec(str(path))
+        routes = []
+        for template, ops in self.spec["paths"].items():
+            segments = template.strip("/").split("/")
+            literal = sum(1 for seg in segments if not seg.startswith("{"))
+            pattern = "^" + re.sub(r"\{[^/}]+\}", "[^/]+", re.escape(template).replace(r"\{", "{").replace(r"\}", "}")) + "$"
+            routes.append((literal, re.compile(pattern), template, ops))
+        # Literal segments win over parameters: /messages/@original before /messages/{message_id}.
+        routes.sort(key=lambda r: -r[0])
+        self._routes = routes
+        self._validators: Dict[Tuple[str, str, str], Any] = {}
+
+    def operation(self, method: str, path: str) -> Tuple[Optional[str], Optional[dict]]:
+        if path.startswith(API_PREFIX):
+            path = path[len(API_PREFIX):]
+        for _, rx, template, ops in self._routes:
+            if rx.match(path):
+                return template, ops.get(method.lower())
+        return None, None
+
+    def _validator(self, template: str, method: str, content_type: str, schema: dict):
+        key = (template, method, content_type)
+        if key not in self._validators:
+            root = copy.copy(schema)
+            # $refs are "#/components/..." — make them resolvable from this root.
+            root["components"] = self.spec["components"]
+            self._validators[key] = jsonschema.Draft202012Validator(root)
+        return self._validators[key]
+
+    def validate(
+        self, method: str, path: str, body: Any, *, multipart: bool = False, query: Optional[Dict[str, str]] = None
+    ) -> List[str]:
+        template, op = self.operation(method, path)
+        if template is None:
+            return [f"path not in the API spec"]
+        if op is None:
+            return [f"method {method} not allowed on {template} by the API spec"]
+        errors: List[str] = []
+        known_query = {p["name"] for p in op.get("parameters", []) if p.get("in") == "query"}
+        for name in (query or {}):
+            if name not in known_query:
+                errors.append(f"unknown query parameter {name!r} (spec knows {sorted(known_query)})")
+        request_body = op.get("requestBody")
+        if request_body is None:
+            if body not in (None, b"", ""):
+                errors.append("request has a body but the spec defines none")
+            return errors
+        if body is None:
+            if request_body.get("required"):
+                errors.append("request body is required by the spec")
+            return errors
+        content = request_body["content"]
+        content_type = "multipart/form-data" if multipart and "multipart/form-data" in content else "application/json"
+        if content_type not in content:
+            return errors + [f"content type {content_type} not accepted by the spec ({sorted(content)})"]
+        validator = self._validator(template, method, content_type, content[content_type]["schema"])
+        found = list(validator.iter_errors(body))
+        if found:
+            errors.append(describe(best_match(found)))
+        return errors
+
+
+def _wrong_branch(errs) -> bool:
+    """A union branch that fails on its discriminator (`type` enum) or on the instance's kind."""
+    for e in errs:
+        if e.validator in ("enum", "const") and len(e.relative_path) == 1:
+            return True
+        if e.validator == "type" and len(e.relative_path) == 0:
+            return True
+    return False
+
+
+def describe(err) -> str:
+    """Readable text for one schema error, descending into the union branch that was meant."""
+    while err.validator in ("anyOf", "oneOf") and err.context:
+        branches: Dict[Any, list] = {}
+        for e in err.context:
+            branches.setdefault(e.relative_schema_path[0], []).append(e)
+        live = [errs for errs in branches.values() if not _wrong_branch(errs)]
+        pool = [e for errs in (live or branches.values()) for e in errs]
+        err = best_match(pool)
+    where = "$" + "".join(f"[{p!r}]" if isinstance(p, str) else f"[{p}]" for p in err.absolute_path)
+    text = err.message if len(err.message) <= 160 else err.message[:160] + "..."
+    rule = repr(err.validator_value)
+    return f"{where}: {text} (schema rule {err.validator}={rule[:80]})"

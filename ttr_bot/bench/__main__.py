@@ -1,0 +1,26 @@
+"""python -m ttr_bot.bench [engine|service|render|discord]: print performance figures.
+
+Each part is a module of this package with a main(argv); `engine` is the default.
+"""
+import importlib
+import sys
+
+PARTS = ("engine", "service", "render", "discord")
+
+
+def main(argv=None):
+    argv = list(sys.argv[1:] if argv is None else argv)
+    part = argv.pop(0) if argv and argv[0] in PARTS else "engine"
+    if argv and argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    try:
+        module = importlib.import_module(f"ttr_bot.bench.{part}")
+    except ModuleNotFoundError as e:
+        print(f"bench {part}: not available ({e.name} is missing)", file=sys.stderr)
+        return 2
+    return module.main(argv) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,520 @@
+"""`Store` on SQLite through aiosqlite: the driver the bot runs on.
+
+Durability: WAL journal with synchronous=FULL, so a commit is on disk when it returns (NORMAL
+could lose the last transactions on power loss, and the service reports actions done right
+after committing). Concurrency: one connection per store, shared by all coroutines; an
+asyncio lock gives each operation the connection to itself (interleaved coroutines would
+otherwise run statements inside each other's transactions). Writes start with BEGIN IMMEDIATE,
+taking SQLite's write lock before reading what they check, so several connections (or
+processes) on one file serialise on busy_timeout instead of failing with "database is locked"
+or acting on a stale read.
+"""
+import asyncio
+import json
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .base import UNSET, Store
+from .errors import (
+    ChannelBusy, CorruptSnapshot, NotFound, SeatTaken, StaleSequence, StoreError, WrongStatus,
+)
+from .migrate import MIGRATIONS_DIR, migrate
+from .records import (
+    GAME_STATUSES, OPEN_STATUSES, ActionRecord, Game, MessageRef, ResultRecord, Seat,
+    SeatResult, Snapshot, Timer, UserPrefs,
+)
+from .validation import check_actions, check_snapshot, parse_action
+
+log = logging.getLogger(__name__)
+
+# status -> the statuses a game may come from
+_TRANSITIONS = {"active": ("lobby",), "finished": ("active",), "cancelled": ("lobby", "active")}
+_GAME_COLUMNS = ("id, guild_id, channel_id, map, variant, options, seed, status, host_id, "
+                 "created_at, updated_at, finished_at, seq")
+_SEAT_COLUMNS = "game_id, seat, user_id, display_name, bot_level, notify"
+_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at, attempts"
+_RESULT_COLUMNS = ("game_id, seat, user_id, score, rank, won, tickets_completed, map, variant, "
+                   "finished_at")
+
+
+def _now(now: float | None) -> float:
+    return time.time() if now is None else now
+
+
+def _dump(obj: Mapping[str, Any] | None) -> str:
+    return json.dumps(dict(obj or {}), separators=(",", ":"), ensure_ascii=False)
+
+
+def _json_object(text: str, what: str) -> None:
+    """Refuse to store what a later load would reject."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{what} must be a JSON object, not {type(value).__name__}")
+
+
+class SqliteStore(Store):
+    def __init__(
+        self, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR,
+        busy_timeout: float = 10.0,
+    ):
+        self.path = path
+        self.migrations_dir = migrations_dir
+        self.busy_timeout = busy_timeout
+        self.schema_version: int | None = None
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # -- lifetime ------------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self._db is not None:
+            return
+        db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            mode = await self._enable_wal(db)
+            if str(mode).lower() != "wal" and str(self.path) != ":memory:":
+                log.warning("SQLite database %s is in journal mode %s, not WAL", self.path, mode)
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            self.schema_version = await migrate(db, self.migrations_dir)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def _enable_wal(self, db: aiosqlite.Connection) -> str:
+        """Switch to WAL (persistent in the file). Needs a moment alone with the file, and SQLite
+        may answer "locked" at once, without its busy handler, while another connection is
+        opening it too: retry until busy_timeout has passed."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                return (await db.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0]
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.01)
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            async with self._lock:
+                await db.close()
+
+    def _conn(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("the store is not open")
+        return self._db
+
+    @asynccontextmanager
+    async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
+        """Run the body as one transaction; IMMEDIATE for writes, DEFERRED for consistent reads."""
+        db = self._conn()
+        async with self._lock:
+            await db.execute(f"BEGIN {mode}")
+            try:
+                yield db
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.rollback()  # a no-op if SQLite already rolled back
+                raise
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        db = self._conn()
+        async with self._lock:
+            return list(await db.execute_fetchall(sql, params))
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+        """One statement in its own transaction (SQLite's autocommit)."""
+        db = self._conn()
+        async with self._lock:
+            return await db.execute(sql, params)
+
+    # -- games ---------------------------------------------------------------------------------
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
+        options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
+    ) -> int:
+        now = _now(now)
+        async with self._transaction() as db:
+            busy = await db.execute_fetchall(
+                "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+            if busy:
+                raise ChannelBusy(channel_id, busy[0][0])
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO games (guild_id, channel_id, map, variant, options, seed, "
+                    "status, host_id, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                    (guild_id, channel_id, map, variant, _dump(options), seed, host_id, now, now),
+                )
+            except sqlite3.IntegrityError as exc:  # the partial unique index, should the check miss
+                raise ChannelBusy(channel_id) from exc
+            return cursor.lastrowid
+
+    async def get_game(self, game_id: int) -> Game | None:
+        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def find_open_game(self, channel_id: int) -> Game | None:
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games "
+            "WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,),
+        )
+        return _game(row) if row else None
+
+    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
+        statuses = OPEN_STATUSES if include_lobbies else ("active",)
+        marks = ", ".join("?" * len(statuses))
+        rows = await self._fetchall(
+            f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses
+        )
+        return [row[0] for row in rows]
+
+    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+        if status not in GAME_STATUSES:
+            raise ValueError(f"unknown game status {status!r}")
+        now = _now(now)
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, _TRANSITIONS.get(status, ()))
+            await db.execute(
+                "UPDATE games SET status = ?, updated_at = ?, "
+                "finished_at = CASE WHEN ? IN ('finished', 'cancelled') THEN ? END WHERE id = ?",
+                (status, now, status, now, game_id),
+            )
+
+    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+        _json_object(state_json, "state_json")
+        now = _now(now)
+        async with self._transaction() as db:
+            seq = await self._require_status(db, game_id, ("lobby",))
+            await db.execute(
+                "UPDATE games SET status = 'active', updated_at = ? WHERE id = ?", (now, game_id)
+            )
+            await _put_snapshot(db, game_id, seq, state_json, now)
+
+    async def _require_status(
+        self, db: aiosqlite.Connection, game_id: int, allowed: Sequence[str]
+    ) -> int:
+        """Inside a transaction: NotFound / WrongStatus unless the game is in `allowed`.
+        Returns the game's seq."""
+        rows = await db.execute_fetchall("SELECT status, seq FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise NotFound(f"no game {game_id}")
+        status, seq = rows[0]
+        if status not in allowed:
+            raise WrongStatus(game_id, status, " or ".join(allowed) or "(nothing: final status)")
+        return seq
+
+    # -- seats ---------------------------------------------------------------------------------
+    async def add_seat(
+        self, game_id: int, seat: int, *, user_id: int | None, display_name: str,
+        bot_level: int | None = None, notify: Mapping[str, Any] | None = None,
+    ) -> Seat:
+        if (user_id is None) == (bot_level is None):
+            raise ValueError("a seat needs a user_id (human) or a bot_level (bot), not both")
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, ("lobby",))
+            try:
+                await db.execute(
+                    f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seat, user_id, display_name, bot_level, _dump(notify)),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise SeatTaken(f"game {game_id}: seat {seat} or user {user_id} taken") from exc
+        return Seat(game_id, seat, user_id, display_name, bot_level, dict(notify or {}))
+
+    async def remove_seat(self, game_id: int, seat: int) -> bool:
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, ("lobby",))
+            cursor = await db.execute(
+                "DELETE FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+            return cursor.rowcount > 0
+
+    async def list_seats(self, game_id: int) -> list[Seat]:
+        rows = await self._fetchall(
+            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [_seat(row) for row in rows]
+
+    async def update_seat(
+        self, game_id: int, seat: int, *, user_id: int | None = UNSET,
+        display_name: str = UNSET, bot_level: int | None = UNSET,
+        notify: Mapping[str, Any] = UNSET,
+    ) -> Seat:
+        changes = {"user_id": user_id, "display_name": display_name, "bot_level": bot_level,
+                   "notify": notify if notify is UNSET else _dump(notify)}
+        changes = {name: value for name, value in changes.items() if value is not UNSET}
+        async with self._transaction() as db:
+            if changes:
+                assignments = ", ".join(f"{name} = ?" for name in changes)
+                try:
+                    await db.execute(
+                        f"UPDATE seats SET {assignments} WHERE game_id = ? AND seat = ?",
+                        (*changes.values(), game_id, seat),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise SeatTaken(f"game {game_id}, seat {seat}: {exc}") from exc
+            rows = await db.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
+            if not rows:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            return _seat(rows[0])
+
+    # -- the action log and snapshot -------------------------------------------------------------
+    async def append_action(
+        self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
+        state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+    ) -> int:
+        try:
+            parse_action(action_json)
+        except ValueError as exc:
+            raise ValueError(f"action_json: {exc}") from None
+        _json_object(state_json, "state_json")
+        now = _now(now)
+        async with self._transaction() as db:
+            seq = await self._require_status(db, game_id, ("active",))
+            if seq != expected_seq:
+                raise StaleSequence(game_id, expected_seq, seq)
+            new_seq = seq + 1
+            try:
+                await db.execute(
+                    "INSERT INTO actions (game_id, seq, actor, action, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)", (game_id, new_seq, actor, action_json, now),
+                )
+            except sqlite3.IntegrityError as exc:  # a row beyond games.seq: the log is damaged
+                raise StoreError(f"game {game_id}: action {new_seq} already stored") from exc
+            await _put_snapshot(db, game_id, new_seq, state_json, now)
+            await db.execute(
+                "UPDATE games SET seq = ?, updated_at = ? WHERE id = ?", (new_seq, now, game_id)
+            )
+            if results is not None:
+                await _finish(db, game_id, results, now)
+            return new_seq
+
+    async def load_actions(self, game_id: int) -> list[ActionRecord]:
+        async with self._transaction("DEFERRED") as db:
+            game = await db.execute_fetchall("SELECT seq FROM games WHERE id = ?", (game_id,))
+            if not game:
+                raise NotFound(f"no game {game_id}")
+            rows = await db.execute_fetchall(
+                "SELECT seq, actor, action, created_at FROM actions WHERE game_id = ? "
+                "ORDER BY seq", (game_id,),
+            )
+        return check_actions(game_id, rows, game[0][0])
+
+    async def load_snapshot(self, game_id: int) -> Snapshot | None:
+        async with self._transaction("DEFERRED") as db:
+            game = await db.execute_fetchall("SELECT seq FROM games WHERE id = ?", (game_id,))
+            if not game:
+                raise NotFound(f"no game {game_id}")
+            rows = await db.execute_fetchall(
+                "SELECT seq, state, updated_at FROM snapshots WHERE game_id = ?", (game_id,)
+            )
+        game_seq = game[0][0]
+        if not rows:
+            if game_seq == 0:
+                return None
+            raise CorruptSnapshot(game_id, game_seq, "missing")
+        seq, state, updated_at = rows[0]
+        return check_snapshot(game_id, seq, state, updated_at, game_seq)
+
+    # -- results -------------------------------------------------------------------------------
+    async def record_results(
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+    ) -> None:
+        now = _now(now)
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, ("active",))
+            await _finish(db, game_id, results, now)
+
+    async def load_results(self, game_id: int) -> list[ResultRecord]:
+        rows = await self._fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [_result(row) for row in rows]
+
+    async def results_for_user(self, user_id: int, limit: int | None = None) -> list[ResultRecord]:
+        rows = await self._fetchall(
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE user_id = ? "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT ?",
+            (user_id, -1 if limit is None else limit),
+        )
+        return [_result(row) for row in rows]
+
+    # -- users ---------------------------------------------------------------------------------
+    async def get_user(self, user_id: int) -> UserPrefs | None:
+        row = await self._fetchone(
+            "SELECT user_id, locale, dms_closed, updated_at FROM users WHERE user_id = ?",
+            (user_id,),
+        )
+        return UserPrefs(row[0], row[1], bool(row[2]), row[3]) if row else None
+
+    async def get_locale(self, user_id: int) -> str | None:
+        user = await self.get_user(user_id)
+        return user.locale if user else None
+
+    async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+            "updated_at = excluded.updated_at", (user_id, locale, _now(now)),
+        )
+
+    async def get_dms_closed(self, user_id: int) -> bool:
+        user = await self.get_user(user_id)
+        return user.dms_closed if user else False
+
+    async def set_dms_closed(self, user_id: int, closed: bool, now: float | None = None) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, dms_closed, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, "
+            "updated_at = excluded.updated_at", (user_id, int(bool(closed)), _now(now)),
+        )
+
+    # -- timers --------------------------------------------------------------------------------
+    async def add_timer(
+        self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
+        game_id: int | None = None, now: float | None = None,
+    ) -> int:
+        try:
+            cursor = await self._write(
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
+                "VALUES (?, ?, ?, ?, ?)", (game_id, kind, float(due_at), _dump(payload), _now(now)),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise NotFound(f"no game {game_id} for a {kind} timer") from exc
+        return cursor.lastrowid
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        cursor = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return cursor.rowcount > 0
+
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> int:
+        cursor = await self._write(
+            "DELETE FROM timers WHERE game_id = ? AND (? IS NULL OR kind = ?)",
+            (game_id, kind, kind),
+        )
+        return cursor.rowcount
+
+    async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
+        row = await self._fetchone(  # one UPDATE ... RETURNING statement: autocommitted
+            "UPDATE timers SET attempts = attempts + 1, due_at = ? WHERE id = ? "
+            "RETURNING attempts", (float(due_at), timer_id),
+        )
+        return row[0] if row else None
+
+    async def next_due(self) -> Timer | None:
+        row = await self._fetchone(
+            f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1"
+        )
+        return _timer(row) if row else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self._fetchall(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [_timer(row) for row in rows]
+
+    # -- the bot's messages ----------------------------------------------------------------------
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int,
+        now: float | None = None,
+    ) -> None:
+        try:
+            await self._write(
+                "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "updated_at = excluded.updated_at",
+                (game_id, kind, channel_id, message_id, _now(now)),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise NotFound(f"no game {game_id}") from exc
+
+    async def get_message(self, game_id: int, kind: str) -> MessageRef | None:
+        row = await self._fetchone(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            "WHERE game_id = ? AND kind = ?", (game_id, kind),
+        )
+        return MessageRef(*row) if row else None
+
+    async def delete_message(self, game_id: int, kind: str) -> bool:
+        cursor = await self._write(
+            "DELETE FROM messages WHERE game_id = ? AND kind = ?", (game_id, kind)
+        )
+        return cursor.rowcount > 0
+
+
+# -- helpers used inside transactions --------------------------------------------------------------
+async def _put_snapshot(
+    db: aiosqlite.Connection, game_id: int, seq: int, state_json: str, now: float
+) -> None:
+    await db.execute(
+        "INSERT INTO snapshots (game_id, seq, state, updated_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, "
+        "updated_at = excluded.updated_at", (game_id, seq, state_json, now),
+    )
+
+
+async def _finish(
+    db: aiosqlite.Connection, game_id: int, results: Sequence[SeatResult], now: float
+) -> None:
+    """Record the results (copying map/variant from the game) and mark it finished."""
+    try:
+        await db.executemany(
+            "INSERT INTO results (game_id, seat, user_id, score, rank, won, tickets_completed, "
+            "map, variant, finished_at) "
+            "SELECT id, ?, ?, ?, ?, ?, ?, map, variant, ? FROM games WHERE id = ?",
+            [(r.seat, r.user_id, r.score, r.rank, int(bool(r.won)), r.tickets_completed, now,
+              game_id) for r in results],
+        )
+    except sqlite3.IntegrityError as exc:
+        raise StoreError(f"game {game_id}: bad results ({exc})") from exc
+    await db.execute(
+        "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
+        (now, now, game_id),
+    )
+
+
+# -- rows to records ---------------------------------------------------------------------------------
+def _game(row: Sequence[Any]) -> Game:
+    (id_, guild_id, channel_id, map_, variant, options, seed, status, host_id, created_at,
+     updated_at, finished_at, seq) = row
+    return Game(id_, guild_id, channel_id, map_, variant, json.loads(options), seed, status,
+                host_id, created_at, updated_at, finished_at, seq)
+
+
+def _seat(row: Sequence[Any]) -> Seat:
+    game_id, seat, user_id, display_name, bot_level, notify = row
+    return Seat(game_id, seat, user_id, display_name, bot_level, json.loads(notify))
+
+
+def _timer(row: Sequence[Any]) -> Timer:
+    id_, game_id, kind, due_at, payload, created_at, attempts = row
+    return Timer(id_, game_id, kind, due_at, json.loads(payload), created_at, attempts)
+
+
+def _result(row: Sequence[Any]) -> ResultRecord:
+    game_id, seat, user_id, score, rank, won, tickets, map_, variant, finished_at = row
+    return ResultRecord(game_id, seat, user_id, score, rank, bool(won), tickets, map_, variant,
+                        finished_at)
