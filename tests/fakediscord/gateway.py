@@ -80,7 +80,7 @@ class Gateway:
     async def handle(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
-        conn = Connection(ws, request.query.get("compress"))
+        conn = Connection(ws, request.query.get("compress") if self.fake.compression else None)
         if request.query.get("encoding", "json") != "json":
             await ws.close(code=4002, message=b"only json encoding is supported by the fake")
             return ws

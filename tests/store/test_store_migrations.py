@@ -1,4 +1,5 @@
 """The schema comes up from nothing, upgrades from every older version, and refuses newer ones."""
+import asyncio
 import shutil
 import sqlite3
 
@@ -117,7 +118,6 @@ async def test_reopening_applies_nothing_twice(db_path, raw_db):
 
 @pytest.mark.asyncio
 async def test_concurrent_first_starts_migrate_once(db_path, raw_db):
-    import asyncio
     stores = [SqliteStore(db_path) for _ in range(5)]
     await asyncio.gather(*(s.open() for s in stores))
     try:
