@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 DISPATCH, HEARTBEAT, IDENTIFY, PRESENCE, RESUME, RECONNECT, REQUEST_MEMBERS, INVALID_SESSION, HELLO, HEARTBEAT_ACK = (
     0, 1, 2, 3, 6, 7, 8, 9, 10, 11,
 )
-INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES, INTENT_MESSAGE_CONTENT = 1 << 9, 1 << 12, 1 << 15
+INTENT_GUILD_MEMBERS, INTENT_MESSAGE_CONTENT = 1 << 1, 1 << 15
 
 
 @dataclass
@@ -51,7 +51,12 @@ class Connection:
         self.compress = compress if compress == "zlib-stream" else None
         self._deflate = zlib.compressobj() if self.compress else None
         self.session: Optional[Session] = None
+        self.server_closed = False
         self._lock = asyncio.Lock()
+
+    async def close(self, code: int, message: bytes = b"") -> None:
+        self.server_closed = True
+        await self.ws.close(code=code, message=message)
 
     async def send(self, frame: dict) -> None:
         text = json.dumps(frame, separators=(",", ":"))
@@ -71,34 +76,41 @@ class Gateway:
         self.sessions: Dict[str, Session] = {}
         self.connections: List[Connection] = []
         self.frames_received: List[dict] = []  # every op the clients sent (tests may inspect)
+        self.connect_queries: List[Dict[str, str]] = []  # ?v=10&encoding=json&compress=... per socket
         self.identify_count = 0
+        self.compressed_connections = 0  # sockets that got zlib-stream frames
         self.resume_count = 0
         self.heartbeat_interval_ms = 41250
         self._ready = asyncio.Event()  # set while at least one session is connected and READY
+        self._open = asyncio.Event()  # cleared during an outage: new sockets get no HELLO until it ends
+        self._open.set()
 
     # -- websocket handler -------------------------------------------------
     async def handle(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
+        self.connect_queries.append(dict(request.query))
         conn = Connection(ws, request.query.get("compress") if self.fake.compression else None)
         if request.query.get("encoding", "json") != "json":
-            await ws.close(code=4002, message=b"only json encoding is supported by the fake")
+            await conn.close(4002, b"only json encoding is supported by the fake")
             return ws
         self.connections.append(conn)
+        self.compressed_connections += bool(conn.compress)
         try:
+            await self._open.wait()
             await conn.send({"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await self._on_frame(conn, json.loads(msg.data))
                 elif msg.type == WSMsgType.BINARY:
-                    await ws.close(code=4002, message=b"binary payloads are not supported by the fake")
+                    await conn.close(4002, b"binary payloads are not supported by the fake")
         finally:
             self.connections.remove(conn)
             sess = conn.session
             if sess is not None and sess.conn is conn:
                 sess.conn = None
                 # A client that closes with 1000/1001 ends its session (Discord invalidates it).
-                if ws.close_code in (1000, 1001):
+                if not conn.server_closed and ws.close_code in (1000, 1001):
                     sess.alive = False
             self._update_ready()
         return ws
@@ -117,11 +129,11 @@ class Gateway:
         elif op in (PRESENCE, 4):
             pass
         else:
-            await conn.ws.close(code=4001, message=b"unknown opcode")
+            await conn.close(code=4001, message=b"unknown opcode")
 
     async def _identify(self, conn: Connection, d: dict) -> None:
         if d.get("token") != self.fake.token:
-            await conn.ws.close(code=4004, message=b"Authentication failed.")
+            await conn.close(code=4004, message=b"Authentication failed.")
             return
         self.identify_count += 1
         state = self.fake.state
@@ -146,7 +158,8 @@ class Gateway:
             "_trace": ["fakediscord"],
         })
         for g in state.guilds.values():
-            await self._send_dispatch(sess, "GUILD_CREATE", payloads.guild_create(g, state))
+            await self._send_dispatch(sess, "GUILD_CREATE", payloads.guild_create(
+                g, state, all_members=bool(sess.intents & INTENT_GUILD_MEMBERS)))
         self._update_ready()
 
     async def _resume(self, conn: Connection, d: dict) -> None:
@@ -177,7 +190,7 @@ class Gateway:
 
     def _attach(self, conn: Connection, sess: Session) -> None:
         if sess.conn is not None and sess.conn is not conn:
-            asyncio.ensure_future(sess.conn.ws.close(code=4000))
+            asyncio.ensure_future(sess.conn.close(4000))
         conn.session = sess
         sess.conn = conn
 
@@ -222,9 +235,17 @@ class Gateway:
         if invalidate:
             for s in self.sessions.values():
                 s.alive = False
+        for s in self.sessions.values():
+            s.conn = None  # from now on events queue up for a RESUME
         for conn in list(self.connections):
-            await conn.ws.close(code=code, message=b"fakediscord: server-side disconnect")
+            await conn.close(code=code, message=b"fakediscord: server-side disconnect")
         self._update_ready()
+
+    def pause(self) -> None:
+        self._open.clear()
+
+    def resume_accepting(self) -> None:
+        self._open.set()
 
     async def send_reconnect(self) -> None:
         """Op 7 RECONNECT: the client should close and RESUME."""
@@ -233,4 +254,4 @@ class Gateway:
 
     async def close_all(self) -> None:
         for conn in list(self.connections):
-            await conn.ws.close(code=1001, message=b"fakediscord stopping")
+            await conn.close(code=1001, message=b"fakediscord stopping")

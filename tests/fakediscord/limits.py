@@ -36,6 +36,11 @@ def _len(x: Any) -> int:
     return len(x) if isinstance(x, (str, list)) else 0
 
 
+def _dicts(x: Any) -> List[dict]:
+    """The dict items of a list; malformed shapes are the spec validator's business, not ours."""
+    return [i for i in x if isinstance(i, dict)] if isinstance(x, list) else []
+
+
 def check_message(body: Optional[dict], *, n_files: int = 0) -> List[str]:
     """A message create/edit body (channel message, interaction response data, webhook message)."""
     if not isinstance(body, dict):
@@ -43,7 +48,7 @@ def check_message(body: Optional[dict], *, n_files: int = 0) -> List[str]:
     out: List[str] = []
     if _len(body.get("content")) > CONTENT_MAX:
         out.append(f"content is {len(body['content'])} chars (max {CONTENT_MAX})")
-    embeds = body.get("embeds") or []
+    embeds = _dicts(body.get("embeds"))
     if len(embeds) > EMBEDS_MAX:
         out.append(f"{len(embeds)} embeds (max {EMBEDS_MAX})")
     total = 0
@@ -53,7 +58,8 @@ def check_message(body: Optional[dict], *, n_files: int = 0) -> List[str]:
         total += chars
     if total > EMBED_TOTAL_MAX:
         out.append(f"embeds total {total} chars (max {EMBED_TOTAL_MAX})")
-    out += check_components(body.get("components") or [], v2=bool((body.get("flags") or 0) & IS_COMPONENTS_V2))
+    flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+    out += check_components(_dicts(body.get("components")), v2=bool(flags & IS_COMPONENTS_V2))
     if n_files > FILES_MAX:
         out.append(f"{n_files} files (max {FILES_MAX})")
     return out
@@ -66,7 +72,7 @@ def _check_embed(e: dict):
         chars += n
         if n > EMBED[key]:
             out.append(f"{key} is {n} chars (max {EMBED[key]})")
-    fields = e.get("fields") or []
+    fields = _dicts(e.get("fields"))
     if len(fields) > EMBED["fields"]:
         out.append(f"{len(fields)} fields (max {EMBED['fields']})")
     for j, f in enumerate(fields):
@@ -78,7 +84,8 @@ def _check_embed(e: dict):
             if n == 0:
                 out.append(f"fields[{j}].{key} is empty")
     for key, sub in (("footer", "text"), ("author", "name")):
-        n = _len((e.get(key) or {}).get(sub))
+        part = e.get(key)
+        n = _len(part.get(sub)) if isinstance(part, dict) else 0
         chars += n
         if n > EMBED[f"{key}.{sub}"]:
             out.append(f"{key}.{sub} is {n} chars (max {EMBED[key + '.' + sub]})")
@@ -96,7 +103,7 @@ def check_components(rows: List[dict], *, v2: bool = False) -> List[str]:
             total += 1
             here = f"{where}[{i}]"
             cid = c.get("custom_id")
-            if cid is not None:
+            if isinstance(cid, str):
                 if len(cid) > CUSTOM_ID_MAX:
                     out.append(f"{here}.custom_id is {len(cid)} chars (max {CUSTOM_ID_MAX})")
                 if cid in seen:
@@ -104,7 +111,7 @@ def check_components(rows: List[dict], *, v2: bool = False) -> List[str]:
                 seen.add(cid)
             t = c.get("type")
             if t == 1:
-                kids = c.get("components") or []
+                kids = _dicts(c.get("components"))
                 buttons = [k for k in kids if k.get("type") == 2]
                 selects = [k for k in kids if k.get("type") in (3, 5, 6, 7, 8)]
                 if len(buttons) > BUTTONS_PER_ROW:
@@ -122,18 +129,18 @@ def check_components(rows: List[dict], *, v2: bool = False) -> List[str]:
                 elif c.get("style") != 6 and cid is None:
                     out.append(f"{here}: button without custom_id")
             elif t == 3:
-                opts = c.get("options") or []
+                opts = _dicts(c.get("options"))
                 if not 1 <= len(opts) <= SELECT_OPTIONS_MAX:
                     out.append(f"{here} has {len(opts)} options (1..{SELECT_OPTIONS_MAX})")
                 for j, o in enumerate(opts):
                     for key in ("label", "value", "description"):
                         if _len(o.get(key)) > SELECT_OPTION_TEXT_MAX:
                             out.append(f"{here}.options[{j}].{key} too long (max {SELECT_OPTION_TEXT_MAX})")
-                if (c.get("max_values") or 1) > max(len(opts), 1):
+                if isinstance(c.get("max_values"), int) and c["max_values"] > max(len(opts), 1):
                     out.append(f"{here}.max_values exceeds the number of options")
             if t in (3, 5, 6, 7, 8) and _len(c.get("placeholder")) > SELECT_PLACEHOLDER_MAX:
                 out.append(f"{here}.placeholder too long (max {SELECT_PLACEHOLDER_MAX})")
-            walk(c.get("components") or [], f"{here}.components")
+            walk(_dicts(c.get("components")), f"{here}.components")
             if isinstance(c.get("accessory"), dict):
                 walk([c["accessory"]], f"{here}.accessory")
 
@@ -150,7 +157,7 @@ def check_components(rows: List[dict], *, v2: bool = False) -> List[str]:
 
 
 def check_autocomplete(data: Optional[dict]) -> List[str]:
-    choices = (data or {}).get("choices") or []
+    choices = _dicts((data or {}).get("choices"))
     out = []
     if len(choices) > CHOICES_MAX:
         out.append(f"{len(choices)} autocomplete choices (max {CHOICES_MAX})")
@@ -167,17 +174,18 @@ def check_modal(data: Optional[dict]) -> List[str]:
     out = []
     if not 1 <= _len(data.get("title")) <= MODAL_TITLE_MAX:
         out.append(f"modal title must be 1..{MODAL_TITLE_MAX} chars")
-    comps = data.get("components") or []
+    comps = _dicts(data.get("components"))
     if not 1 <= len(comps) <= MODAL_COMPONENTS_MAX:
         out.append(f"modal has {len(comps)} components (1..{MODAL_COMPONENTS_MAX})")
     cid = data.get("custom_id") or ""
-    if len(cid) > CUSTOM_ID_MAX:
+    if _len(cid) > CUSTOM_ID_MAX:
         out.append(f"modal custom_id is {len(cid)} chars (max {CUSTOM_ID_MAX})")
     return out
 
 
 def check_commands(items: List[dict], *, is_global: bool) -> List[str]:
     out: List[str] = []
+    items = _dicts(items)
     chat = [c for c in items if c.get("type", 1) == 1]
     if is_global and len(chat) > GLOBAL_CHAT_COMMANDS_MAX:
         out.append(f"{len(chat)} chat commands (max {GLOBAL_CHAT_COMMANDS_MAX})")
@@ -192,11 +200,11 @@ def check_commands(items: List[dict], *, is_global: bool) -> List[str]:
 def _check_command(c: dict, where: str, *, chat: bool) -> List[str]:
     out: List[str] = []
     name = c.get("name") or ""
-    if chat and (not COMMAND_NAME.match(name) or name != name.lower()):
+    if chat and (not isinstance(name, str) or not COMMAND_NAME.match(name) or name != name.lower()):
         out.append(f"{where}: name {name!r} must be 1-32 lowercase letters, digits, - or _")
     if chat and not 1 <= _len(c.get("description")) <= COMMAND_DESCRIPTION_MAX:
         out.append(f"{where}: description must be 1..{COMMAND_DESCRIPTION_MAX} chars")
-    opts = c.get("options") or []
+    opts = _dicts(c.get("options"))
     if len(opts) > OPTIONS_MAX:
         out.append(f"{where}: {len(opts)} options (max {OPTIONS_MAX})")
     seen_optional = False
@@ -209,7 +217,7 @@ def _check_command(c: dict, where: str, *, chat: bool) -> List[str]:
         if o.get("required") and seen_optional:
             out.append(f"{sub}: required option after an optional one")
         seen_optional = seen_optional or not o.get("required")
-        choices = o.get("choices") or []
+        choices = _dicts(o.get("choices"))
         if len(choices) > CHOICES_MAX:
             out.append(f"{sub}: {len(choices)} choices (max {CHOICES_MAX})")
         if choices and o.get("autocomplete"):

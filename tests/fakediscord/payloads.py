@@ -106,8 +106,10 @@ def channel(c: Channel, state: State) -> dict:
     return out
 
 
-def guild_create(g: Guild, state: State) -> dict:
+def guild_create(g: Guild, state: State, *, all_members: bool = True) -> dict:
+    """`all_members`: the GUILD_MEMBERS intent; without it Discord only sends the bot's own member."""
     chans = [state.channels[cid] for cid in g.channel_ids]
+    members = [m for uid, m in g.members.items() if all_members or uid == state.bot.id]
     return {
         "id": s(g.id),
         "name": g.name,
@@ -123,7 +125,7 @@ def guild_create(g: Guild, state: State) -> dict:
         "stickers": [],
         "channels": [channel(c, state) for c in chans if c.type == GUILD_TEXT],
         "threads": [channel(c, state) for c in chans if c.type in (PUBLIC_THREAD, PRIVATE_THREAD)],
-        "members": [member(m) for m in g.members.values()],
+        "members": [member(m) for m in members],
         "presences": [],
         "voice_states": [],
         "stage_instances": [],

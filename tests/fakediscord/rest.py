@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from .server import FakeDiscord
 
 API = "/api/v10"
+REC = web.RequestKey("rec", object)  # the parsed RecordedRequest, set by the middleware
 INTENT_GUILDS, INTENT_GUILD_MESSAGES, INTENT_DIRECT_MESSAGES = 1 << 0, 1 << 9, 1 << 12
 
 
@@ -157,7 +158,7 @@ class Rest:
         except ApiError as e:
             return jsonr(e.body, status=e.status)
         fake.requests.append(rec)
-        request["rec"] = rec
+        request[REC] = rec
         is_multipart = request.content_type == "multipart/form-data"
         for problem in fake.spec.validate(request.method, request.path, rec.json, multipart=is_multipart,
                                           query=rec.query):
@@ -175,6 +176,9 @@ class Rest:
         except web.HTTPMethodNotAllowed:
             fake.unhandled_requests.append(f"{request.method} {request.path}")
             response = jsonr({"message": "405: Method Not Allowed", "code": 0}, status=405)
+        except Exception as e:  # a bug in the fake, or a body too malformed for it: fail fast, visibly
+            fake._violation("fake-error", request.method, request.path, repr(e))
+            response = jsonr({"message": f"fakediscord could not handle this: {e!r}", "code": 0}, status=400)
         rec.status = response.status
         return response
 
@@ -230,7 +234,7 @@ class Rest:
         return self._json(payloads.application(self.state))
 
     async def create_dm(self, request):
-        body = request["rec"].json or {}
+        body = request[REC].json or {}
         u = self.state.users.get(int(body.get("recipient_id", 0)))
         if u is None:
             raise ApiError(400, 50033, "Invalid Recipient(s)")
@@ -251,7 +255,7 @@ class Rest:
 
     async def put_commands(self, request):
         gid = self._check_app(request)
-        items = request["rec"].json or []
+        items = request[REC].json or []
         self._check_limits(request, limits.check_commands(items, is_global=gid is None))
         self.fake.sync_count += 1
         cmds = self.state.replace_commands(gid, items)
@@ -277,7 +281,7 @@ class Rest:
 
     async def create_message(self, request):
         ch = self._channel(request)
-        rec = request["rec"]
+        rec = request[REC]
         if ch.type == DM:
             recipient = self.state.users[ch.recipient_id]
             if recipient.dms_closed:
@@ -293,7 +297,7 @@ class Rest:
         m = self._message(request, ch)
         if m.author_id != self.state.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
-        rec = request["rec"]
+        rec = request[REC]
         await self.apply_edit(request, m, rec.json or {}, rec.files)
         return self._json(self._msg_json(m))
 
@@ -311,7 +315,7 @@ class Rest:
         parent = self._channel(request)
         if parent.type != GUILD_TEXT:
             raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        body = request["rec"].json or {}
+        body = request[REC].json or {}
         from_message = "message_id" in request.match_info
         if from_message:
             self._message(request, parent)
@@ -427,7 +431,7 @@ class Rest:
         return out
 
     async def interaction_callback(self, request):
-        fake, rec = self.fake, request["rec"]
+        fake, rec = self.fake, request[REC]
         h = fake.interactions.get(int(request.match_info["interaction_id"]))
         if h is None or h.token != request.match_info["token"]:
             raise ApiError(404, 10062, "Unknown interaction")
@@ -507,7 +511,7 @@ class Rest:
     async def webhook_execute(self, request):
         h = self._interaction_by_token(request)
         self._require_ack(request, h)
-        rec = request["rec"]
+        rec = request[REC]
         body = rec.json or {}
         original = h.original
         if h.callbacks[0].type == 5 and original is not None and original.loading:
@@ -538,7 +542,7 @@ class Rest:
         h = self._interaction_by_token(request)
         self._require_ack(request, h)
         m = self._webhook_message(request, h)
-        rec = request["rec"]
+        rec = request[REC]
         await self.apply_edit(request, m, rec.json or {}, rec.files)
         return self._json(self._msg_json(m))
 

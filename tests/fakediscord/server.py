@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 from typing import Any, Dict, List, Optional, Sequence
@@ -124,14 +125,21 @@ class FakeDiscord(InteractionsMixin):
     async def __aexit__(self, *exc) -> None:
         await self.stop()
 
-    async def start_bot(self, bot: discord.Client, *, timeout: float = 10.0, fast_ready: bool = True) -> asyncio.Task:
+    async def start_bot(self, bot: discord.Client, *, timeout: float = 10.0, fast: bool = True) -> asyncio.Task:
         """Run `bot.start(token)` in a task and return once the bot is READY.
 
-        `fast_ready`: discord.py waits `guild_ready_timeout` (2 s) after the last GUILD_CREATE before
-        READY; the fake sends them all at once, so 0.05 s is enough.
+        `fast` removes two real-Discord waits from this bot instance (nothing else is changed):
+        discord.py waits `guild_ready_timeout` (2 s) after the last GUILD_CREATE before READY
+        (the fake sends them all at once, so 0.05 s is enough), and `before_identify_hook`
+        sleeps 5 s before every re-IDENTIFY (identify rate limit) after a lost session.
         """
-        if fast_ready:
+        if fast:
             bot._connection.guild_ready_timeout = 0.05
+
+            async def no_identify_delay(shard_id, *, initial: bool = False) -> None:
+                return None
+
+            bot.before_identify_hook = no_identify_delay  # type: ignore[method-assign]
         task = asyncio.create_task(bot.start(self.token), name="fakediscord-bot")
         self._bot_tasks[bot] = task
         ready = asyncio.create_task(bot.wait_until_ready())
@@ -280,6 +288,18 @@ class FakeDiscord(InteractionsMixin):
     async def restart(self, code: int = 4000) -> None:
         """Drop every socket and forget sessions (a Discord-side restart): clients must IDENTIFY."""
         await self.gateway.disconnect(code, invalidate=True)
+
+    @contextlib.asynccontextmanager
+    async def outage(self, code: int = 4000, *, invalidate: bool = False):
+        """Drop every gateway socket and keep the gateway silent until the block ends (reconnecting
+        clients get no HELLO meanwhile); events dispatched inside the block are queued on the
+        sessions and replayed on RESUME. `invalidate`: sessions are lost, clients must IDENTIFY."""
+        self.gateway.pause()
+        try:
+            await self.gateway.disconnect(code, invalidate=invalidate)
+            yield
+        finally:
+            self.gateway.resume_accepting()
 
     async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
         """Wait until no REST request has arrived for `quiet` seconds."""

@@ -190,6 +190,20 @@ class Message:
     deleted: bool = False
     history: List[dict] = field(default_factory=list)  # earlier versions (content/embeds/components)
 
+    def __repr__(self) -> str:
+        bits = [f"id={self.id}", f"content={self.content!r}"]
+        if self.embeds:
+            bits.append(f"embeds={[e.get('title') for e in self.embeds]}")
+        if self.components:
+            bits.append(f"custom_ids={self.custom_ids()}")
+        if self.attachments:
+            bits.append(f"files={[a.filename for a in self.attachments]}")
+        if self.flags:
+            bits.append(f"flags={self.flags}")
+        if self.deleted:
+            bits.append("deleted")
+        return f"Message({', '.join(bits)})"
+
     # -- test conveniences -------------------------------------------------
     @property
     def ephemeral(self) -> bool:

@@ -4,6 +4,7 @@ pytest-asyncio runs in strict mode here; each test module marks itself with
 `pytestmark = pytest.mark.asyncio` (no global asyncio_mode).
 """
 import asyncio
+import inspect
 import json
 import sqlite3
 import sys
@@ -56,9 +57,14 @@ def make_game(store):
 @pytest.fixture
 def eventually():
     async def wait(predicate, timeout=3.0, interval=0.01):
-        """Wait until predicate() is true; fail the test after `timeout` seconds."""
+        """Wait until predicate() (or the coroutine it returns) is true; fail the test after
+        `timeout` seconds."""
+        async def check():
+            result = predicate()
+            return await result if inspect.isawaitable(result) else result
+
         deadline = time.monotonic() + timeout
-        while not predicate():
+        while not await check():
             if time.monotonic() > deadline:
                 raise AssertionError("condition not met in time")
             await asyncio.sleep(interval)

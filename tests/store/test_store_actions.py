@@ -244,3 +244,21 @@ async def test_corrupt_snapshot_is_reported(store, make_game, raw_db):
         await store.load_snapshot(game_id)
     lobby = await make_game(active=False)
     assert await store.load_snapshot(lobby) is None
+
+
+async def test_cancelled_appends_leave_the_store_consistent(store, make_game):
+    """Callers cancelled at any point (an interaction timing out) neither leave a transaction
+    open on the shared connection nor half-write an action."""
+    game_id = await make_game()
+    for i in range(60):
+        seq = (await store.get_game(game_id)).seq
+        task = asyncio.create_task(store.append_action(game_id, seq, 0, action(n=i), state(i)))
+        for _ in range(i % 6):
+            await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    seq = (await store.get_game(game_id)).seq
+    assert await store.append_action(game_id, seq, 0, action(n="last"), state(-1)) == seq + 1
+    log = await store.load_actions(game_id)  # validates: no gaps, ends at the game's seq
+    assert len(log) == seq + 1
+    assert (await store.load_snapshot(game_id)).state == {"turn": -1}

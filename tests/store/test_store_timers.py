@@ -30,6 +30,10 @@ class Recorder:
         return [t.payload.get("name") for t in self.fired]
 
 
+async def no_timers(store):
+    return await store.next_due() is None
+
+
 @pytest_asyncio.fixture
 async def service_factory(store):
     services = []
@@ -78,8 +82,7 @@ async def test_fires_in_due_order(store, make_game, service_factory, eventually)
     await eventually(lambda: len(handler.fired) == 3)
     assert handler.names == ["a", "b", "c"]
     assert time.time() >= now + 0.30  # not early
-    await eventually(lambda: True)
-    assert await store.next_due() is None  # fired timers are deleted
+    await eventually(lambda: no_timers(store))  # fired timers are deleted
 
 
 async def test_a_sooner_timer_wakes_the_sleeping_task(store, service_factory, eventually):
@@ -131,8 +134,7 @@ async def test_failed_handler_is_retried_then_deleted(store, service_factory, ev
     await eventually(lambda: handler.fired)
     assert handler.calls == 3 and handler.names == ["x"]
     assert handler.fired[0].attempts == 2  # the failures were counted in the database
-    await eventually(lambda: True)
-    assert await store.next_due() is None
+    await eventually(lambda: no_timers(store))
 
 
 async def test_retries_are_bounded_and_the_drop_is_logged(store, service_factory, eventually,

@@ -13,13 +13,13 @@ from collections import OrderedDict
 from dataclasses import dataclass, replace
 
 from ..engine.dealer import Dealer
-from ..engine.errors import Illegal
+from ..engine.errors import DeckError, Illegal
 from ..engine.game import Game
 from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
-from ..maps import load_board, variants
+from ..maps import MapError, load_board, variants
 from ..records import action_from_json, action_to_json, export_record
-from ..store import ChannelBusy, SeatResult, SeatTaken, StaleSequence
+from ..store import ChannelBusy, CorruptLog, SeatResult, SeatTaken, StaleSequence
 from .effects import Effects, ServiceError, changed_seats, split_events
 
 BOT_LEVELS = {"easy": 1, "medium": 2, "hard": 3}
@@ -75,15 +75,22 @@ class GameService:
         if hit is not None:
             self._cache.move_to_end(game_id)
             return hit
-        row = await self.store.get_game(game_id)
-        if row is None:
-            return None
-        seats = await self.store.list_seats(game_id)
-        loaded = Loaded(row, seats)
-        if row.status != "lobby":
+        for _ in range(5):
+            row = await self.store.get_game(game_id)
+            if row is None:
+                return None
+            seats = await self.store.list_seats(game_id)
+            loaded = Loaded(row, seats)
+            if row.status == "lobby":
+                break
             snap = await self.store.load_snapshot(game_id)
+            if snap is not None and snap.seq != row.seq:
+                continue  # an action was committed between the two reads: read both again
             board = load_board(row.map, row.variant)
             loaded.game = from_dict(board, snap.state) if snap else await self.rebuild(game_id)
+            break
+        else:
+            raise ServiceError("service.stale")  # the game keeps moving under us
         self._remember(loaded)
         return loaded
 
@@ -106,7 +113,10 @@ class GameService:
         board = load_board(row.map, row.variant)
         game = Game(board, len(seats), Dealer(row.seed))
         for rec in await self.store.load_actions(game_id):
-            game.apply(action_from_json(game, rec.action, SEAT_NAMES))
+            try:
+                game.apply(action_from_json(game, rec.action, SEAT_NAMES))
+            except (Illegal, DeckError) as e:  # readable, but not a move of this game
+                raise CorruptLog(game_id, rec.seq, f"cannot be replayed: {e!r}") from None
         return game
 
     async def for_channel(self, channel_id):
@@ -124,7 +134,7 @@ class GameService:
         try:
             if variant not in variants(map_id):
                 raise ServiceError("service.unknown_variant", map=map_id, variant=variant)
-        except KeyError:
+        except (KeyError, MapError, FileNotFoundError):
             raise ServiceError("service.unknown_map", map=map_id) from None
         seed = self.seeds.randrange(2 ** 62)
         try:
@@ -164,13 +174,15 @@ class GameService:
         if len(loaded.seats) >= board.rules.max_players:
             raise ServiceError("service.lobby_full", count=board.rules.max_players)
         try:
-            await self.store.add_seat(loaded.id, len(loaded.seats), user_id=user_id,
+            number = max((s.seat for s in loaded.seats), default=-1) + 1
+            await self.store.add_seat(loaded.id, number, user_id=user_id,
                                       display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
 
     async def leave(self, channel_id, user_id):
-        """Leave a lobby. Seats are renumbered so the seat order stays the join order."""
+        """Leave a lobby. Stored seat numbers may then have gaps: the game's seats are the
+        stored seats in order, so the seat order stays the join order."""
         loaded = await self._lobby(channel_id)
         async with self.lock(loaded.id):
             loaded = await self._reload(loaded.id)
@@ -179,12 +191,7 @@ class GameService:
                 raise ServiceError("service.not_seated")
             if user_id == loaded.row.host_id:
                 raise ServiceError("service.host_cannot_leave")
-            for i in range(seat, len(loaded.seats)):
-                await self.store.remove_seat(loaded.id, i)
-            for s in loaded.seats[seat + 1:]:
-                await self.store.add_seat(loaded.id, s.seat - 1, user_id=s.user_id,
-                                          display_name=s.display_name, bot_level=s.bot_level,
-                                          notify=s.notify)
+            await self.store.remove_seat(loaded.id, loaded.seats[seat].seat)
             return await self._reload(loaded.id)
 
     async def start(self, channel_id, user_id):
@@ -233,6 +240,11 @@ class GameService:
         showed: a double click or a stale button is refused instead of applied twice."""
         async with self.lock(game_id):
             loaded = await self._active(game_id)
+            if expected_seq is not None and expected_seq > loaded.row.seq:
+                # the caller saw a newer seq than the cache holds: the cached copy fell behind
+                # (another process wrote, or a concurrent load), so ask the store again
+                self.forget(game_id)
+                loaded = await self._active(game_id)
             seat = loaded.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
@@ -270,11 +282,11 @@ class GameService:
     async def _apply(self, loaded, action, actor):
         game = loaded.game.copy(dealer=None)
         names = SEAT_NAMES[:game.n]
+        illegal = game.check(action)  # before action_to_json, which trusts the indices
+        if illegal is not None:
+            raise ServiceError("service.illegal", illegal=illegal)
         action_json = action_to_json(game, action, names)
-        try:
-            events = game.apply(action)
-        except Illegal as e:
-            raise ServiceError("service.illegal", illegal=e) from None
+        events = game.apply(action)
         results = None
         if game.over:
             results = _seat_results(loaded, game)

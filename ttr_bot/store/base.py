@@ -6,7 +6,9 @@ so a PostgreSQL driver can be added next to `sqlite.py` without touching the ser
 Contract every driver keeps:
 - a method that returns has made its change durable (committed, synced to disk): the service
   reports an action done only after `append_action` returns;
-- each method is one transaction: all of its changes, or none;
+- each method is one transaction: all of its changes, or none. A caller cancelled while a write
+  is under way cannot tell which (the commit may have happened): reload before retrying, which
+  `append_action`'s expected_seq makes safe;
 - `now` (epoch seconds) is passed in by the caller; it defaults to the wall clock only for
   convenience, so tests and the service decide what time it is;
 - JSON columns go in as Python mappings (or, for the action log and snapshot, as JSON text the

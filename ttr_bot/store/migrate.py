@@ -86,8 +86,8 @@ async def migrate(
     )
     _refuse_newer(await current_version(db), newest)
     for migration in migrations:
-        await db.execute("BEGIN IMMEDIATE")
         try:
+            await db.execute("BEGIN IMMEDIATE")
             version = await current_version(db)  # again, under the write lock
             _refuse_newer(version, newest)
             if version >= migration.version:

@@ -121,8 +121,10 @@ class SqliteStore(Store):
         """Run the body as one transaction; IMMEDIATE for writes, DEFERRED for consistent reads."""
         db = self._conn()
         async with self._lock:
-            await db.execute(f"BEGIN {mode}")
             try:
+                # BEGIN inside the try: if the caller is cancelled while it is queued, it still
+                # runs on aiosqlite's thread, and the rollback must close what it opened.
+                await db.execute(f"BEGIN {mode}")
                 yield db
                 await db.execute("COMMIT")
             except BaseException:

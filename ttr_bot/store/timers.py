@@ -73,7 +73,7 @@ class TimerService:
     ) -> int:
         timer_id = await self.store.add_timer(kind, due_at, payload, game_id, now=self.clock())
         if self._waiting_for is None or due_at < self._waiting_for:
-            pass
+            self._wake.set()
         return timer_id
 
     async def cancel(self, game_id: int, kind: str | None = None) -> int:

@@ -1,0 +1,1 @@
+"""Shared helpers for the engine property tests and the record tests."""

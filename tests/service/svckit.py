@@ -1,0 +1,123 @@
+"""Helpers shared by the service tests (and the crash test's writer process).
+
+Everything runs on real SQLite files; nothing in the store or the service is mocked.
+"""
+import json
+import random
+import sqlite3
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from ttr_bot.engine.actions import type_name  # noqa: E402
+from ttr_bot.engine.snapshot import to_dict  # noqa: E402
+from ttr_bot.service import GameService  # noqa: E402
+from ttr_bot.store import SqliteStore  # noqa: E402
+
+
+class Clock:
+    """A clock that moves on by a millisecond each time it is read."""
+
+    def __init__(self, t=1_700_000_000.0):
+        self.t = t
+
+    def __call__(self):
+        self.t += 0.001
+        return self.t
+
+
+def make_service(store, seed=7, **kw):
+    return GameService(store, clock=Clock(), seeds=random.Random(seed), **kw)
+
+
+async def open_store(path, **kw):
+    store = SqliteStore(path, **kw)
+    await store.open()
+    return store
+
+
+def users_for(channel_id, n):
+    """The user ids the helpers seat in a channel's game: host first."""
+    return [channel_id * 10 + i for i in range(n)]
+
+
+async def lobby(svc, channel_id, players=2, map_id="usa", variant="base"):
+    """A lobby with `players` humans (user ids from users_for); returns the game id."""
+    users = users_for(channel_id, players)
+    loaded = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
+                                  name=f"P{users[0]}", map_id=map_id, variant=variant)
+    for u in users[1:]:
+        await svc.join(channel_id, u, f"P{u}")
+    return loaded.id
+
+
+async def started(svc, channel_id, players=2, map_id="usa", variant="base"):
+    """A started game; returns (game_id, user ids in seat order)."""
+    game_id = await lobby(svc, channel_id, players, map_id, variant)
+    await svc.start(channel_id, users_for(channel_id, players)[0])
+    return game_id, users_for(channel_id, players)
+
+
+def pick_action(game, rng, seat=None):
+    """A random legal action: a random kind first, then one of that kind (so that the many
+    ways of paying for a route do not drown out drawing cards and tickets)."""
+    if seat is None:
+        seat = rng.choice(game.to_move())
+    kinds = {}
+    for a in game.legal_actions(seat):
+        kinds.setdefault(type_name(a), []).append(a)
+    return rng.choice(kinds[rng.choice(sorted(kinds))])
+
+
+async def play_one(svc, game_id, rng):
+    """Let a random player to move make a random legal move through the service.
+    Returns (effects, action, seq the move was made at)."""
+    loaded = await svc.load(game_id)
+    action = pick_action(loaded.game, rng)
+    seq = loaded.row.seq
+    eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action, seq)
+    return eff, action, seq
+
+
+async def play_to_end(svc, game_id, rng, limit=5000):
+    effects = []
+    for _ in range(limit):
+        eff, _, _ = await play_one(svc, game_id, rng)
+        effects.append(eff)
+        if eff.over:
+            return effects
+    raise AssertionError(f"game {game_id} did not finish in {limit} actions")
+
+
+def state_of(game):
+    """A game's whole state as comparable plain data."""
+    return json.loads(json.dumps(to_dict(game)))
+
+
+def raw_counts(path, game_id):
+    """(rows in the log, games.seq, games.status, snapshot seq, snapshot text), read with a
+    plain sqlite3 connection of its own."""
+    conn = sqlite3.connect(path)
+    try:
+        n = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]
+        seq, status = conn.execute("SELECT seq, status FROM games WHERE id = ?",
+                                   (game_id,)).fetchone()
+        snap = conn.execute("SELECT seq, state FROM snapshots WHERE game_id = ?",
+                            (game_id,)).fetchone()
+        return n, seq, status, snap
+    finally:
+        conn.close()
+
+
+def walk_keys(obj):
+    """Every dict key anywhere inside obj."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield k
+            yield from walk_keys(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from walk_keys(v)

@@ -1,0 +1,178 @@
+"""Lobby rules: one game per channel, seats, who may start and cancel, player counts."""
+import pytest
+from svckit import lobby, make_service, open_store, raw_counts, started, users_for
+
+from ttr_bot.service import ServiceError
+
+pytestmark = pytest.mark.asyncio
+
+
+async def refused(key, coro):
+    with pytest.raises(ServiceError) as caught:
+        await coro
+    assert caught.value.key == key, caught.value.key
+    return caught.value
+
+
+async def seats_in_store(store, game_id):
+    return [(s.seat, s.user_id, s.display_name, s.bot_level)
+            for s in await store.list_seats(game_id)]
+
+
+async def test_open_lobby_seats_the_host_and_is_found_by_channel(svc, store):
+    loaded = await svc.open_lobby(guild_id=1, channel_id=50, user_id=500, name="Ann",
+                                  map_id="europe")
+    assert loaded.row.status == "lobby" and loaded.game is None
+    assert (loaded.row.map, loaded.row.variant, loaded.row.host_id) == ("europe", "base", 500)
+    assert await seats_in_store(store, loaded.id) == [(0, 500, "Ann", None)]
+    assert (await svc.for_channel(50)).id == loaded.id
+    assert await svc.for_channel(51) is None
+
+
+async def test_unknown_map_or_variant_is_refused(svc, store):
+    await refused("service.unknown_map", svc.open_lobby(
+        guild_id=1, channel_id=1, user_id=1, name="a", map_id="atlantis"))
+    await refused("service.unknown_variant", svc.open_lobby(
+        guild_id=1, channel_id=1, user_id=1, name="a", map_id="usa", variant="nope"))
+    assert await store.find_open_game(1) is None
+
+
+async def test_one_open_game_per_channel(svc, store):
+    game_id = await lobby(svc, 60)
+    await refused("service.channel_busy", svc.open_lobby(
+        guild_id=1, channel_id=60, user_id=999, name="Zed", map_id="usa"))
+    await svc.start(60, users_for(60, 2)[0])
+    await refused("service.channel_busy", svc.open_lobby(
+        guild_id=1, channel_id=60, user_id=999, name="Zed", map_id="usa"))
+    # another channel is free; after a cancel the channel is free again
+    await lobby(svc, 61)
+    await svc.cancel(60, users_for(60, 2)[0])
+    again = await svc.open_lobby(guild_id=1, channel_id=60, user_id=999, name="Zed",
+                                 map_id="usa")
+    assert again.id != game_id
+    assert (await store.get_game(game_id)).status == "cancelled"
+
+
+async def test_join_twice_is_refused(svc, store):
+    game_id = await lobby(svc, 70)
+    host, guest = users_for(70, 2)
+    await refused("service.already_seated", svc.join(70, guest, "again"))
+    await refused("service.already_seated", svc.join(70, host, "host again"))
+    assert [s[1] for s in await seats_in_store(store, game_id)] == [host, guest]
+
+
+async def test_join_needs_a_lobby(svc):
+    await refused("service.no_game", svc.join(71, 1, "nobody"))
+    await started(svc, 72)
+    await refused("service.already_started", svc.join(72, 12345, "late"))
+    await refused("service.already_started", svc.leave(72, users_for(72, 2)[1]))
+
+
+async def test_only_the_host_starts(svc, store):
+    game_id = await lobby(svc, 80, players=3)
+    host, guest, _ = users_for(80, 3)
+    await refused("service.host_only", svc.start(80, guest))
+    await refused("service.host_only", svc.start(80, 4242))
+    assert (await store.get_game(game_id)).status == "lobby"
+    eff = await svc.start(80, host)
+    assert eff.started and eff.seq == 0 and eff.changed == {0, 1, 2}
+    assert eff.to_move == [0, 1, 2]  # everyone chooses tickets at setup
+    assert (await store.get_game(game_id)).status == "active"
+    assert (await store.load_snapshot(game_id)).seq == 0
+
+
+@pytest.mark.parametrize("map_id, lo, hi", [
+    ("usa", 2, 5), ("europe", 2, 5), ("switzerland", 2, 3), ("nordic", 2, 3)])
+async def test_player_count_limits(svc, store, map_id, lo, hi):
+    channel = {"usa": 90, "europe": 91, "switzerland": 92, "nordic": 93}[map_id]
+    host = 7000 + channel
+    loaded = await svc.open_lobby(guild_id=1, channel_id=channel, user_id=host, name="host",
+                                  map_id=map_id)
+    err = await refused("service.player_count", svc.start(channel, host))  # alone
+    assert err.params == {"min": lo, "max": hi}
+    for i in range(1, hi):
+        await svc.join(channel, host + 100 * i, f"p{i}")
+    err = await refused("service.lobby_full", svc.join(channel, host + 999_000, "one too many"))
+    assert err.params == {"count": hi}
+    await refused("service.lobby_full", svc.add_bot(channel, host, "easy"))
+    assert len(await store.list_seats(loaded.id)) == hi
+    eff = await svc.start(channel, host)
+    assert eff.to_move == list(range(hi))
+    assert (await svc.load(loaded.id)).game.n == hi
+
+
+async def test_smallest_tables_start(svc):
+    for channel, map_id in ((94, "switzerland"), (95, "nordic"), (96, "usa")):
+        game_id, _ = await started(svc, channel, players=2, map_id=map_id)
+        assert (await svc.load(game_id)).game.n == 2
+
+
+async def test_leave_renumbers_seats(svc, store):
+    game_id = await lobby(svc, 100, players=4)
+    a, b, c, d = users_for(100, 4)
+    await svc.add_bot(100, c, "hard")
+    loaded = await svc.leave(100, b)
+    assert [(s.seat, s.user_id) for s in loaded.seats] == [(0, a), (1, c), (2, d), (3, None)]
+    assert await seats_in_store(store, game_id) == [
+        (0, a, f"P{a}", None), (1, c, f"P{c}", None), (2, d, f"P{d}", None),
+        (3, None, "Bot 1 (hard)", 3)]
+    await refused("service.not_seated", svc.leave(100, b))
+    await refused("service.host_cannot_leave", svc.leave(100, a))
+    # the freed seat can be taken again, at the end
+    await svc.join(100, b, "back")
+    assert [s[1] for s in await seats_in_store(store, game_id)] == [a, c, d, None, b]
+    eff = await svc.start(100, a)
+    assert eff.to_move == [0, 1, 2, 3, 4]
+
+
+async def test_bots_need_a_seated_user_and_a_known_level(svc, store):
+    game_id = await lobby(svc, 110)
+    await refused("service.unknown_level", svc.add_bot(110, users_for(110, 2)[0], "godlike"))
+    await refused("service.not_seated", svc.add_bot(110, 31337, "easy"))
+    await svc.add_bot(110, users_for(110, 2)[1], "easy")
+    await svc.add_bot(110, users_for(110, 2)[0], "medium")
+    assert [(s[1], s[2], s[3]) for s in await seats_in_store(store, game_id)][2:] == [
+        (None, "Bot 1 (easy)", 1), (None, "Bot 2 (medium)", 2)]
+
+
+async def test_cancel_by_host_or_admin_only(svc, store, db_path):
+    game_id = await lobby(svc, 120, players=3)
+    host, guest, _ = users_for(120, 3)
+    await refused("service.cancel_denied", svc.cancel(120, guest))
+    await refused("service.cancel_denied", svc.cancel(120, 555))
+    assert (await store.get_game(game_id)).status == "lobby"
+    eff = await svc.cancel(120, guest, is_admin=True)
+    assert eff.cancelled and eff.game_id == game_id
+    assert (await store.get_game(game_id)).status == "cancelled"
+    await refused("service.no_game", svc.cancel(120, host))
+
+    # a game in play: the host may cancel it; then it takes no more actions
+    game_id, users = await started(svc, 121)
+    await refused("service.cancel_denied", svc.cancel(121, users[1]))
+    loaded = await svc.load(game_id)
+    await svc.cancel(121, users[0])
+    assert raw_counts(db_path, game_id)[2] == "cancelled"
+    from ttr_bot.engine.actions import KeepTickets
+    offer = loaded.game.offers[0]
+    await refused("service.not_active",
+                  svc.act(game_id, users[0], KeepTickets(0, tuple(offer)), 0))
+    assert raw_counts(db_path, game_id)[0] == 0
+
+
+async def test_lobby_survives_a_restart(db_path):
+    store = await open_store(db_path)
+    svc = make_service(store)
+    game_id = await lobby(svc, 130, players=3)
+    await svc.leave(130, users_for(130, 3)[1])
+    await store.close()
+
+    store = await open_store(db_path)
+    try:
+        svc = make_service(store)
+        loaded = await svc.for_channel(130)
+        assert loaded.id == game_id and loaded.row.status == "lobby"
+        assert [s.user_id for s in loaded.seats] == [users_for(130, 3)[0], users_for(130, 3)[2]]
+        eff = await svc.start(130, users_for(130, 3)[0])
+        assert eff.started and eff.to_move == [0, 1]
+    finally:
+        await store.close()

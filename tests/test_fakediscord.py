@@ -1,0 +1,387 @@
+"""End-to-end checks of tests/fakediscord with a tiny, real discord.py bot.
+
+Everything runs offline on 127.0.0.1: the unmodified discord.py client logs in over REST,
+connects to the fake gateway, syncs its command tree and answers interactions.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Optional
+
+import discord
+import pytest
+import pytest_asyncio
+from discord import app_commands
+from discord.ext import commands
+from discord.http import Route
+
+try:  # tests/ on sys.path (pytest's default rootdir-less import)...
+    from fakediscord import FakeDiscord, ManualClock
+    from fakediscord import limits
+    from fakediscord.spec import SpecValidator
+except ImportError:  # ...or the repo root, if tests/ becomes a package
+    from tests.fakediscord import FakeDiscord, ManualClock
+    from tests.fakediscord import limits
+    from tests.fakediscord.spec import SpecValidator
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"fake map bytes" * 10
+CITIES = ["Atlanta", "Boston", "Calgary", "Chicago", "Charleston", "Denver"]
+
+
+# --------------------------------------------------------------------------- the tiny bot
+class DrawView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.button(label="Draw", custom_id="ttr:draw", style=discord.ButtonStyle.primary)
+    async def draw(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        button.disabled = True
+        await interaction.response.edit_message(content=f"{interaction.user.name} drew a card", view=self)
+
+
+class JoinView(discord.ui.View):
+    """Persistent: timeout=None and a fixed custom_id, re-registered with add_view() at startup."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="ttr:join", style=discord.ButtonStyle.success)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
+        generation = interaction.client.generation  # type: ignore[attr-defined]
+        await interaction.response.send_message(f"{interaction.user.name} joined (bot #{generation})", ephemeral=True)
+
+
+class TinyBot(commands.Bot):
+    def __init__(self, generation: int = 1) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.generation = generation
+        self.gate = asyncio.Event()  # /ttr slow waits for it
+        self.late_followup_error: Optional[Exception] = None
+
+    async def setup_hook(self) -> None:
+        self.add_view(JoinView())
+        ttr = app_commands.Group(name="ttr", description="Ticket to Ride")
+
+        @ttr.command(name="ping", description="Check the bot answers")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong")
+
+        @ttr.command(name="board", description="Show a board with a Draw button")
+        async def board(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Your turn", view=DrawView())
+
+        async def city_autocomplete(interaction: discord.Interaction, current: str):
+            return [app_commands.Choice(name=c, value=c) for c in CITIES if c.lower().startswith(current.lower())]
+
+        @ttr.command(name="route", description="Claim a route")
+        @app_commands.autocomplete(city=city_autocomplete)
+        async def route(interaction: discord.Interaction, city: str, cars: int = 1) -> None:
+            await interaction.response.send_message(f"route to {city} with {cars} cars", ephemeral=True)
+
+        @ttr.command(name="map", description="Render the map")
+        async def map_(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await asyncio.sleep(0.01)  # "rendering"
+            await interaction.followup.send("the map", file=discord.File(io.BytesIO(PNG), "map.png"))
+            await interaction.followup.send("only you see this", ephemeral=True)
+
+        @ttr.command(name="lobby", description="Open a lobby")
+        async def lobby(interaction: discord.Interaction) -> None:
+            await interaction.channel.send("Lobby open", view=JoinView())  # type: ignore[union-attr]
+            await interaction.response.send_message("lobby created", ephemeral=True)
+
+        @ttr.command(name="dm", description="DM someone their tickets")
+        async def dm(interaction: discord.Interaction, player: discord.User) -> None:
+            try:
+                await player.send("Your tickets: Boston - Miami")
+            except discord.Forbidden as e:
+                await interaction.response.send_message(f"cannot DM {player.name} (code {e.code})", ephemeral=True)
+            else:
+                await interaction.response.send_message(f"sent to {player.name}", ephemeral=True)
+
+        @ttr.command(name="slow", description="Answers when the test opens the gate")
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer()
+            await self.gate.wait()
+            try:
+                await interaction.followup.send("finally")
+            except discord.HTTPException as e:
+                self.late_followup_error = e
+
+        self.tree.add_command(ttr)
+        await self.tree.sync()
+
+
+# --------------------------------------------------------------------------- fixtures
+class World:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.guild = fake.add_guild("Rails")
+        self.general = fake.add_text_channel(self.guild, "general")
+        self.alice = fake.add_user("alice", guild=self.guild)
+        self.bob = fake.add_user("bob", guild=self.guild, dms_closed=True)
+
+
+@pytest_asyncio.fixture
+async def fake():
+    f = FakeDiscord()
+    await f.start()
+    yield f
+    await f.stop()
+
+
+@pytest_asyncio.fixture
+async def world(fake):
+    return World(fake)
+
+
+@pytest_asyncio.fixture
+async def bot(fake, world):
+    b = TinyBot()
+    await fake.start_bot(b)
+    yield b
+    await fake.stop_bot(b)
+
+
+# --------------------------------------------------------------------------- tests
+@pytest.mark.asyncio
+async def test_login_sync_and_slash_command(fake, world, bot):
+    # discord.py really talked to the fake: REST login, gateway identify (zlib-stream), tree sync.
+    assert Route.BASE == fake.base_url + "/api/v10"
+    assert fake.gateway.identify_count == 1
+    assert fake.gateway.connect_queries[0]["compress"] == "zlib-stream"
+    assert fake.gateway.compressed_connections == 1
+    assert bot.user.id == fake.bot_user.id and bot.application_id == fake.state.application_id
+    guild = bot.get_guild(world.guild.id)
+    assert guild.me is not None and guild.member_count == 4  # owner, bot, alice, bob
+    ttr = fake.commands()["ttr"]
+    assert {o["name"] for o in ttr["options"]} >= {"ping", "board", "route", "map", "lobby", "dm"}
+
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")
+    reply = await inter.response()
+    assert (reply.type, reply.content, reply.ephemeral) == (4, "pong", False)
+    assert reply.latency < 3
+    assert [m.content for m in fake.messages_in(world.general)] == ["pong"]
+    assert inter.original.interaction_metadata["user"]["id"] == str(world.alice.id)
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_slash_helper_checks_options_like_the_client(fake, world, bot):
+    with pytest.raises(ValueError, match="missing required"):
+        await fake.slash(world.alice, world.general, "ttr", subcommand="route")
+    with pytest.raises(ValueError, match="unknown option"):
+        await fake.slash(world.alice, world.general, "ttr", subcommand="ping", options={"x": 1})
+    with pytest.raises(LookupError, match="not registered"):
+        await fake.slash(world.alice, world.general, "nope")
+
+
+@pytest.mark.asyncio
+async def test_button_click_edits_the_message(fake, world, bot):
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="board")
+    await inter.response()
+    board = inter.original
+    assert board.custom_ids() == ["ttr:draw"] and board.custom_id_for("Draw") == "ttr:draw"
+
+    click = await fake.click(world.alice, board, "ttr:draw")
+    update = await click.response()
+    assert update.type == 7  # UPDATE_MESSAGE
+    assert board.content == "alice drew a card"
+    assert board.buttons()[0]["disabled"] is True
+    assert board.history[0]["content"] == "Your turn"
+    assert len(fake.messages_in(world.general)) == 1  # edited in place, nothing new
+    with pytest.raises(ValueError, match="disabled"):
+        await fake.click(world.alice, board, "ttr:draw")
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_dm_to_user_with_closed_dms_raises_forbidden_50007(fake, world, bot):
+    bob = await bot.fetch_user(world.bob.id)
+    with pytest.raises(discord.Forbidden) as err:
+        await bob.send("hello")
+    assert err.value.status == 403 and err.value.code == 50007
+    assert err.value.text == "Cannot send messages to this user"
+
+    # The same through a command: the bot catches it and tells the invoker.
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="dm", options={"player": world.bob})
+    reply = await inter.response()
+    assert reply.ephemeral and "code 50007" in reply.content
+    assert fake.dms_to(world.bob) == [] and len(fake.blocked_dms) == 2
+
+    inter = await fake.slash(world.bob, world.general, "ttr", subcommand="dm", options={"player": world.alice})
+    assert (await inter.response()).content == "sent to alice"
+    assert [m.content for m in fake.dms_to(world.alice)] == ["Your tickets: Boston - Miami"]
+    assert [m.content for m in fake.ephemeral_replies_to(world.bob)] == ["sent to alice"]
+    fake.assert_clean(errors=False)
+
+
+@pytest.mark.asyncio
+async def test_autocomplete_then_command(fake, world, bot):
+    ac = await fake.autocomplete(world.alice, world.general, "ttr", subcommand="route",
+                                 options={"city": "ch"}, focused="city")
+    result = await ac.response()
+    assert result.type == 8
+    assert [c["name"] for c in result.choices] == ["Chicago", "Charleston"]
+
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="route",
+                             options={"city": "Chicago", "cars": 4})
+    reply = await inter.response()
+    assert reply.content == "route to Chicago with 4 cars" and reply.ephemeral
+    assert fake.messages_in(world.general) == []  # ephemeral: not visible in the channel
+    assert [m.content for m in fake.ephemeral_replies_to(world.alice)] == ["route to Chicago with 4 cars"]
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_deferred_response_then_followup_with_file(fake, world, bot):
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="map")
+    first = await inter.response()
+    assert first.type == 5  # deferred ("thinking")
+    filled = await inter.followup(0)
+    assert filled.id == inter.original_message_id  # first follow-up fills the thinking message
+    assert not filled.loading and filled.content == "the map"
+    assert filled.files == {"map.png": PNG}
+    second = await inter.followup(1)
+    assert second.ephemeral and second.content == "only you see this"
+    assert [m.content for m in fake.messages_in(world.general)] == ["the map"]
+    # The attachment is downloadable from the URL the bot was given.
+    msg = await bot.get_channel(world.general.id).fetch_message(filled.id)
+    assert await msg.attachments[0].read() == PNG
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_restart_new_client_identifies_and_persistent_view_still_works(fake, world):
+    bot1 = TinyBot(generation=1)
+    await fake.start_bot(bot1)
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="lobby")
+    await inter.response()
+    lobby = fake.last_message(world.general)
+    assert lobby.content == "Lobby open" and lobby.custom_ids() == ["ttr:join"]
+    ids_before = {n: c["name"] for n, c in fake.commands().items()}
+    await fake.stop_bot(bot1)
+
+    bot2 = TinyBot(generation=2)
+    await fake.start_bot(bot2)
+    assert fake.gateway.identify_count == 2 and fake.sync_count == 2
+    assert {n: c["name"] for n, c in fake.commands().items()} == ids_before
+    click = await fake.click(world.bob, lobby, "ttr:join")
+    reply = await click.response()
+    assert reply.content == "bob joined (bot #2)" and reply.ephemeral
+    await fake.stop_bot(bot2)
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_server_side_disconnect_resume_and_gateway_restart(fake, world, bot):
+    async with fake.outage():  # sockets drop, sessions survive, the gateway stays silent meanwhile
+        inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")  # queued
+        await asyncio.sleep(0.05)
+        assert not inter.acknowledged
+    assert (await inter.response()).content == "pong"  # replayed after RESUME
+    assert fake.gateway.resume_count == 1 and fake.gateway.identify_count == 1
+
+    await fake.disconnect()  # plain drop: the client resumes at once
+    await asyncio.sleep(0.05)
+    await fake.wait_connected()
+    assert fake.gateway.resume_count == 2
+
+    await fake.restart()  # Discord forgets sessions: RESUME is refused, the client identifies again
+    await asyncio.sleep(0.05)
+    await fake.wait_connected()
+    assert fake.gateway.identify_count == 2
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")
+    assert (await inter.response()).content == "pong"
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_uncompressed_gateway_is_tolerated():
+    async with FakeDiscord(compression=False) as fake:
+        world = World(fake)
+        bot = TinyBot()
+        await fake.start_bot(bot)
+        assert fake.gateway.compressed_connections == 0
+        inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")
+        assert (await inter.response()).content == "pong"
+
+
+@pytest.mark.asyncio
+async def test_spec_and_limit_violations_are_detected(fake, world, bot):
+    assert fake.spec_violations == []
+    route = Route("POST", "/channels/{channel_id}/messages", channel_id=world.general.id)
+    await bot.http.request(route, json={"content": "ok", "embeds": "not-a-list"})
+    assert len(fake.spec_violations) == 1
+    assert "$['embeds']" in fake.spec_violations[0].message
+
+    channel = bot.get_channel(world.general.id)
+    with pytest.raises(discord.HTTPException) as err:
+        await channel.send("x" * 2001)
+    assert err.value.status == 400 and err.value.code == 50035
+    assert any("2001 chars" in v.message for v in fake.limit_violations)
+    with pytest.raises(AssertionError, match="fake Discord saw problems"):
+        fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_late_response_and_expired_token_are_recorded():
+    clock = ManualClock()
+    async with FakeDiscord(clock=clock) as fake:
+        world = World(fake)
+        bot = TinyBot()
+        await fake.start_bot(bot)
+        # On time: deferred immediately (fake time does not move), no timing violation.
+        inter = await fake.slash(world.alice, world.general, "ttr", subcommand="slow")
+        assert (await inter.response()).type == 5
+        assert fake.timing_violations == []
+        # The token dies after 15 minutes: the follow-up is refused with 401 50027.
+        clock.advance(16 * 60)
+        bot.gate.set()
+        await fake.idle()
+        assert isinstance(bot.late_followup_error, discord.HTTPException)
+        assert bot.late_followup_error.code == 50027
+        assert "15 min" in fake.timing_violations[0].message
+
+        # An initial response more than 3 s after the interaction is recorded too (not refused,
+        # unless FakeDiscord(strict_timing=True)).
+        inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")
+        clock.advance(4)  # no await since the dispatch: the bot cannot have answered yet
+        reply = await inter.response()
+        assert reply.latency == 4 and reply.content == "pong"
+        assert "after 4.00s (limit 3s)" in fake.timing_violations[-1].message
+
+
+def test_spec_validator_unit():
+    v = SpecValidator()
+    assert v.operation("PATCH", "/api/v10/webhooks/1/tok/messages/@original")[0] == \
+        "/webhooks/{webhook_id}/{webhook_token}/messages/@original"
+    assert v.validate("POST", "/api/v10/channels/1/messages",
+                      {"content": "hi", "attachments": [{"id": 0, "filename": "a.png"}]}) == []
+    assert v.validate("POST", "/api/v10/users/@me/channels", {"recipient_id": 123}) == []  # int snowflake ok
+    assert v.validate("POST", "/api/v10/users/@me/channels", {"recipient_id": "12x"}) != []
+    errors = v.validate("POST", "/api/v10/interactions/1/t/callback", {"type": 4, "data": {"content": "x" * 2001}},
+                        query={"with_response": "1"})
+    assert len(errors) == 1 and "$['data']['content']" in errors[0] and "maxLength" in errors[0]
+    assert v.validate("POST", "/api/v10/interactions/1/t/callback", {"type": 8, "data": {"choices": [
+        {"name": "a", "value": "a"}] * 26}}) != []
+    assert v.validate("GET", "/api/v10/no/such/route", None) == ["path not in the API spec"]
+    assert v.validate("POST", "/api/v10/channels/1/messages", {"content": "x"}, query={"bogus": "1"}) != []
+
+
+def test_limits_unit():
+    row = {"type": 1, "components": [{"type": 2, "style": 1, "label": str(i), "custom_id": f"b{i}"}
+                                     for i in range(6)]}
+    assert any("6 buttons" in p for p in limits.check_message({"components": [row]}))
+    assert any("action rows" in p for p in limits.check_message(
+        {"components": [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": f"r{i}"}]}
+                        for i in range(6)]}))
+    assert any("custom_id" in p for p in limits.check_components(
+        [{"type": 1, "components": [{"type": 2, "style": 1, "custom_id": "x" * 101}]}]))
+    assert any("26 autocomplete" in p for p in limits.check_autocomplete(
+        {"choices": [{"name": "a", "value": "a"}] * 26}))
+    assert any("11 embeds" in p for p in limits.check_message({"embeds": [{"title": "t"}] * 11}))
+    assert any("fields" in p for p in limits.check_message({"embeds": [{"fields": [{"name": "n", "value": "v"}] * 26}]}))
+    assert any("name" in p for p in limits.check_commands([{"name": "Bad Name", "description": "d"}], is_global=True))
+    assert limits.check_message({"content": "fine", "components": [row | {"components": row["components"][:5]}]}) == []

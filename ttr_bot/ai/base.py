@@ -1,0 +1,54 @@
+"""The computer-player interface: `agent.act(view) -> action`.
+
+An agent sees a `PlayerView` only (the arena and the bot never hand it the game). Every level
+subclasses `Agent` and implements `decide`; `act` makes sure what comes back is legal in the
+position the view describes, falling back to a plain legal action if a level ever gets it
+wrong — a computer player must never stall a game.
+"""
+import random
+
+from ..engine.actions import (DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline,
+                              TunnelPay)
+from ..engine.view import determinize
+
+
+class Agent:
+    level = "agent"
+
+    def __init__(self, seed=0, **params):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.fallbacks = 0   # how often decide() returned something illegal (should stay 0)
+        for key, value in params.items():
+            # tuning knobs are class attributes; an unknown one is a typo, not a new knob
+            if not hasattr(type(self), key) or key.startswith("_"):
+                raise TypeError(f"{type(self).__name__} has no parameter {key!r}")
+            setattr(self, key, value)
+
+    def act(self, view):
+        if not _is_view(view):
+            raise TypeError("agents take a PlayerView (ttr_bot.engine.view.view), never the game")
+        action = self.decide(view)
+        if action is None or determinize(view, None).check(action) is not None:
+            self.fallbacks += 1
+            action = self.fallback(view)
+        return action
+
+    def decide(self, view):
+        raise NotImplementedError
+
+    def fallback(self, view):
+        legal = view.legal_actions()
+        for kind in (KeepTickets, TunnelPay, DrawCard, TunnelDecline, DrawTickets):
+            for a in legal:
+                if isinstance(a, kind):
+                    return a
+        return legal[0] if legal else Pass(view.seat)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} level={self.level} seed={self.seed}>"
+
+
+def _is_view(v):
+    from ..engine.view import PlayerView
+    return isinstance(v, PlayerView)

@@ -1,0 +1,352 @@
+"""`medium`: a route-focus planner.
+
+It plans shortest connections for its tickets over free and own routes, claims the most
+valuable planned route it can afford, draws the colours the plan needs, keeps the tickets that
+fit its trains, and draws more tickets once its plan is done while trains remain. Subclasses
+(`easy`, `hard`) change its parameters and override single decisions.
+"""
+from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets,
+                              Pass, TunnelDecline, TunnelPay)
+from ..engine.cards import GRAY, LOCO
+from ..engine.payment import station_payments, tunnel_extra_options
+from .base import Agent
+from .boardinfo import board_info
+from .planner import (INF, CostModel, N_COLORS, best_payment, best_plan,
+                      best_station_payment, claimable, color_demand, keep_choices, own_routes,
+                      route_costs, tickets_value)
+
+
+PACE = 1.15   # trains a player places per turn on average (measured in 2-player games)
+
+
+def turns_left(v):
+    """Rough number of own turns before the game ends, from the opponents' trains."""
+    others = [t for p, t in enumerate(v.trains) if p != v.seat] or v.trains
+    return max(1.0, (min(others) - v.board.rules.end_trains) / PACE + 1)
+
+
+def plan_turns(info, plan, hand, owner):
+    """Turns the plan still takes: one per claim plus card draws (two cards a turn) for the
+    cards the hand does not hold yet (roughly: a share of the hand fits the plan)."""
+    turns = 0.0
+    cards = 0
+    for r in plan.routes:
+        if owner[r] < 0:
+            turns += 1
+            cards += info.length[r]
+    return turns + max(0, cards - 0.7 * sum(hand)) / 2
+
+
+class Context:
+    """What one decision works from: the view, its board facts, costs and the current plan."""
+
+    def __init__(self, agent, v):
+        self.v = v
+        self.info = info = board_info(v.board)
+        self.seat = v.seat
+        self.hand = v.hand
+        self.trains = v.trains[v.seat]
+        self.own = own_routes(v)
+        self.cost = route_costs(info, v, model=agent.costs, extra=agent.extra_costs(self))
+        self.plan = best_plan(info, self.cost, v.tickets, self.trains, v.owner, agent.plan_orders)
+        owner = v.owner
+        self.to_claim = [r for r in self.plan.routes if owner[r] < 0]
+        self.to_borrow = [r for r in self.plan.routes if owner[r] >= 0 and owner[r] != v.seat]
+        self.demand = color_demand(info, self.to_claim, self.hand, owner)
+
+    def claimable(self, r):
+        return claimable(self.info, self.v.owner, self.v.n, self.seat, r, self.trains)
+
+    @property
+    def clock(self):
+        """Trains the player closest to the end has left: how near the end is."""
+        return min(self.v.trains)
+
+    @property
+    def last_turn(self):
+        return self.v.final_turns_left is not None
+
+
+class MediumAgent(Agent):
+    level = "medium"
+    overhead = 1.0             # planning cost of one claim beyond its trains
+    tunnel_cost = 1.0
+    ferry_cost = 1.5           # per locomotive a ferry needs
+    station_cost = 6.0
+    hand_discount = 0.0        # routes the hand can already pay for look cheaper
+    plan_orders = 1
+    setup_budget = 0.78        # share of the trains the starting tickets may need
+    later_budget = 0.85
+    fail_weight = 1.5          # how much a ticket we expect to fail weighs against its points
+    ticket_trains = 14         # draw new tickets when the plan is done and this many trains remain
+    take_faceup_loco = True
+    hurry_clock = 6            # someone has this few trains: cash in cards before the end
+
+    # ----- dispatch ---------------------------------------------------------------------------
+    def decide(self, v):
+        if v.offer is not None:
+            return KeepTickets(v.seat, self.choose_tickets(v))
+        if v.step == "tunnel":
+            return self.tunnel(v)
+        ctx = Context(self, v)
+        if v.step == "second_card":
+            return self.draw(ctx, second=True)
+        return self.turn(ctx)
+
+    @property
+    def costs(self):
+        c = self.__dict__.get("_costs")
+        if c is None:
+            c = CostModel(self.overhead, self.tunnel_cost, self.ferry_cost, self.station_cost,
+                          self.hand_discount)
+            self.__dict__["_costs"] = c
+        return c
+
+    def extra_costs(self, ctx):
+        return None
+
+    # ----- tickets ------------------------------------------------------------------------------
+    def choose_tickets(self, v):
+        info = board_info(v.board)
+        setup = v.phase == "setup"
+        rules = info.rules
+        keep_min = rules.start_keep_min if setup else rules.draw_keep_min
+        trains = v.trains[v.seat]
+        budget = int(trains * (self.setup_budget if setup else self.later_budget))
+        cost = route_costs(info, v, model=self.costs)
+        best = None
+        for combo in keep_choices(v.offer, keep_min):
+            score = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)
+            if best is None or score > best[0]:
+                best = (score, combo)
+        return tuple(best[1])
+
+    def keep_score(self, v, info, cost, tickets, combo, budget):
+        plan = best_plan(info, cost, tickets, budget, v.owner, self.plan_orders)
+        got = sum(info.max_points[t] for t, _, _ in plan.tickets)
+        got += sum(info.max_points[t] for t in plan.done)
+        lost = sum(info.tickets[t][2] for t in plan.failed)
+        if v.phase != "setup" and plan_turns(info, plan, v.hand, v.owner) > turns_left(v):
+            # not enough time before the end: the new tickets would fail
+            lost += sum(info.tickets[t][2] for t in combo if t not in plan.done)
+            got -= sum(info.max_points[t] for t in combo if t not in plan.done)
+        return got - self.fail_weight * lost - 0.05 * plan.trains
+
+    def want_tickets(self, ctx):
+        v = ctx.v
+        if ctx.to_claim or ctx.to_borrow or not v.ticket_deck_size or ctx.last_turn:
+            return False
+        return ctx.trains >= self.ticket_trains and ctx.clock >= self.ticket_trains
+
+    # ----- tunnels ------------------------------------------------------------------------------
+    def tunnel(self, v):
+        r, color, laid, revealed, extra = v.tunnel
+        options = tunnel_extra_options(v.hand, extra, color)
+        if not options:
+            return TunnelDecline(v.seat)
+        return TunnelPay(v.seat, min(options, key=lambda p: (p[LOCO], p)))
+
+    # ----- a turn -------------------------------------------------------------------------------
+    def turn(self, ctx):
+        v = ctx.v
+        if ctx.last_turn:
+            a = self.final_move(ctx)
+            if a is not None:
+                return a
+        elif ctx.clock <= self.hurry_clock:
+            a = self.hurry_move(ctx)
+            if a is not None:
+                return a
+        a = self.claim_planned(ctx)
+        if a is not None:
+            return a
+        a = self.station_move(ctx)
+        if a is not None:
+            return a
+        if not ctx.to_claim and not ctx.to_borrow:
+            if self.want_tickets(ctx):
+                return DrawTickets(v.seat)
+            a = self.filler_claim(ctx)
+            if a is not None:
+                return a
+        a = self.draw(ctx, second=False)
+        if a is not None:
+            return a
+        return self.no_draw(ctx)
+
+    def claim_value(self, ctx, r):
+        info = ctx.info
+        return info.points[r] + 0.2 * ctx.plan.points.get(r, 0) + 0.01 * info.length[r]
+
+    def claim_planned(self, ctx):
+        best = None
+        for r in ctx.to_claim:
+            if not ctx.claimable(r):
+                continue
+            pay = best_payment(ctx.info, r, ctx.hand, ctx.demand)
+            if pay is None:
+                continue
+            val = self.claim_value(ctx, r)
+            if best is None or val > best[0]:
+                best = (val, r, pay)
+        if best is None:
+            return None
+        return ClaimRoute(ctx.seat, best[1], best[2])
+
+    def station_move(self, ctx):
+        """Build a station where the plan borrows an opponent's route."""
+        v, info = ctx.v, ctx.info
+        if not ctx.to_borrow or not v.stations_left[ctx.seat]:
+            return None
+        if ctx.to_claim and not ctx.last_turn and any(ctx.claimable(r) for r in ctx.to_claim):
+            # claim our own routes first: a station is the last piece
+            return None
+        count = info.rules.stations - v.stations_left[ctx.seat] + 1
+        pay = best_station_payment(info, ctx.hand, count, ctx.demand)
+        if pay is None:
+            return None
+        for r in ctx.to_borrow:
+            a, b = info.ends[r]
+            if v.station_owner.get(a) == ctx.seat or v.station_owner.get(b) == ctx.seat:
+                continue
+            for city in (a, b):
+                if city not in v.station_owner and not info.is_country[city]:
+                    return BuildStation(ctx.seat, city, pay)
+        return None
+
+    def filler_claim(self, ctx):
+        """No plan left: points for trains — long routes, best touching our network."""
+        info, v = ctx.info, ctx.v
+        touching = set()
+        for r in ctx.own:
+            touching.update(info.ends[r])
+        best = None
+        for r in range(info.n_routes):
+            if not ctx.claimable(r):
+                continue
+            length = info.length[r]
+            if length < 3 and ctx.trains > 6 and not ctx.last_turn:
+                continue
+            pay = best_payment(info, r, ctx.hand)
+            if pay is None:
+                continue
+            a, b = info.ends[r]
+            val = info.points[r] + (1.0 if a in touching or b in touching else 0.0) - 0.5 * pay[LOCO]
+            if best is None or val > best[0]:
+                best = (val, r, pay)
+        if best is None:
+            return None
+        return ClaimRoute(ctx.seat, best[1], best[2])
+
+    def final_move(self, ctx):
+        """The last turn: whatever scores most now — a route (with the tickets it completes)
+        or a station that completes a ticket."""
+        info, v = ctx.info, ctx.v
+        base = tickets_value(info, ctx.own, v.tickets)
+        best = None
+        for r in range(info.n_routes):
+            if not ctx.claimable(r):
+                continue
+            pay = best_payment(info, r, ctx.hand)
+            if pay is None:
+                continue
+            gain = info.points[r] + tickets_value(info, ctx.own + [r], v.tickets) - base
+            if info.routes[r].tunnel:
+                gain -= 1
+            if best is None or gain > best[0]:
+                best = (gain, ClaimRoute(ctx.seat, r, pay))
+        st = self.station_move(ctx)
+        if st is not None:
+            # worth it only if the borrowed route completes more than the 4 points given up
+            gain = self.station_gain(ctx)
+            if best is None or gain > best[0]:
+                best = (gain, st)
+        return best[1] if best is not None and best[0] > 0 else None
+
+    def hurry_move(self, ctx):
+        """The end is near: a planned route if affordable, else the best route we can pay."""
+        a = self.claim_planned(ctx)
+        if a is not None:
+            return a
+        return self.final_move(ctx)
+
+    def station_gain(self, ctx):
+        info, v = ctx.info, ctx.v
+        base = tickets_value(info, ctx.own, v.tickets)
+        best = -INF
+        for r in ctx.to_borrow:
+            best = max(best, tickets_value(info, ctx.own + [r], v.tickets) - base)
+        return best - info.rules.station_bonus
+
+    # ----- drawing cards ------------------------------------------------------------------------
+    def wanted_colors(self, ctx):
+        """Score per card kind: how much the plan (or, without a plan, hoarding) wants it."""
+        hand = ctx.hand
+        want = [0.0] * 9
+        if ctx.to_claim:
+            for c in range(9):
+                want[c] = max(0, ctx.demand[c] - hand[c])
+        else:
+            # hoard the colour we hold most of, for a long route
+            top = max(range(N_COLORS), key=lambda c: (hand[c], -c))
+            want[top] = 1.0
+        return want
+
+    def pick_card(self, ctx, second):
+        v, info = ctx.v, ctx.info
+        want = self.wanted_colors(ctx)
+        faceup = set(v.faceup)
+        best = None
+        for c in faceup:
+            if c == LOCO:
+                continue
+            if want[c] > 0 and (best is None or want[c] > want[best]):
+                best = c
+        if best is not None:
+            return best
+        can_blind = v.deck_size > 0 or len(v.discard) > 0
+        if LOCO in faceup and self.take_faceup_loco:
+            locos_limited = info.faceup_loco_limit
+            if not (second and locos_limited):
+                loco_useful = info.any_locos_anywhere or want[LOCO] > 0 or self.plan_has_special(ctx)
+                if loco_useful and (not locos_limited or sum(want[:N_COLORS]) >= 4 or not can_blind):
+                    return LOCO
+        if can_blind:
+            return -1
+        # no deck: any face-up card we may take
+        options = [c for c in faceup if not (c == LOCO and second and info.faceup_loco_limit)]
+        if options:
+            return max(options, key=lambda c: (want[c], -c))
+        return None
+
+    def plan_has_special(self, ctx):
+        routes = ctx.info.routes
+        return any(routes[r].tunnel or routes[r].ferry for r in ctx.to_claim)
+
+    def draw(self, ctx, second):
+        c = self.pick_card(ctx, second)
+        if c is None:
+            return None
+        return DrawCard(ctx.seat, c)
+
+    def no_draw(self, ctx):
+        """Nothing to draw: any claim at all, else tickets, else a station, else pass."""
+        v, info = ctx.v, ctx.info
+        best = None
+        for r in range(info.n_routes):
+            if ctx.claimable(r):
+                pay = best_payment(info, r, ctx.hand, ctx.demand)
+                if pay is not None and (best is None or info.points[r] > best[0]):
+                    best = (info.points[r], r, pay)
+        if best is not None:
+            return ClaimRoute(ctx.seat, best[1], best[2])
+        if v.ticket_deck_size:
+            return DrawTickets(ctx.seat)
+        if v.stations_left[ctx.seat] and info.stations:
+            count = info.rules.stations - v.stations_left[ctx.seat] + 1
+            pays = station_payments(ctx.hand, count)
+            if pays:
+                for city in info.city_nodes:
+                    if city not in v.station_owner:
+                        return BuildStation(ctx.seat, city, pays[0])
+        return Pass(ctx.seat)

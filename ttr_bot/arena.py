@@ -1,0 +1,255 @@
+"""python -m ttr_bot.arena: computer players against each other, with figures.
+
+    python -m ttr_bot.arena --map usa --players hard,medium --games 500 --seed 1 \
+        [--variant base] [--records DIR] [--json] [--workers 2]
+
+Seats rotate from game to game so that nobody always plays first. For every player of the list
+it prints games, wins, the win rate with its 95% (Wilson) interval, the mean score with p10/p90,
+and the decision time p50/p95. Agents receive only their own `PlayerView`; every action is
+checked by the engine, and `--records DIR` writes each game as a `ttr-record/1` (replayed here
+once more to make sure it reproduces the game).
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import time
+
+from .ai import AGENTS, make_agent
+from .engine.dealer import Dealer
+from .engine.errors import Illegal
+from .engine.game import Game
+from .engine.view import view
+from .maps import available_maps, load_board, variants
+from .records import action_to_json, export_record, replay
+
+MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred
+
+
+class ArenaError(Exception):
+    pass
+
+
+def player_names(levels):
+    """Distinct names for the seats: 'medium', 'medium#2', …"""
+    seen = {}
+    out = []
+    for lv in levels:
+        seen[lv] = seen.get(lv, 0) + 1
+        out.append(lv if seen[lv] == 1 else f"{lv}#{seen[lv]}")
+    return out
+
+
+def game_seed(seed, index):
+    return seed * 1_000_003 + index
+
+
+def play_game(board, levels, names, seed, index, agent_options=None):
+    """One game. Seat s is played by player (s + index) % n of the list. Returns a dict with
+    per-player scores, win flags, decision times and the record."""
+    n = len(levels)
+    gseed = game_seed(seed, index)
+    order = [(s + index) % n for s in range(n)]          # seat -> player index
+    seat_names = [names[p] for p in order]
+    agents = [make_agent(levels[p], seed=gseed * 16 + s, **((agent_options or {}).get(levels[p], {})))
+              for s, p in enumerate(order)]
+    game = Game(board, n, Dealer(gseed))
+    times = [[] for _ in range(n)]
+    actions = []
+    while not game.over:
+        movers = game.to_move()
+        if not movers:
+            raise ArenaError("no one to move")
+        for seat in movers:
+            v = view(game, seat)
+            t0 = time.perf_counter()
+            action = agents[seat].act(v)
+            times[seat].append(time.perf_counter() - t0)
+            if getattr(action, "seat", None) != seat:
+                raise ArenaError(f"{seat_names[seat]} answered for another seat: {action!r}")
+            record = action_to_json(game, action, seat_names)
+            try:
+                game.apply(action)
+            except Illegal as e:
+                raise ArenaError(f"game {index}: {seat_names[seat]} played an illegal action "
+                                 f"{action!r}: {e.key} {e.params}") from None
+            actions.append(record)
+            if len(actions) > MAX_ACTIONS:
+                raise ArenaError(f"game {index} did not end after {MAX_ACTIONS} actions")
+    players, winners = game.scores()
+    result = {"index": index, "seed": gseed, "players": {}, "turns": game.turn,
+              "record": export_record(game, seat_names, actions)}
+    for seat, p in enumerate(order):
+        result["players"][names[p]] = {
+            "seat": seat, "score": players[seat]["total"], "win": seat in winners,
+            "times": times[seat], "fallbacks": agents[seat].fallbacks}
+    return result
+
+
+def check_record(doc, expected):
+    """Replay a written record and compare the totals with the game's."""
+    game, names, error = replay(doc)
+    if error is not None:
+        raise ArenaError(f"record does not replay: action {error[0]}: {error[1].key}")
+    if not game.over:
+        raise ArenaError("record replays to an unfinished game")
+    players, _ = game.scores()
+    got = {names[s]: players[s]["total"] for s in range(len(names))}
+    if got != expected:
+        raise ArenaError(f"record replays to other scores: {got} != {expected}")
+
+
+def _worker(job):
+    map_id, variant, levels, names, seed, index, records, verify = job
+    board = load_board(map_id, variant)
+    res = play_game(board, levels, names, seed, index)
+    doc = res.pop("record")
+    if verify:
+        check_record(doc, {name: p["score"] for name, p in res["players"].items()})
+    if records:
+        path = os.path.join(records, f"game-{index + 1:04d}.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f, ensure_ascii=False)
+    return res
+
+
+def wilson(wins, n, z=1.96):
+    if n == 0:
+        return (0.0, 0.0)
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(xs, q):
+    """Nearest-rank style percentile with linear interpolation; 0 for no data."""
+    if not xs:
+        return 0.0
+    s = sorted(xs)
+    pos = (len(s) - 1) * q
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def run(map_id, levels, games, seed, variant="base", records=None, workers=1, verify=None,
+        progress=None):
+    """Play the games and return the summary document (the --json output)."""
+    names = player_names(levels)
+    board = load_board(map_id, variant)
+    if not board.rules.min_players <= len(levels) <= board.rules.max_players:
+        raise ArenaError(f"{board.name} takes {board.rules.min_players}–{board.rules.max_players} "
+                         f"players, not {len(levels)}")
+    if records:
+        os.makedirs(records, exist_ok=True)
+    if verify is None:
+        verify = bool(records)
+    jobs = [(map_id, variant, levels, names, seed, i, records, verify) for i in range(games)]
+    stats = {name: {"scores": [], "wins": 0, "times": [], "fallbacks": 0} for name in names}
+    turns = []
+
+    def collect(res):
+        turns.append(res["turns"])
+        for name, p in res["players"].items():
+            st = stats[name]
+            st["scores"].append(p["score"])
+            st["wins"] += 1 if p["win"] else 0
+            st["times"].extend(p["times"])
+            st["fallbacks"] += p["fallbacks"]
+        if progress:
+            progress(len(turns), games)
+
+    if workers > 1 and games > 1:
+        import multiprocessing
+        ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with ctx.Pool(workers) as pool:
+            for res in pool.imap(_worker, jobs, chunksize=1):
+                collect(res)
+    else:
+        for job in jobs:
+            collect(_worker(job))
+
+    out = {"games": games, "map": map_id, "variant": variant, "seed": seed,
+           "players": list(levels), "mean_turns": sum(turns) / len(turns) if turns else 0,
+           "agents": []}
+    for name, lv in zip(names, levels):
+        st = stats[name]
+        n = len(st["scores"])
+        lo, hi = wilson(st["wins"], n)
+        out["agents"].append({
+            "name": name, "level": lv, "games": n, "wins": st["wins"],
+            "win_rate": st["wins"] / n if n else 0.0, "win_rate_ci95": [lo, hi],
+            "mean_score": sum(st["scores"]) / n if n else 0.0,
+            "score_p10": percentile(st["scores"], 0.10),
+            "score_p90": percentile(st["scores"], 0.90),
+            "decisions": len(st["times"]),
+            "decision_ms_p50": 1000 * percentile(st["times"], 0.50),
+            "decision_ms_p95": 1000 * percentile(st["times"], 0.95),
+            "decision_ms_max": 1000 * max(st["times"]) if st["times"] else 0.0,
+            "fallbacks": st["fallbacks"],
+        })
+    return out
+
+
+def format_table(summary):
+    lines = [f"{summary['games']} games on {summary['map']} ({summary['variant']}), "
+             f"players {','.join(summary['players'])}, seed {summary['seed']}, "
+             f"{summary['mean_turns']:.1f} turns per game"]
+    head = (f"{'agent':<12}{'games':>6}{'wins':>6}{'win rate':>10}  {'95% CI':<15}"
+            f"{'mean':>7}{'p10':>6}{'p90':>6}{'dec p50':>10}{'dec p95':>10}")
+    lines.append(head)
+    for a in summary["agents"]:
+        lo, hi = a["win_rate_ci95"]
+        lines.append(f"{a['name']:<12}{a['games']:>6}{a['wins']:>6}{a['win_rate']:>9.1%}  "
+                     f"[{lo:5.1%}, {hi:5.1%}] {a['mean_score']:>7.1f}{a['score_p10']:>6.0f}"
+                     f"{a['score_p90']:>6.0f}{a['decision_ms_p50']:>8.2f}ms{a['decision_ms_p95']:>8.2f}ms")
+    fb = sum(a["fallbacks"] for a in summary["agents"])
+    if fb:
+        lines.append(f"warning: {fb} decisions needed the legal-action fallback")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ttr_bot.arena", description=__doc__.splitlines()[0])
+    ap.add_argument("--map", default="usa", choices=available_maps())
+    ap.add_argument("--variant", default="base")
+    ap.add_argument("--players", default="hard,medium",
+                    help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--records", metavar="DIR", help="write each game as a ttr-record/1 here")
+    ap.add_argument("--json", action="store_true", help="print one JSON document")
+    ap.add_argument("--workers", type=int, default=1, help="processes to play games in")
+    ap.add_argument("--progress", action="store_true", help="games done, on standard error")
+    args = ap.parse_args(argv)
+    levels = [p.strip() for p in args.players.split(",") if p.strip()]
+    unknown = [lv for lv in levels if lv not in AGENTS]
+    if unknown:
+        ap.error(f"unknown level(s) {', '.join(unknown)} (known: {', '.join(AGENTS)})")
+    if args.variant not in variants(args.map):
+        ap.error(f"unknown variant {args.variant!r} for {args.map}")
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    progress = None
+    if args.progress:
+        def progress(done, total):
+            print(f"\r{done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    try:
+        summary = run(args.map, levels, args.games, args.seed, args.variant, args.records,
+                      max(1, args.workers), progress=progress)
+    except ArenaError as e:
+        print(f"arena: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(summary, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(format_table(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

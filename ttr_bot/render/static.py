@@ -1,0 +1,395 @@
+"""The static layer of a map — drawn once per (map, page kind, language), then cached — and
+the masks the per-turn overlay pastes (claimed cars, highlights, ticket rings).
+
+The map is drawn at twice its size and reduced, so that its slanted slots and circles have
+smooth edges; the overlay masks are made the same way, once per route, on first use. All
+caches are guarded by locks: several worker threads may render at once.
+"""
+import math
+import threading
+from collections import OrderedDict
+
+from PIL import Image, ImageDraw
+
+from ..engine.cards import GRAY
+from ..i18n import t
+from . import palette as P
+from . import text as T
+from .geometry import SLOT_H, SLOT_W, along, layout, rounded_rect, shape
+
+SS = 2                       # supersampling factor of everything drawn once
+CITY_R = 9                   # city marker radius, board frame
+LABEL_SIZE = 18
+LETTER_SIZE = 12
+
+# Car sizes in the board frame: a free slot, and a claimed car with its dark outline.
+FREE = (SLOT_W - 2, SLOT_H, 4)
+CAR_OUT = (SLOT_W + 4, SLOT_H + 7, 6)
+CAR_IN = (SLOT_W - 2, SLOT_H + 1, 4)
+HALO = (SLOT_W + 20, SLOT_H + 22, 14)
+
+
+def fingerprint(board):
+    return (board.map_id, board.variant, board.width, board.height,
+            hash((board.nodes, board.routes, board.countries)))
+
+
+def _downsample(img):
+    return img.resize((img.width // SS, img.height // SS), Image.Resampling.BOX)
+
+
+# ----- masks for the overlay ----------------------------------------------------------------
+
+class Sprites:
+    """Masks of one map at one scale, made on first use. Each is (box, L mask) in picture
+    pixels relative to the map's top-left corner."""
+
+    def __init__(self, board, scale):
+        self.board, self.scale = board, scale
+        self._lock = threading.Lock()
+        self._cache = {}
+
+    def _get(self, key, make):
+        m = self._cache.get(key)
+        if m is None:
+            with self._lock:
+                m = self._cache.get(key)
+                if m is None:
+                    m = make()
+                    self._cache[key] = m
+        return m
+
+    def _slot_mask(self, slots, w, h, r, pad):
+        """One mask holding a rounded w x h rectangle at each slot."""
+        s = self.scale
+        xs = [x for x, _, _ in slots]
+        ys = [y for _, y, _ in slots]
+        reach = math.hypot(w, h) / 2 + pad
+        x0 = math.floor(min(xs) * s - reach * s) - 1
+        y0 = math.floor(min(ys) * s - reach * s) - 1
+        x1 = math.ceil(max(xs) * s + reach * s) + 1
+        y1 = math.ceil(max(ys) * s + reach * s) + 1
+        img = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
+        d = ImageDraw.Draw(img)
+        k = s * SS
+        for x, y, a in slots:
+            d.polygon(rounded_rect((x * s - x0) * SS, (y * s - y0) * SS, a, w * k, h * k, r * k),
+                      fill=255)
+        return (x0, y0, x1, y1), _downsample(img)
+
+    def car(self, route):
+        """(box, outline mask, body mask) of the claimed cars of a route."""
+        def make():
+            slots = self.board.routes[route].slots
+            box, out = self._slot_mask(slots, *CAR_OUT, 2)
+            _, body = self._slot_mask(slots, *CAR_IN, 2 + (CAR_OUT[0] - CAR_IN[0]) / 2)
+            return box, out, body
+        return self._get(("car", route), make)
+
+    def halo(self, route):
+        return self._get(("halo", route),
+                         lambda: self._slot_mask(self.board.routes[route].slots, *HALO, 2))
+
+    def mark(self, kind, r):
+        """A player's mark: a hollow shape of radius r (pixels), centred in its mask."""
+        def make():
+            size = 2 * r + 6
+            img = Image.new("L", (size * SS, size * SS), 0)
+            d = ImageDraw.Draw(img)
+            c = size * SS / 2
+            lw = max(2, round(r * SS * 0.36))
+            R = r * SS
+            if kind == "ring":
+                d.ellipse(shape("ring", c, c, R), outline=255, width=lw)
+            elif kind == "bars":
+                for dx in (-R * 0.55, R * 0.55):
+                    d.rectangle((c + dx - lw / 2, c - R, c + dx + lw / 2, c + R), fill=255)
+            else:
+                d.polygon(shape(kind, c, c, R), outline=255, width=lw)
+            return _downsample(img)
+        return self._get(("mark", kind, r), make)
+
+    def ring(self, r, width):
+        """A circle outline of radius r (pixels), for ticket cities and highlights."""
+        def make():
+            size = 2 * r + 2 * width + 4
+            img = Image.new("L", (size * SS, size * SS), 0)
+            c = size * SS / 2
+            R = (r + width / 2) * SS
+            ImageDraw.Draw(img).ellipse((c - R, c - R, c + R, c + R), outline=255,
+                                        width=round(width * SS))
+            return _downsample(img)
+        return self._get(("ring", r, width), make)
+
+    def house(self, r):
+        """(outline mask, body mask) of a station: a small house of half-width r pixels."""
+        def make():
+            size = 2 * r + 8
+            masks = []
+            for grow in (2.2, 0):
+                img = Image.new("L", (size * SS, size * SS), 0)
+                c, R = size * SS / 2, (r + grow) * SS
+                pts = [(c - R, c + R), (c - R, c - R * 0.15), (c, c - R * 1.1),
+                       (c + R, c - R * 0.15), (c + R, c + R)]
+                ImageDraw.Draw(img).polygon(pts, fill=255)
+                masks.append(_downsample(img))
+            return tuple(masks)
+        return self._get(("house", r), make)
+
+    def disc(self, r):
+        def make():
+            size = 2 * r + 4
+            img = Image.new("L", (size * SS, size * SS), 0)
+            c = size * SS / 2
+            ImageDraw.Draw(img).ellipse((c - r * SS, c - r * SS, c + r * SS, c + r * SS), fill=255)
+            return _downsample(img)
+        return self._get(("disc", r), make)
+
+    def trail(self, routes):
+        """A thick line along these routes (city to city through their slot centres)."""
+        routes = tuple(sorted(routes))
+
+        def make():
+            s = self.scale
+            board = self.board
+            w, h = round(board.width * s), round(board.height * s)
+            img = Image.new("L", (w * SS, h * SS), 0)
+            d = ImageDraw.Draw(img)
+            for r in routes:
+                pts = [(x * s * SS, y * s * SS) for x, y in _route_line(board, board.routes[r])]
+                d.line(pts, fill=255, width=round(30 * s * SS), joint="curve")
+                for x, y in pts:
+                    R = 15 * s * SS
+                    d.ellipse((x - R, y - R, x + R, y + R), fill=255)
+            return (0, 0, w, h), _downsample(img)
+        return self._get(("trail", routes), make)
+
+
+def _route_line(board, route):
+    a, b = board.nodes[route.a], board.nodes[route.b]
+    pts = [(x, y) for x, y, _ in route.slots]
+    if math.dist((a.x, a.y), pts[0]) > math.dist((a.x, a.y), pts[-1]):
+        pts.reverse()
+    return [(a.x, a.y)] + pts + [(b.x, b.y)]
+
+
+# ----- the map --------------------------------------------------------------------------------
+
+def _slot_fill(color):
+    if color == GRAY:
+        return (205, 203, 198)
+    rgb = P.CARD_RGB[color]
+    if color == 6:                       # black stays dark: pale black would read as gray
+        return (70, 70, 76)
+    if color == 3:
+        return (255, 255, 255)
+    return P.mix(rgb, (255, 255, 255), 0.12)
+
+
+def _slot_line(color):
+    if color == GRAY:
+        return (120, 118, 112)
+    if color == 3:
+        return (90, 90, 90)
+    return P.mix(P.CARD_RGB[color], (0, 0, 0), 0.45)
+
+
+def _draw_routes(d, board, k):
+    """Free slots, at k pixels per board unit (already supersampled)."""
+    for route in board.routes:
+        pts = [(x * k, y * k) for x, y in _route_line(board, route)]
+        d.line(pts, fill=(200, 192, 172), width=round(4 * k), joint="curve")
+    for route in board.routes:
+        fill, line = _slot_fill(route.color), _slot_line(route.color)
+        for i, (x, y, a) in enumerate(route.slots):
+            cx, cy = x * k, y * k
+            if route.tunnel:
+                for dd in (-17, 0, 17):
+                    for side in (-1, 1):
+                        b0 = along(cx, cy, a, (dd - 5) * k, side * (SLOT_H / 2 - 1) * k)
+                        b1 = along(cx, cy, a, (dd + 5) * k, side * (SLOT_H / 2 - 1) * k)
+                        tip = along(cx, cy, a, dd * k, side * (SLOT_H / 2 + 7) * k)
+                        d.polygon([b0, tip, b1], fill=(25, 25, 25))
+            w, h, r = FREE
+            d.polygon(rounded_rect(cx, cy, a, (w + 3) * k, (h + 3) * k, (r + 1) * k),
+                      fill=(25, 25, 25) if route.tunnel else line)
+            d.polygon(rounded_rect(cx, cy, a, (w - 1) * k, (h - 1) * k, r * k), fill=fill)
+            if i < route.ferry:
+                _loco_disc(d, cx, cy, 7.5 * k)
+
+
+def _loco_disc(d, cx, cy, R):
+    box = (cx - R, cy - R, cx + R, cy + R)
+    n = len(P.LOCO_STRIPES)
+    for j, rgb in enumerate(P.LOCO_STRIPES):
+        d.pieslice(box, -90 + 360 * j / n, -90 + 360 * (j + 1) / n, fill=rgb)
+    d.ellipse(box, outline=(20, 20, 20), width=max(1, round(R / 4)))
+
+
+def _draw_cities(d, board, k):
+    for n in board.nodes:
+        cx, cy = n.x * k, n.y * k
+        if n.country:
+            R = 7 * k
+            d.rectangle((cx - R, cy - R, cx + R, cy + R), fill=(255, 255, 255),
+                        outline=P.COUNTRY_INK, width=round(3 * k))
+            continue
+        R = CITY_R * k
+        d.ellipse((cx - R, cy - R, cx + R, cy + R), fill=P.CITY_FILL, outline=P.CITY_LINE,
+                  width=round(3.5 * k))
+
+
+def place_labels(board, scale, size=LABEL_SIZE):
+    """{node: (x, y)} top-left of each city name in picture pixels (map-relative), put where
+    it covers the fewest slots, markers and other names."""
+    s = scale
+    obstacles = []          # circles (x, y, r) in picture pixels
+    for route in board.routes:
+        for x, y, a in route.slots:
+            for dd in (-20, -7, 7, 20):
+                px, py = along(x, y, a, dd)
+                obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s))
+    markers = [(n.x * s, n.y * s, (CITY_R + 3) * s) for n in board.nodes]
+    W, H = board.width * s, board.height * s
+    placed = []
+    out = {}
+    h = round(size * 0.78)                                  # capitals and descenders
+    order = sorted((n for n in board.nodes if not n.country),
+                   key=lambda n: -len(board.node_routes[n.index]))
+    for n in order:
+        w = T.width(n.name, size, True)
+        cx, cy = n.x * s, n.y * s
+        rm = (CITY_R + 4) * s
+        best = None
+        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8)):
+            r = rm + far
+            cands = [
+                (cx + r, cy - h / 2, 0), (cx - r - w, cy - h / 2, 0.6),
+                (cx - w / 2, cy - r - h, 0.3), (cx - w / 2, cy + r, 0.3),
+                (cx + r * 0.7, cy - r * 0.7 - h, 0.9), (cx + r * 0.7, cy + r * 0.7, 0.9),
+                (cx - r * 0.7 - w, cy - r * 0.7 - h, 1.1), (cx - r * 0.7 - w, cy + r * 0.7, 1.1),
+            ]
+            for x, y, pref in cands:
+                cost = pref + extra
+                box = (x - 2, y - 2, x + w + 2, y + h + 2)
+                if box[0] < 4 or box[1] < 4 or box[2] > W - 4 or box[3] > H - 4:
+                    cost += 1000
+                for ox, oy, orr in obstacles:
+                    if _hits(box, ox, oy, orr):
+                        cost += 4
+                for ox, oy, orr in markers:
+                    if _hits(box, ox, oy, orr):
+                        cost += 40
+                for pb in placed:
+                    if box[0] < pb[2] and pb[0] < box[2] and box[1] < pb[3] and pb[1] < box[3]:
+                        cost += 200
+                if best is None or cost < best[0]:
+                    best = (cost, x, y, box)
+            if best[0] < 1 + extra:
+                break
+        _, x, y, box = best
+        placed.append(box)
+        out[n.index] = (x, y)
+    return out
+
+
+def _hits(box, cx, cy, r):
+    nx = min(max(cx, box[0]), box[2])
+    ny = min(max(cy, box[1]), box[3])
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
+
+
+def build_map(board, scale, locale):
+    """The map area (RGB, map_w x map_h) with every free slot, city and name."""
+    w, h = round(board.width * scale), round(board.height * scale)
+    big = Image.new("RGB", (w * SS, h * SS), P.BOARD_BG)
+    d = ImageDraw.Draw(big)
+    k = scale * SS
+    _draw_routes(d, board, k)
+    _draw_cities(d, board, k)
+    img = _downsample(big)
+    # Letters on the slots and names are drawn at final size: crisper than reduced text.
+    for name, x, y in board.countries:
+        T.draw(img, x * scale, y * scale, name.upper(), round(34 * scale), P.COUNTRY_INK,
+               bold=True, halo=P.BOARD_BG, halo_width=4, align="center")
+    for route in board.routes:
+        if route.color == GRAY:
+            continue
+        letter = t(f"render.letter.{P.card_name(route.color)}", locale)
+        ink = P.CARD_INK[route.color]
+        for i, (x, y, _) in enumerate(route.slots):
+            if i < route.ferry:
+                continue
+            T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
+                   align="center")
+    labels = place_labels(board, scale)
+    for node, (x, y) in labels.items():
+        T.draw(img, x, y - round(0.22 * LABEL_SIZE), board.nodes[node].name, LABEL_SIZE, P.INK,
+               bold=True, halo=P.HALO, halo_width=3, valign="top")
+    frame = ImageDraw.Draw(img)
+    frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
+    return img
+
+
+# ----- the cache --------------------------------------------------------------------------
+
+class Art:
+    """Everything cached for one (map, page kind, language): the layout, the static page and
+    the map's sprites."""
+
+    def __init__(self, lay, page, sprites):
+        self.layout, self.page, self.sprites = lay, page, sprites
+
+
+_LOCK = threading.Lock()
+_PAGES = OrderedDict()        # key -> Art
+_MAPS = {}                    # (fingerprint, scale, locale) -> map image
+_SPRITES = {}                 # (fingerprint, scale) -> Sprites
+_BUILDING = {}                # key -> Lock, so that one thread builds while the others wait
+MAX_PAGES = 24
+
+
+def art(board, kind, locale, draw_static_panel):
+    """The cached Art, built on first use (by one thread; others wait for it)."""
+    fp = fingerprint(board)
+    key = (fp, kind, locale)
+    with _LOCK:
+        a = _PAGES.get(key)
+        if a is not None:
+            _PAGES.move_to_end(key)
+            return a
+        build_lock = _BUILDING.setdefault(key, threading.Lock())
+    with build_lock:
+        with _LOCK:
+            a = _PAGES.get(key)
+            if a is not None:
+                return a
+        lay = layout(board, kind)
+        with _LOCK:
+            map_img = _MAPS.get((fp, lay.scale, locale))
+            sprites = _SPRITES.get((fp, lay.scale))
+        if map_img is None:
+            map_img = build_map(board, lay.scale, locale)
+        if sprites is None:
+            sprites = Sprites(board, lay.scale)
+        page = Image.new("RGB", (lay.width, lay.height), P.PAGE_BG)
+        page.paste(map_img, (lay.ox, lay.oy))
+        draw_static_panel(page, lay, board, locale)
+        a = Art(lay, page, sprites)
+        with _LOCK:
+            _MAPS.setdefault((fp, lay.scale, locale), map_img)
+            sprites = _SPRITES.setdefault((fp, lay.scale), sprites)
+            a.sprites = sprites
+            _PAGES[key] = a
+            while len(_PAGES) > MAX_PAGES:
+                _PAGES.popitem(last=False)
+            _BUILDING.pop(key, None)
+        return a
+
+
+def clear():
+    """Forget every cached page (tests, or after changing a map file)."""
+    with _LOCK:
+        _PAGES.clear()
+        _MAPS.clear()
+        _SPRITES.clear()
