@@ -26,6 +26,7 @@ except ImportError:  # ...or the repo root, if tests/ becomes a package
     from tests.fakediscord.spec import SpecValidator
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"fake map bytes" * 10
+RULES = b"Claim routes, complete tickets."
 CITIES = ["Atlanta", "Boston", "Calgary", "Chicago", "Charleston", "Denver"]
 
 
@@ -38,6 +39,26 @@ class DrawView(discord.ui.View):
     async def draw(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         button.disabled = True
         await interaction.response.edit_message(content=f"{interaction.user.name} drew a card", view=self)
+
+
+class ColourView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.select(custom_id="ttr:colour", placeholder="Pick a colour",
+                       options=[discord.SelectOption(label=c, value=c.lower()) for c in ("Red", "Blue", "Green")])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.defer()  # on a component: DEFERRED_UPDATE_MESSAGE (6)
+        await interaction.edit_original_response(content=f"{interaction.user.name} plays {select.values[0]}",
+                                                 view=None)
+
+
+class NameModal(discord.ui.Modal, title="Name your game"):
+    game_name = discord.ui.TextInput(label="Game name", custom_id="ttr:game-name", max_length=40)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Game named {self.game_name.value}",
+                                                file=discord.File(io.BytesIO(RULES), "rules.txt"))
 
 
 class JoinView(discord.ui.View):
@@ -53,9 +74,10 @@ class JoinView(discord.ui.View):
 
 
 class TinyBot(commands.Bot):
-    def __init__(self, generation: int = 1) -> None:
+    def __init__(self, generation: int = 1, sync_guild: Optional[int] = None) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default())
         self.generation = generation
+        self.sync_guild = sync_guild
         self.gate = asyncio.Event()  # /ttr slow waits for it
         self.late_followup_error: Optional[Exception] = None
 
@@ -69,7 +91,8 @@ class TinyBot(commands.Bot):
 
         @ttr.command(name="board", description="Show a board with a Draw button")
         async def board(interaction: discord.Interaction) -> None:
-            await interaction.response.send_message("Your turn", view=DrawView())
+            embed = discord.Embed(title="Board", description="5 face-up cards").add_field(name="Deck", value="105")
+            await interaction.response.send_message("Your turn", embed=embed, view=DrawView())
 
         async def city_autocomplete(interaction: discord.Interaction, current: str):
             return [app_commands.Choice(name=c, value=c) for c in CITIES if c.lower().startswith(current.lower())]
@@ -100,6 +123,18 @@ class TinyBot(commands.Bot):
             else:
                 await interaction.response.send_message(f"sent to {player.name}", ephemeral=True)
 
+        @ttr.command(name="colour", description="Pick a colour")
+        async def colour(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("Pick your colour", view=ColourView())
+
+        @ttr.command(name="new", description="Name a new game")
+        async def new(interaction: discord.Interaction) -> None:
+            await interaction.response.send_modal(NameModal())
+
+        @ttr.command(name="boom", description="A command with a bug")
+        async def boom(interaction: discord.Interaction) -> None:
+            raise RuntimeError("boom: the bot has a bug")
+
         @ttr.command(name="slow", description="Answers when the test opens the gate")
         async def slow(interaction: discord.Interaction) -> None:
             await interaction.response.defer()
@@ -110,6 +145,11 @@ class TinyBot(commands.Bot):
                 self.late_followup_error = e
 
         self.tree.add_command(ttr)
+        if self.sync_guild:
+            guild = discord.Object(self.sync_guild)
+            self.tree.copy_global_to(guild=guild)
+            self.tree.clear_commands(guild=None)
+            await self.tree.sync(guild=guild)
         await self.tree.sync()
 
 
@@ -153,6 +193,7 @@ async def test_login_sync_and_slash_command(fake, world, bot):
     assert fake.gateway.connect_queries[0]["compress"] == "zlib-stream"
     assert fake.gateway.compressed_connections == 1
     assert bot.user.id == fake.bot_user.id and bot.application_id == fake.state.application_id
+    assert any(f["op"] == 1 for f in fake.gateway.frames_received) and bot.latency < 1  # heartbeat ACKed
     guild = bot.get_guild(world.guild.id)
     assert guild.me is not None and guild.member_count == 4  # owner, bot, alice, bob
     ttr = fake.commands()["ttr"]
@@ -183,6 +224,7 @@ async def test_button_click_edits_the_message(fake, world, bot):
     await inter.response()
     board = inter.original
     assert board.custom_ids() == ["ttr:draw"] and board.custom_id_for("Draw") == "ttr:draw"
+    assert board.embeds[0]["title"] == "Board" and "105" in board.text()
 
     click = await fake.click(world.alice, board, "ttr:draw")
     update = await click.response()
@@ -193,6 +235,66 @@ async def test_button_click_edits_the_message(fake, world, bot):
     assert len(fake.messages_in(world.general)) == 1  # edited in place, nothing new
     with pytest.raises(ValueError, match="disabled"):
         await fake.click(world.alice, board, "ttr:draw")
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_select_with_deferred_update_then_edit_original(fake, world, bot):
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="colour")
+    await inter.response()
+    msg = inter.original
+    with pytest.raises(ValueError, match="not among the options"):
+        await fake.select(world.alice, msg, "ttr:colour", ["purple"])
+    pick = await fake.select(world.alice, msg, "ttr:colour", ["blue"])
+    assert (await pick.response()).type == 6  # DEFERRED_UPDATE_MESSAGE
+    await fake.idle()
+    assert msg.content == "alice plays blue" and msg.components == []
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_modal_then_response_with_file(fake, world, bot):
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="new")
+    shown = await inter.response()
+    assert shown.type == 9 and inter.modal["title"] == "Name your game"
+    submit = await fake.submit_modal(world.alice, inter, {"ttr:game-name": "Rails & Sails"})
+    reply = await submit.response()
+    assert reply.type == 4 and reply.content == "Game named Rails & Sails"
+    assert reply.files == {"rules.txt": RULES} and submit.original.files == {"rules.txt": RULES}
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_guild_sync_and_threads(fake, world):
+    bot = TinyBot(sync_guild=world.guild.id)
+    await fake.start_bot(bot)
+    assert "ttr" in fake.commands(world.guild) and fake.commands() == {}
+    channel = bot.get_channel(world.general.id)
+    thread = await channel.create_thread(name="game-1", type=discord.ChannelType.public_thread)
+    await thread.send("All aboard")
+    fake_thread = fake.state.channels[thread.id]
+    assert fake_thread.parent_id == world.general.id
+    assert [m.content for m in fake.messages_in(fake_thread)] == ["All aboard"]
+    assert (await bot.fetch_channel(thread.id)).name == "game-1"
+    inter = await fake.slash(world.alice, fake_thread, "ttr", subcommand="ping")
+    assert inter.payload["data"]["guild_id"] == str(world.guild.id)
+    assert (await inter.response()).content == "pong"
+    assert [m.content for m in fake.messages_in(fake_thread)] == ["All aboard", "pong"]
+
+    temp = await thread.send("typo")
+    await temp.edit(content="fixed")
+    assert fake.messages_in(fake_thread)[-1].content == "fixed"
+    await temp.delete()
+    assert [m.content for m in fake.messages_in(fake_thread)] == ["All aboard", "pong"]
+    assert [m.content async for m in thread.history(limit=10)] == ["pong", "All aboard"]
+
+    # A user writes: MESSAGE_CREATE reaches the bot, without content (no message_content intent).
+    waiter = asyncio.create_task(bot.wait_for("message", check=lambda m: m.author.id == world.alice.id))
+    await asyncio.sleep(0)
+    await fake.post_message(world.alice, world.general, "hello bot")
+    seen = await asyncio.wait_for(waiter, 2)
+    assert seen.channel.id == world.general.id and seen.content == ""
+    await fake.stop_bot(bot)
     fake.assert_clean()
 
 
@@ -214,7 +316,12 @@ async def test_dm_to_user_with_closed_dms_raises_forbidden_50007(fake, world, bo
     assert (await inter.response()).content == "sent to alice"
     assert [m.content for m in fake.dms_to(world.alice)] == ["Your tickets: Boston - Miami"]
     assert [m.content for m in fake.ephemeral_replies_to(world.bob)] == ["sent to alice"]
-    fake.assert_clean(errors=False)
+
+    # Commands work in the bot's DM channel too (payload carries `user`, not `member`).
+    inter = await fake.slash(world.alice, fake.dm_channel(world.alice), "ttr", subcommand="ping")
+    assert "member" not in inter.payload and (await inter.response()).content == "pong"
+    assert [m.content for m in fake.dms_to(world.alice)] == ["Your tickets: Boston - Miami", "pong"]
+    fake.assert_clean()
 
 
 @pytest.mark.asyncio
@@ -260,13 +367,13 @@ async def test_restart_new_client_identifies_and_persistent_view_still_works(fak
     await inter.response()
     lobby = fake.last_message(world.general)
     assert lobby.content == "Lobby open" and lobby.custom_ids() == ["ttr:join"]
-    ids_before = {n: c["name"] for n, c in fake.commands().items()}
+    ids_before = {c.name: c.id for c in fake.state.commands.values()}
     await fake.stop_bot(bot1)
 
     bot2 = TinyBot(generation=2)
     await fake.start_bot(bot2)
     assert fake.gateway.identify_count == 2 and fake.sync_count == 2
-    assert {n: c["name"] for n, c in fake.commands().items()} == ids_before
+    assert {c.name: c.id for c in fake.state.commands.values()} == ids_before  # re-sync keeps ids
     click = await fake.click(world.bob, lobby, "ttr:join")
     reply = await click.response()
     assert reply.content == "bob joined (bot #2)" and reply.ephemeral
@@ -287,6 +394,10 @@ async def test_server_side_disconnect_resume_and_gateway_restart(fake, world, bo
     await asyncio.sleep(0.05)
     await fake.wait_connected()
     assert fake.gateway.resume_count == 2
+    await fake.gateway.send_reconnect()  # op 7: the client reconnects and resumes
+    await asyncio.sleep(0.05)
+    await fake.wait_connected()
+    assert fake.gateway.resume_count == 3
 
     await fake.restart()  # Discord forgets sessions: RESUME is refused, the client identifies again
     await asyncio.sleep(0.05)
@@ -351,6 +462,23 @@ async def test_late_response_and_expired_token_are_recorded():
         reply = await inter.response()
         assert reply.latency == 4 and reply.content == "pong"
         assert "after 4.00s (limit 3s)" in fake.timing_violations[-1].message
+
+        # strict_timing: refused like real Discord does (404 Unknown interaction).
+        fake.strict_timing = True
+        inter = await fake.slash(world.alice, world.general, "ttr", subcommand="ping")
+        clock.advance(4)
+        await fake.idle()
+        assert not inter.acknowledged
+        assert any("Unknown interaction" in e for e in fake.bot_errors())
+
+
+@pytest.mark.asyncio
+async def test_bot_errors_surface_in_timeouts(fake, world, bot):
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="boom")
+    with pytest.raises(TimeoutError, match="boom: the bot has a bug"):
+        await inter.response(timeout=0.3)
+    with pytest.raises(AssertionError, match=r"\[bot error\]"):
+        fake.assert_clean()
 
 
 def test_spec_validator_unit():

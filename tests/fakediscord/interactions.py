@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Union
 
 from . import payloads
-from .state import DM, PRIVATE_THREAD, PUBLIC_THREAD, Channel, Message, User
+from .state import DM, Channel, Message, User
 
 if TYPE_CHECKING:
     from .server import FakeDiscord

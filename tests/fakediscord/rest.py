@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from aiohttp import web
 
@@ -17,7 +17,6 @@ from . import limits, payloads
 from .interactions import (
     ALLOWED_CALLBACKS,
     APPLICATION_COMMAND,
-    MESSAGE_COMPONENT,
     RESPONSE_DEADLINE,
     TOKEN_LIFETIME,
     Callback,
@@ -33,7 +32,6 @@ from .state import (
     Attachment,
     Channel,
     Message,
-    Violation,
     iso_now,
 )
 

@@ -8,7 +8,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Dict, List, Optional
+from typing import Dict, List, Optional
 
 DISCORD_EPOCH_MS = 1420070400000
 

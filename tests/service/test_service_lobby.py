@@ -2,6 +2,7 @@
 import pytest
 from svckit import lobby, make_service, open_store, raw_counts, started, users_for
 
+from ttr_bot.engine.actions import DrawCard, KeepTickets
 from ttr_bot.service import ServiceError
 
 pytestmark = pytest.mark.asyncio
@@ -108,21 +109,34 @@ async def test_smallest_tables_start(svc):
 
 
 async def test_leave_renumbers_seats(svc, store):
+    """The game's seats are the lobby's seats in join order, without the one who left:
+    whatever numbers the store keeps, seat k of the game is the k-th remaining player."""
     game_id = await lobby(svc, 100, players=4)
     a, b, c, d = users_for(100, 4)
     await svc.add_bot(100, c, "hard")
     loaded = await svc.leave(100, b)
-    assert [(s.seat, s.user_id) for s in loaded.seats] == [(0, a), (1, c), (2, d), (3, None)]
-    assert await seats_in_store(store, game_id) == [
-        (0, a, f"P{a}", None), (1, c, f"P{c}", None), (2, d, f"P{d}", None),
-        (3, None, "Bot 1 (hard)", 3)]
+    assert [s.user_id for s in loaded.seats] == [a, c, d, None]
+    assert [loaded.seat_of(u) for u in (a, b, c, d)] == [0, None, 1, 2]
+    assert [s[1:] for s in await seats_in_store(store, game_id)] == [
+        (a, f"P{a}", None), (c, f"P{c}", None), (d, f"P{d}", None), (None, "Bot 1 (hard)", 3)]
     await refused("service.not_seated", svc.leave(100, b))
     await refused("service.host_cannot_leave", svc.leave(100, a))
-    # the freed seat can be taken again, at the end
+    # the one who left can come back, at the end
     await svc.join(100, b, "back")
-    assert [s[1] for s in await seats_in_store(store, game_id)] == [a, c, d, None, b]
+    await svc.leave(100, d)
+    assert [s[1] for s in await seats_in_store(store, game_id)] == [a, c, None, b]
     eff = await svc.start(100, a)
-    assert eff.to_move == [0, 1, 2, 3, 4]
+    assert eff.to_move == [0, 1, 2, 3]
+    # in play, seat k is the k-th remaining player, in this service and after a restart
+    for s in (svc, make_service(store)):
+        loaded = await s.load(game_id)
+        assert loaded.game.n == 4
+        assert [loaded.seat_of(u) for u in (a, c, b, d)] == [0, 1, 3, None]
+    game = loaded.game
+    eff = await svc.act(game_id, b, KeepTickets(3, tuple(game.offers[3])), 0)
+    assert eff.actor == 3 and (await svc.load(game_id)).game.offers[3] is None
+    assert (await store.load_actions(game_id))[0].actor == 3
+    await refused("service.not_a_player", svc.act(game_id, d, DrawCard(0), 1))
 
 
 async def test_bots_need_a_seated_user_and_a_known_level(svc, store):
@@ -152,7 +166,6 @@ async def test_cancel_by_host_or_admin_only(svc, store, db_path):
     loaded = await svc.load(game_id)
     await svc.cancel(121, users[0])
     assert raw_counts(db_path, game_id)[2] == "cancelled"
-    from ttr_bot.engine.actions import KeepTickets
     offer = loaded.game.offers[0]
     await refused("service.not_active",
                   svc.act(game_id, users[0], KeepTickets(0, tuple(offer)), 0))

@@ -1,7 +1,155 @@
-"""`hard`: placeholder while being written."""
-from .medium import MediumAgent
+"""`hard`: the medium planner's ideas plus search.
+
+At every real choice (which tickets to keep, and a turn's action: which route, drawing cards,
+drawing tickets, a block, a station) it lists a few candidate moves and scores each by
+determinized Monte-Carlo rollouts: the hidden cards are dealt at random, the opponents' tickets
+drawn by how well they fit their networks (`infer.py`), then the game is played out to the end
+by fast planner policies; the candidate with the best mean final margin is played. The work per
+decision is a fixed number of simulated steps (not a clock), so a seed always gives the same
+game.
+
+Its own heuristics (used for candidates, and for the small decisions: second card, tunnels)
+add to medium: routes on the opponents' likely paths count as contested (claimed earlier, and
+offered as blocks), and tickets that overlap its network are taken greedily.
+"""
+import random
+
+from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets)
+from ..engine.errors import Illegal
+from ..engine.view import view as make_view
+from .boardinfo import board_info
+from .infer import sample_game
+from .medium import Context, MediumAgent
+from .planner import best_payment, keep_choices, route_costs
+
+
+class RolloutPolicy(MediumAgent):
+    """The fast policy simulations use for every seat: medium with plans cached."""
+    level = "rollout"
+
+    def __init__(self, seed=0, **params):
+        super().__init__(seed, **params)
+        self.plan_cache = {}
 
 
 class HardAgent(MediumAgent):
     level = "hard"
-    plan_orders = 4
+    plan_orders = 3
+    budget = 6000          # simulated actions per decision
+    min_samples = 4        # determinizations per decision, at least …
+    max_samples = 40       # … and at most
+    max_candidates = 6
+    keep_candidates = 5
+    win_bonus = 10.0       # a win is worth this many points of margin
+
+    def __init__(self, seed=0, **params):
+        super().__init__(seed, **params)
+        self.sim = RolloutPolicy(seed)
+        self.infer_cache = {}
+        self.searches = 0
+
+    # ----- decisions ----------------------------------------------------------------------------
+    def decide(self, v):
+        if v.offer is not None:
+            return self.choose_tickets_search(v)
+        if v.step == "tunnel":
+            return self.tunnel(v)
+        ctx = Context(self, v)
+        if v.step == "second_card":
+            return self.draw(ctx, second=True)
+        cands = self.candidates(ctx)
+        if len(cands) == 1:
+            return cands[0]
+        values = self.search(v, cands)
+        best = max(range(len(cands)), key=lambda i: (values[i], -i))
+        return cands[best]
+
+    def candidates(self, ctx):
+        v, info = ctx.v, ctx.info
+        out = []
+
+        def add(a):
+            if a is not None and a not in out:
+                out.append(a)
+
+        add(self.turn(ctx))             # what the planner would do
+        claims = []
+        for r in ctx.to_claim:
+            if ctx.claimable(r):
+                pay = best_payment(info, r, ctx.hand, ctx.demand)
+                if pay is not None:
+                    claims.append((self.claim_value(ctx, r), r, pay))
+        claims.sort(reverse=True)
+        for _, r, pay in claims[:3]:
+            add(ClaimRoute(ctx.seat, r, pay))
+        if not ctx.last_turn:
+            add(self.draw(ctx, second=False))
+            if v.ticket_deck_size and ctx.trains >= 8:
+                add(DrawTickets(ctx.seat))
+        add(self.filler_claim(ctx))
+        add(self.station_move(ctx))
+        return out[:self.max_candidates]
+
+    def choose_tickets_search(self, v):
+        info = board_info(v.board)
+        rules = info.rules
+        setup = v.phase == "setup"
+        keep_min = rules.start_keep_min if setup else rules.draw_keep_min
+        trains = v.trains[v.seat]
+        budget = int(trains * (self.setup_budget if setup else self.later_budget))
+        cost = route_costs(info, v, model=self.costs)
+        scored = []
+        for combo in keep_choices(v.offer, keep_min):
+            s = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)
+            scored.append((s, combo))
+        scored.sort(key=lambda x: -x[0])
+        combos = [c for _, c in scored[:self.keep_candidates]]
+        if len(combos) == 1:
+            return KeepTickets(v.seat, tuple(combos[0]))
+        cands = [KeepTickets(v.seat, tuple(c)) for c in combos]
+        values = self.search(v, cands)
+        best = max(range(len(cands)), key=lambda i: (values[i], -i))
+        return cands[best]
+
+    # ----- search -------------------------------------------------------------------------------
+    def search(self, v, actions):
+        self.searches += 1
+        rng = random.Random(self.rng.getrandbits(64))
+        totals = [0.0] * len(actions)
+        counts = [0] * len(actions)
+        steps = 0
+        samples = 0
+        while samples < self.max_samples and (steps < self.budget or samples < self.min_samples):
+            g0 = sample_game(v, rng, self.infer_cache)
+            dseed = rng.getrandbits(32)
+            for i, a in enumerate(actions):
+                g = g0.copy()
+                g.dealer.rng.seed(dseed)
+                try:
+                    g.apply(a)
+                except Illegal:
+                    continue
+                val, n = self.rollout(g, v.seat)
+                totals[i] += val
+                counts[i] += 1
+                steps += n + 1
+            samples += 1
+        return [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(actions))]
+
+    def rollout(self, g, me, cap=3000):
+        pol = self.sim
+        pol.plan_cache.clear()
+        steps = 0
+        while not g.over and steps < cap:
+            for seat in g.to_move():
+                v = make_view(g, seat)
+                a = pol.decide(v)
+                try:
+                    g.apply(a)
+                except Illegal:
+                    g.apply(pol.fallback(v))
+                steps += 1
+        players, winners = g.scores()
+        mine = players[me]["total"]
+        other = max(pl["total"] for p, pl in enumerate(players) if p != me)
+        return mine - other + (self.win_bonus if me in winners else 0.0), steps

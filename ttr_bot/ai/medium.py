@@ -47,8 +47,18 @@ class Context:
         self.hand = v.hand
         self.trains = v.trains[v.seat]
         self.own = own_routes(v)
-        self.cost = route_costs(info, v, model=agent.costs, extra=agent.extra_costs(self))
-        self.plan = best_plan(info, self.cost, v.tickets, self.trains, v.owner, agent.plan_orders)
+        cache = agent.plan_cache
+        key = None
+        if cache is not None:
+            key = (v.seat, tuple(v.owner), tuple(v.tickets), tuple(v.station_owner.items()))
+            hit = cache.get(key)
+        if cache is None or hit is None:
+            self.cost = route_costs(info, v, model=agent.costs, extra=agent.extra_costs(self))
+            self.plan = best_plan(info, self.cost, v.tickets, self.trains, v.owner, agent.plan_orders)
+            if cache is not None:
+                cache[key] = (self.cost, self.plan)
+        else:
+            self.cost, self.plan = hit
         owner = v.owner
         self.to_claim = [r for r in self.plan.routes if owner[r] < 0]
         self.to_borrow = [r for r in self.plan.routes if owner[r] >= 0 and owner[r] != v.seat]
@@ -69,17 +79,19 @@ class Context:
 
 class MediumAgent(Agent):
     level = "medium"
+    plan_cache = None          # a dict to reuse plans while nothing changed (simulations)
     overhead = 1.0             # planning cost of one claim beyond its trains
     tunnel_cost = 1.0
     ferry_cost = 1.5           # per locomotive a ferry needs
     station_cost = 6.0
     hand_discount = 0.0        # routes the hand can already pay for look cheaper
+    long_bonus = 0.3           # long routes look cheaper by this share of their extra points
     plan_orders = 1
     setup_budget = 0.78        # share of the trains the starting tickets may need
     later_budget = 0.85
     fail_weight = 1.5          # how much a ticket we expect to fail weighs against its points
-    ticket_trains = 14         # draw new tickets when the plan is done and this many trains remain
-    take_faceup_loco = True
+    ticket_trains = 20         # draw new tickets when the plan is done and this many trains remain
+    take_faceup_loco = False
     hurry_clock = 6            # someone has this few trains: cash in cards before the end
 
     # ----- dispatch ---------------------------------------------------------------------------
@@ -98,7 +110,7 @@ class MediumAgent(Agent):
         c = self.__dict__.get("_costs")
         if c is None:
             c = CostModel(self.overhead, self.tunnel_cost, self.ferry_cost, self.station_cost,
-                          self.hand_discount)
+                          self.hand_discount, self.long_bonus)
             self.__dict__["_costs"] = c
         return c
 

@@ -18,7 +18,9 @@ class CostModel:
     """How a player prices a free route when planning: trains, plus a per-claim overhead (a
     turn and a set of cards), plus extras for the risky or locomotive-hungry kinds."""
 
-    def __init__(self, overhead=1.0, tunnel=1.0, ferry=1.5, station=6.0, hand_discount=0.0):
+    def __init__(self, overhead=1.0, tunnel=1.0, ferry=1.5, station=6.0, hand_discount=0.0,
+                 long_bonus=0.0):
+        self.long_bonus = long_bonus
         self.overhead = overhead
         self.tunnel = tunnel
         self.ferry = ferry
@@ -72,7 +74,7 @@ def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None
         if not claimable(info, owner, n, seat, r, trains):
             continue
         route = routes[r]
-        c = info.length[r] + model.overhead
+        c = info.length[r] + model.overhead - model.long_bonus * (info.points[r] - info.length[r])
         if route.tunnel:
             c += model.tunnel
         if route.ferry:

@@ -28,13 +28,9 @@ class Layout:
         return (self.ox + x * self.scale, self.oy + y * self.scale)
 
 
-# Height of the panel under a landscape map, by kind.
-BAND = {"board": 430, "private": 430, "final": 430}
-
-
-def layout(board, kind):
-    """The page of `kind` for this board: landscape maps get the panel underneath, portrait
-    maps beside; either way the picture is 1600–2000 px wide."""
+def layout(board, kind, band=420):
+    """The page of `kind` for this board: landscape maps get the panel (`band` pixels high)
+    underneath, portrait maps beside; either way the picture is 1600–2000 px wide."""
     portrait = board.height > board.width
     if portrait:
         scale = 1.0
@@ -48,7 +44,7 @@ def layout(board, kind):
         mw, mh = round(board.width * scale), round(board.height * scale)
         width = MARGIN + mw + MARGIN
         py0 = MARGIN + mh + MARGIN
-        height = py0 + BAND[kind] + MARGIN
+        height = py0 + band + MARGIN
         panel = (MARGIN, py0, width - MARGIN, height - MARGIN)
     return Layout(kind, width, height, scale, MARGIN, MARGIN, mw, mh, panel, portrait)
 

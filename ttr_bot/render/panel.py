@@ -246,20 +246,32 @@ def market(img, x, y, w, g, locale, static):
     return h + 30
 
 
-def legend(img, x, y, w, locale, static, kind="board"):
-    """Tunnel, ferry, station, last move (the board); longest path (the final picture)."""
-    if not static:
-        return 0
-    from .static import _loco_disc
-    h = title(img, x, y, "render.legend", locale, static)
-    items = ["tunnel", "ferry", "station", "last"]
+def legend_items(board, kind):
+    """What the key explains: only what this map and page show."""
+    items = ["trail"] if kind == "final" and board.rules.longest_path_bonus else []
+    if kind != "final":
+        items.append("last")
+    if any(r.tunnel for r in board.routes):
+        items.append("tunnel")
+    if any(r.ferry for r in board.routes):
+        items.append("ferry")
+    if board.rules.stations:
+        items.append("station")
     if kind == "private":
         items += ["ticket_open", "ticket_done"]
-    if kind == "final":
-        items = ["trail", "tunnel", "ferry", "station"]
-    cw = w / 2
+    return items
+
+
+def legend(img, x, y, w, board, locale, static, kind="board", cols=2, heading=True):
+    """Last move, tunnel, ferry, station, ticket cities, longest path: what the map shows."""
+    items = legend_items(board, kind)
+    if not static or not items:
+        return 0
+    from .static import _loco_disc
+    h = title(img, x, y, "render.legend", locale, static) if heading else 0
+    cw = w / cols
     for i, key in enumerate(items):
-        ix, iy = x + (i % 2) * cw, y + h + (i // 2) * 32
+        ix, iy = x + (i % cols) * cw, y + h + (i // cols) * 32
         ss = 3
         icon = Image.new("RGBA", (44 * ss, 24 * ss), (0, 0, 0, 0))
         d = ImageDraw.Draw(icon)
@@ -298,7 +310,7 @@ def legend(img, x, y, w, locale, static, kind="board"):
         paste(img, icon, ix, iy + 2)
         label = t(f"render.legend.{key}", locale)
         T.draw(img, ix + 52, iy + 14, T.fit(label, 17, False, cw - 58), 17, P.INK)
-    return h + ((len(items) + 1) // 2) * 32
+    return h + ((len(items) + cols - 1) // cols) * 32
 
 
 def _house(d, cx, cy, r, fill, line, width):
@@ -312,14 +324,15 @@ def colour_key(img, x, y, w, locale, static):
     if not static:
         return 0
     h = title(img, x, y, "render.key", locale, static)
-    cw = w / 3
+    cols = 2 if w < 500 else 3
+    rows = (9 + cols - 1) // cols
+    cw, rh, kw, kh = w / cols, 46, 30, 42
     for i in range(9):
-        ix, iy = x + (i % 3) * cw, y + h + (i // 3) * 56
-        paste(img, card_image(i, MINI_W, MINI_H, locale), ix, iy)
+        ix, iy = x + (i // rows) * cw, y + h + (i % rows) * rh
+        paste(img, card_image(i, kw, kh, locale), ix, iy)
         label = t(f"render.color.{P.card_name(i)}", locale)
-        T.draw(img, ix + MINI_W + 8, iy + MINI_H / 2, T.fit(label, 17, False, cw - MINI_W - 12),
-               17, P.INK)
-    return h + 3 * 56
+        T.draw(img, ix + kw + 10, iy + kh / 2, T.fit(label, 17, False, cw - kw - 14), 17, P.INK)
+    return h + rows * rh
 
 
 def hand(img, x, y, w, g, viewer, locale, static):

@@ -15,7 +15,7 @@ from ..engine.cards import GRAY
 from ..i18n import t
 from . import palette as P
 from . import text as T
-from .geometry import SLOT_H, SLOT_W, along, layout, rounded_rect, shape
+from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
 
 SS = 2                       # supersampling factor of everything drawn once
 CITY_R = 9                   # city marker radius, board frame
@@ -23,7 +23,7 @@ LABEL_SIZE = 18
 LETTER_SIZE = 12
 
 # Car sizes in the board frame: a free slot, and a claimed car with its dark outline.
-FREE = (SLOT_W - 2, SLOT_H, 4)
+FREE = (SLOT_W - 4, SLOT_H - 3, 4)
 CAR_OUT = (SLOT_W + 4, SLOT_H + 7, 6)
 CAR_IN = (SLOT_W - 2, SLOT_H + 1, 4)
 HALO = (SLOT_W + 20, SLOT_H + 22, 14)
@@ -59,12 +59,12 @@ class Sprites:
                     self._cache[key] = m
         return m
 
-    def _slot_mask(self, slots, w, h, r, pad):
-        """One mask holding a rounded w x h rectangle at each slot."""
+    def _slot_mask(self, slots, w, h, r, reach):
+        """One mask holding a rounded w x h rectangle at each slot; `reach` (board units)
+        sets the margin around the slot centres, so that masks of one route line up."""
         s = self.scale
         xs = [x for x, _, _ in slots]
         ys = [y for _, y, _ in slots]
-        reach = math.hypot(w, h) / 2 + pad
         x0 = math.floor(min(xs) * s - reach * s) - 1
         y0 = math.floor(min(ys) * s - reach * s) - 1
         x1 = math.ceil(max(xs) * s + reach * s) + 1
@@ -81,14 +81,16 @@ class Sprites:
         """(box, outline mask, body mask) of the claimed cars of a route."""
         def make():
             slots = self.board.routes[route].slots
-            box, out = self._slot_mask(slots, *CAR_OUT, 2)
-            _, body = self._slot_mask(slots, *CAR_IN, 2 + (CAR_OUT[0] - CAR_IN[0]) / 2)
+            reach = math.hypot(CAR_OUT[0], CAR_OUT[1]) / 2 + 2
+            box, out = self._slot_mask(slots, *CAR_OUT, reach)
+            _, body = self._slot_mask(slots, *CAR_IN, reach)
             return box, out, body
         return self._get(("car", route), make)
 
     def halo(self, route):
         return self._get(("halo", route),
-                         lambda: self._slot_mask(self.board.routes[route].slots, *HALO, 2))
+                         lambda: self._slot_mask(self.board.routes[route].slots, *HALO,
+                                                 math.hypot(HALO[0], HALO[1]) / 2 + 2))
 
     def mark(self, kind, r):
         """A player's mark: a hollow shape of radius r (pixels), centred in its mask."""
@@ -135,6 +137,14 @@ class Sprites:
                 masks.append(_downsample(img))
             return tuple(masks)
         return self._get(("house", r), make)
+
+    def labels(self):
+        """[(x, y, name)]: where each city name goes (map-relative pixels, top-left)."""
+        def make():
+            places = place_labels(self.board, self.scale)
+            return tuple((x, y - round(0.22 * LABEL_SIZE), self.board.nodes[n].name)
+                         for n, (x, y) in sorted(places.items()))
+        return self._get(("labels",), make)
 
     def disc(self, r):
         def make():
@@ -183,7 +193,7 @@ def _slot_fill(color):
         return (70, 70, 76)
     if color == 3:
         return (255, 255, 255)
-    return P.mix(rgb, (255, 255, 255), 0.12)
+    return P.mix(rgb, (255, 255, 255), 0.25)
 
 
 def _slot_line(color):
@@ -206,12 +216,12 @@ def _draw_routes(d, board, k):
             if route.tunnel:
                 for dd in (-17, 0, 17):
                     for side in (-1, 1):
-                        b0 = along(cx, cy, a, (dd - 5) * k, side * (SLOT_H / 2 - 1) * k)
-                        b1 = along(cx, cy, a, (dd + 5) * k, side * (SLOT_H / 2 - 1) * k)
-                        tip = along(cx, cy, a, dd * k, side * (SLOT_H / 2 + 7) * k)
+                        b0 = along(cx, cy, a, (dd - 5) * k, side * (SLOT_H / 2 - 2) * k)
+                        b1 = along(cx, cy, a, (dd + 5) * k, side * (SLOT_H / 2 - 2) * k)
+                        tip = along(cx, cy, a, dd * k, side * (SLOT_H / 2 + 6) * k)
                         d.polygon([b0, tip, b1], fill=(25, 25, 25))
             w, h, r = FREE
-            d.polygon(rounded_rect(cx, cy, a, (w + 3) * k, (h + 3) * k, (r + 1) * k),
+            d.polygon(rounded_rect(cx, cy, a, (w + 2) * k, (h + 2) * k, (r + 1) * k),
                       fill=(25, 25, 25) if route.tunnel else line)
             d.polygon(rounded_rect(cx, cy, a, (w - 1) * k, (h - 1) * k, r * k), fill=fill)
             if i < route.ferry:
@@ -322,10 +332,6 @@ def build_map(board, scale, locale):
                 continue
             T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
                    align="center")
-    labels = place_labels(board, scale)
-    for node, (x, y) in labels.items():
-        T.draw(img, x, y - round(0.22 * LABEL_SIZE), board.nodes[node].name, LABEL_SIZE, P.INK,
-               bold=True, halo=P.HALO, halo_width=3, valign="top")
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
     return img
@@ -349,7 +355,7 @@ _BUILDING = {}                # key -> Lock, so that one thread builds while the
 MAX_PAGES = 24
 
 
-def art(board, kind, locale, draw_static_panel):
+def art(board, kind, locale, make_layout, draw_static_panel):
     """The cached Art, built on first use (by one thread; others wait for it)."""
     fp = fingerprint(board)
     key = (fp, kind, locale)
@@ -364,7 +370,7 @@ def art(board, kind, locale, draw_static_panel):
             a = _PAGES.get(key)
             if a is not None:
                 return a
-        lay = layout(board, kind)
+        lay = make_layout(board, kind)
         with _LOCK:
             map_img = _MAPS.get((fp, lay.scale, locale))
             sprites = _SPRITES.get((fp, lay.scale))

@@ -1,0 +1,203 @@
+"""Autocomplete for /ttr claim, /ttr keep and /ttr station, and reading back what was typed.
+
+The choice lists are computed from the player's own `PlayerView` (what they may know), so
+they are pure and tested without Discord; `*_autocomplete` are the thin async callbacks. A
+player may also type instead of picking: `resolve_*` read names as well as the values the
+choices carry.
+"""
+import logging
+import re
+from itertools import combinations
+
+from discord import app_commands
+
+from ..engine import payment
+from ..i18n import t
+from .format import clip, fold, route_choice_label, ticket_text
+
+log = logging.getLogger(__name__)
+MAX_CHOICES = 25
+
+
+def _matches(query, text):
+    words = fold(query).replace("–", " ").replace("-", " ").split()
+    target = fold(text)
+    return all(w in target for w in words)
+
+
+# ----- routes -----------------------------------------------------------------------------------
+def claimable_routes(view):
+    """[(Route, payments)] the viewing player may claim right now and can pay for."""
+    if view.phase != "play" or view.step != "idle" or view.current != view.seat:
+        return []
+    board, rules, seat = view.board, view.board.rules, view.seat
+    out = []
+    for route in board.routes:
+        if view.owner[route.index] >= 0 or view.trains[seat] < route.length:
+            continue
+        if route.twin >= 0:
+            other = view.owner[route.twin]
+            if other == seat or (other >= 0 and view.n < rules.double_routes_min_players):
+                continue
+        pays = payment.route_payments(rules, route, view.hand)
+        if pays:
+            out.append((route, pays))
+    return out
+
+
+def route_choices(view, typed, loc):
+    """[(label, value)]: routes claimable now whose label contains every typed word."""
+    board = view.board
+    out = []
+    for route, _ in claimable_routes(view):
+        label = route_choice_label(board, route, loc)
+        if _matches(typed or "", label):
+            out.append((label, str(route.index)))
+    out.sort(key=lambda c: fold(c[0]))
+    return out[:MAX_CHOICES]
+
+
+def resolve_route(board, text):
+    """Route indices meant by `text`: a choice value, or two city names ('Denver El Paso')."""
+    text = (text or "").strip()
+    if text.isdigit():
+        i = int(text)
+        return [i] if 0 <= i < len(board.routes) else []
+    words = fold(text.split("·")[0]).replace("–", " ").replace("-", " ")
+    found = []
+    for route in board.routes:
+        a, b = fold(board.nodes[route.a].name), fold(board.nodes[route.b].name)
+        if _both_named(words, a, b):
+            found.append(route.index)
+    return found
+
+
+def _both_named(words, a, b):
+    for first, second in ((a, b), (b, a)):
+        i = words.find(first)
+        if i < 0:
+            continue
+        rest = words[:i] + " " + words[i + len(first):]
+        if second in rest:
+            return True
+    return False
+
+
+# ----- tickets ------------------------------------------------------------------------------------
+def ticket_choices(view, typed, loc, minimum):
+    """[(label, value)]: which of the offered tickets to keep, e.g. ('1,3 · A – B (4); …', '1,3')."""
+    offer = list(view.offer or ())
+    if not offer:
+        return []
+    board = view.board
+    out = []
+    for k in range(len(offer), max(minimum, 1) - 1, -1):
+        for combo in combinations(range(len(offer)), k):
+            value = ",".join(str(i + 1) for i in combo)
+            names = "; ".join(ticket_text(board.tickets[offer[i]]) for i in combo)
+            label = clip(f"{value} · {names}")
+            if _matches(typed or "", label) or (typed or "").replace(" ", "") == value:
+                out.append((label, value))
+    return out[:MAX_CHOICES]
+
+
+def parse_keep(text, offer, board):
+    """Ticket ids meant by '1,3' (positions in the offer), 'all', or ticket names; ValueError
+    with a catalog key when it cannot be read."""
+    text = (text or "").strip()
+    if fold(text) in ("all", "*"):
+        return tuple(offer)
+    picked = []
+    for part in re.split(r"[,;/ ]+" if re.fullmatch(r"[\d,;/ ]+", text) else r"[,;]+", text):
+        part = part.strip()
+        if not part:
+            continue
+        if part.isdigit():
+            i = int(part)
+            if not 1 <= i <= len(offer):
+                raise ValueError("bot.keep.bad_number")
+            tid = offer[i - 1]
+        else:
+            hits = [tid for tid in offer if _matches(part, board.tickets[tid].label())]
+            if len(hits) != 1:
+                raise ValueError("bot.keep.bad_name")
+            tid = hits[0]
+        if tid not in picked:
+            picked.append(tid)
+    if not picked:
+        raise ValueError("bot.keep.empty")
+    return tuple(picked)
+
+
+# ----- cities ---------------------------------------------------------------------------------------
+def station_cost(view):
+    rules = view.board.rules
+    return rules.stations - view.stations_left[view.seat] + 1
+
+
+def city_choices(view, typed, loc):
+    """[(label, value)]: cities where a station can go, with this player's price."""
+    board = view.board
+    if not board.rules.stations or not view.stations_left[view.seat]:
+        return []
+    cost = station_cost(view)
+    out = []
+    for node in board.nodes:
+        if node.country or node.index in view.station_owner:
+            continue
+        if _matches(typed or "", node.name):
+            out.append((clip(t("bot.station_choice", loc, city=node.name, count=cost)),
+                        str(node.index)))
+    out.sort(key=lambda c: fold(c[0]))
+    return out[:MAX_CHOICES]
+
+
+def resolve_city(board, text):
+    text = (text or "").strip()
+    if text.isdigit():
+        i = int(text)
+        return i if 0 <= i < len(board.nodes) else None
+    name = fold(text.split("·")[0]).strip()
+    for node in board.nodes:
+        if fold(node.name) == name and not node.country:
+            return node.index
+    return None
+
+
+# ----- the callbacks --------------------------------------------------------------------------------
+async def _player_view(interaction):
+    """(view, locale) of the user in this channel's game, or (None, locale)."""
+    bot = interaction.client
+    loc = bot.locale_hint(interaction)
+    loaded = await bot.service.for_channel(interaction.channel_id)
+    if loaded is None or loaded.game is None or loaded.seat_of(interaction.user.id) is None:
+        return None, loc
+    _, view = await bot.service.player_view(loaded.id, interaction.user.id)
+    return view, loc
+
+
+def _to_choices(pairs):
+    return [app_commands.Choice(name=clip(name), value=clip(value)) for name, value in pairs]
+
+
+async def _safe(interaction, make):
+    try:
+        view, loc = await _player_view(interaction)
+        return _to_choices(make(view, loc)) if view is not None else []
+    except Exception:
+        log.exception("autocomplete failed for user %s in channel %s",
+                      interaction.user.id, interaction.channel_id)
+        return []
+
+
+async def route_autocomplete(interaction, current):
+    return await _safe(interaction, lambda v, loc: route_choices(v, current, loc))
+
+
+async def keep_autocomplete(interaction, current):
+    from .format import keep_min
+    return await _safe(interaction, lambda v, loc: ticket_choices(v, current, loc, keep_min(v)))
+
+
+async def city_autocomplete(interaction, current):
+    return await _safe(interaction, lambda v, loc: city_choices(v, current, loc))

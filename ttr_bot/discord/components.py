@@ -1,0 +1,313 @@
+"""Buttons and menus: persistent `DynamicItem`s whose custom id carries the game (and the game's
+sequence number), so they keep working after a restart without any stored view.
+
+Each item only turns the click into a call of the same code the slash commands use
+(`flow`, `cogs.lobby`); every exception goes to the one error handler (`errors.handle`),
+because discord.py only logs what a dynamic item's callback raises. The `*_view` functions
+build the component layouts the other modules attach to messages.
+"""
+import discord
+
+from ..engine.actions import DrawCard, DrawTickets, KeepTickets, TunnelDecline
+from ..engine.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ..i18n import t
+from . import errors, ids
+from .format import EMOJI, cards_text, clip, route_choice_label, ticket_text
+
+LEVELS = ("easy", "medium", "hard")
+
+
+class _Handled:
+    """Mixin: run `self.run(interaction)` and send any error to the one handler."""
+
+    async def callback(self, interaction):
+        try:
+            await self.run(interaction)
+        except Exception as exc:
+            await errors.handle(interaction, exc)
+
+
+def _f(match):
+    return ids.fields(match)
+
+
+# ----- lobby ------------------------------------------------------------------------------------
+class LobbyButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["lobby"]):
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
+              "start": discord.ButtonStyle.primary}
+
+    def __init__(self, game_id, op, loc="en", item=None):
+        self.game_id, self.op = game_id, op
+        super().__init__(item or discord.ui.Button(
+            label=t(f"bot.btn.{op}", loc), style=self.STYLES[op], row=0,
+            custom_id=ids.make("lobby", game_id, op)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["op"], item=item)
+
+    async def run(self, interaction):
+        from .cogs import lobby
+        await lobby.lobby_button(interaction, self.game_id, self.op)
+
+
+class AddBotSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["addbot"]):
+    def __init__(self, game_id, loc="en", item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Select(
+            custom_id=ids.make("addbot", game_id), placeholder=t("bot.btn.addbot", loc), row=1,
+            options=[discord.SelectOption(label=t(f"bot.level.{lv}", loc), value=lv) for lv in LEVELS]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        return cls(_f(match)["game"], item=item)
+
+    async def run(self, interaction):
+        from .cogs import lobby
+        await lobby.add_bot(interaction, self.item.values[0], game_id=self.game_id)
+
+
+def lobby_view(game_id, loc):
+    view = discord.ui.View(timeout=None)
+    for op in ("join", "leave", "start"):
+        view.add_item(LobbyButton(game_id, op, loc))
+    view.add_item(AddBotSelect(game_id, loc))
+    return view
+
+
+# ----- the turn -----------------------------------------------------------------------------------
+class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["draw"]):
+    def __init__(self, game_id, seq, src, loc="en", count=1, row=0, item=None):
+        self.game_id, self.seq, self.src = game_id, seq, src
+        if item is None:
+            if src == "deck":
+                label, emoji = t("bot.btn.deck", loc), "🂠"
+            else:
+                label = t("bot.card." + src, loc) + (f" ×{count}" if count > 1 else "")
+                emoji = EMOJI[src]
+            item = discord.ui.Button(label=clip(label, 80), emoji=emoji, row=row,
+                                     style=discord.ButtonStyle.primary if src == "deck"
+                                     else discord.ButtonStyle.secondary,
+                                     custom_id=ids.make("draw", game_id, seq, src))
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], f["src"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        card = -1 if self.src == "deck" else CARD_INDEX[self.src]
+        await flow.act(interaction, loc, self.game_id, DrawCard(-1, card), self.seq)
+
+
+class ClaimButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["claim"]):
+    def __init__(self, game_id, seq, loc="en", item=None):
+        self.game_id, self.seq = game_id, seq
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.claim", loc), emoji="🛤️", style=discord.ButtonStyle.success, row=2,
+            custom_id=ids.make("claim", game_id, seq)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        await flow.route_menu(interaction, loc, self.game_id, self.seq)
+
+
+class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["route"]):
+    def __init__(self, game_id, seq, choices=(), loc="en", item=None):
+        self.game_id, self.seq = game_id, seq
+        super().__init__(item or discord.ui.Select(
+            custom_id=ids.make("route", game_id, seq), placeholder=t("bot.menu.route", loc),
+            options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        await flow.claim(interaction, loc, self.game_id, int(self.item.values[0]),
+                         expected_seq=self.seq)
+
+
+class PayButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["pay"]):
+    """One way to pay for a route ('r') or a station ('s') when several make sense."""
+
+    def __init__(self, game_id, seq, what, target, cards, loc="en", item=None):
+        self.game_id, self.seq, self.what, self.target, self.cards = game_id, seq, what, target, cards
+        super().__init__(item or discord.ui.Button(
+            label=clip(cards_text(cards, loc), 80), style=discord.ButtonStyle.secondary,
+            custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], f["what"], f["target"], f["cards"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        await flow.pay(interaction, loc, self.game_id, self.seq, self.what, self.target, self.cards)
+
+
+class TicketsButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tickets"]):
+    def __init__(self, game_id, seq, loc="en", item=None):
+        self.game_id, self.seq = game_id, seq
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.tickets", loc), emoji="🎫", style=discord.ButtonStyle.secondary, row=2,
+            custom_id=ids.make("tickets", game_id, seq)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        await flow.act(interaction, loc, self.game_id, DrawTickets(-1), self.seq)
+
+
+class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["keep"]):
+    """Which offered tickets to keep: min_values is the least the rules allow."""
+
+    def __init__(self, game_id, seq, offer=(), minimum=1, board=None, loc="en", item=None):
+        self.game_id, self.seq = game_id, seq
+        if item is None:
+            options = [discord.SelectOption(label=clip(f"{i}. {ticket_text(board.tickets[tid])}"),
+                                            value=str(tid)) for i, tid in enumerate(offer, 1)]
+            item = discord.ui.Select(custom_id=ids.make("keep", game_id, seq),
+                                     placeholder=t("bot.menu.keep", loc, min=minimum),
+                                     min_values=minimum, max_values=len(options), options=options)
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        kept = tuple(int(v) for v in self.item.values)
+        await flow.keep(interaction, loc, self.game_id, KeepTickets(-1, kept), self.seq)
+
+
+class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tunnel"]):
+    def __init__(self, game_id, seq, op, cards=None, loc="en", item=None):
+        self.game_id, self.seq, self.op, self.cards = game_id, seq, op, cards
+        if item is None:
+            if op == "pay":
+                label = t("bot.btn.tunnel_pay", loc, cards=cards_text(cards, loc))
+                cid = ids.make("tunnel", game_id, seq, "pay", ids.encode_cards(cards))
+                style = discord.ButtonStyle.success
+            else:
+                label, cid = t("bot.btn.tunnel_decline", loc), ids.make("tunnel", game_id, seq, "decline")
+                style = discord.ButtonStyle.danger
+            item = discord.ui.Button(label=clip(label, 80), style=style, custom_id=cid)
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = _f(match)
+        return cls(f["game"], f["seq"], f["op"], f["cards"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        from ..engine.actions import TunnelPay
+        loc = await flow.begin(interaction)
+        action = TunnelDecline(-1) if self.op == "decline" else TunnelPay(-1, self.cards)
+        await flow.act(interaction, loc, self.game_id, action, self.seq)
+
+
+class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["hand"]):
+    """'My hand': always current (no sequence number), so it is also the way back to a panel."""
+
+    def __init__(self, game_id, loc="en", row=2, item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.hand", loc), emoji="🃏", style=discord.ButtonStyle.secondary, row=row,
+            custom_id=ids.make("hand", game_id)))
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        return cls(_f(match)["game"], item=item)
+
+    async def run(self, interaction):
+        from . import flow
+        loc = await flow.begin(interaction)
+        await flow.show_hand(interaction, loc, self.game_id)
+
+
+DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, DrawButton, ClaimButton, RouteSelect, PayButton,
+                 TicketsButton, KeepSelect, TunnelButton, HandButton)
+
+
+# ----- layouts --------------------------------------------------------------------------------------
+def _draw_buttons(view, game_id, seq, faceup, loc, second, limit_locos):
+    view.add_item(DrawButton(game_id, seq, "deck", loc, row=0))
+    counts = {}
+    for c in faceup:
+        counts[c] = counts.get(c, 0) + 1
+    for c in sorted(counts):
+        disabled = second and limit_locos and c == LOCO
+        if disabled:
+            continue
+        view.add_item(DrawButton(game_id, seq, CARD_NAMES[c], loc, count=counts[c], row=1))
+
+
+def turn_view(game_id, seq, game, loc, *, step="idle"):
+    """The panel of the player to move: deck, face-up colours, claim…, tickets, my hand."""
+    view = discord.ui.View(timeout=None)
+    limit = game.board.rules.faceup_locomotive_limit
+    _draw_buttons(view, game_id, seq, game.faceup, loc, step == "second_card", limit)
+    if step == "idle":
+        view.add_item(ClaimButton(game_id, seq, loc))
+        view.add_item(TicketsButton(game_id, seq, loc))
+    view.add_item(HandButton(game_id, loc))
+    return view
+
+
+def hand_view(game_id, loc):
+    view = discord.ui.View(timeout=None)
+    view.add_item(HandButton(game_id, loc, row=0))
+    return view
+
+
+def keep_view(game_id, seq, board, offer, minimum, loc):
+    view = discord.ui.View(timeout=None)
+    view.add_item(KeepSelect(game_id, seq, offer, minimum, board, loc))
+    return view
+
+
+def tunnel_view(game_id, seq, options, loc):
+    view = discord.ui.View(timeout=None)
+    for cards in options[:4]:
+        view.add_item(TunnelButton(game_id, seq, "pay", cards, loc))
+    view.add_item(TunnelButton(game_id, seq, "decline", None, loc))
+    return view
+
+
+def route_view(game_id, seq, board, routes, loc):
+    view = discord.ui.View(timeout=None)
+    choices = [(route_choice_label(board, r, loc), str(r.index)) for r in routes[:25]]
+    view.add_item(RouteSelect(game_id, seq, choices, loc))
+    return view
+
+
+def pay_view(game_id, seq, what, target, options, loc):
+    view = discord.ui.View(timeout=None)
+    for cards in options[:20]:
+        view.add_item(PayButton(game_id, seq, what, target, cards, loc))
+    return view

@@ -1,0 +1,334 @@
+"""Everything the bot writes, as plain text: events, turn messages, hands, status, the reveal.
+
+Pure functions of engine data and a locale; no Discord. The public functions read only public
+information: `event_lines` takes the *public* events (the service already moved hidden parts
+under Effects.private), and `status_lines` reads hand and ticket *counts*, never their contents.
+"""
+import unicodedata
+
+from ..engine.cards import CARD_NAMES, route_color_name
+from ..engine.scoring import components, ticket_result
+from ..i18n import t
+
+LIMIT = 2000            # characters in one message
+ELLIPSIS = "…"
+EMOJI = {"purple": "🟪", "blue": "🟦", "orange": "🟧", "white": "⬜", "green": "🟩",
+         "yellow": "🟨", "black": "⬛", "red": "🟥", "locomotive": "🚂", "gray": "◻️"}
+VARIANT_KEYS = {"base": "bot.variant.base", "1910": "bot.variant.1910", "mega": "bot.variant.mega",
+                "big_cities": "bot.variant.big_cities"}
+
+
+# ----- length limits --------------------------------------------------------------------------
+def fit(text, limit=LIMIT):
+    """`text` cut to `limit` characters, at a line end when one is near, marked with …"""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit - len(ELLIPSIS)]
+    nl = cut.rfind("\n")
+    if nl > limit // 2:
+        cut = cut[:nl + 1]
+    return cut + ELLIPSIS
+
+
+def chunks(lines, limit=LIMIT):
+    """Lines packed into as few messages of at most `limit` characters as possible."""
+    out, cur = [], ""
+    for line in lines:
+        line = fit(line, limit)
+        joined = line if not cur else cur + "\n" + line
+        if len(joined) <= limit:
+            cur = joined
+        else:
+            out.append(cur)
+            cur = line
+    if cur:
+        out.append(cur)
+    return out
+
+
+def clip(text, limit=100):
+    """For labels and choice names (Discord: 100 characters)."""
+    return text if len(text) <= limit else text[:limit - 1] + ELLIPSIS
+
+
+def fold(text):
+    """Case- and accent-insensitive form for matching what a player typed."""
+    norm = unicodedata.normalize("NFKD", str(text))
+    return "".join(c for c in norm if not unicodedata.combining(c)).casefold()
+
+
+# ----- cards, routes, tickets ---------------------------------------------------------------------
+def card_name(card, loc):
+    name = CARD_NAMES[card] if isinstance(card, int) else card
+    return t(f"bot.card.{name}", loc)
+
+
+def cards_text(cards, loc):
+    """A 9-count tuple or a {name: count} dict -> '2 red, 1 locomotive' (or 'no cards')."""
+    if not isinstance(cards, dict):
+        cards = {CARD_NAMES[i]: n for i, n in enumerate(cards) if n}
+    parts = [t("bot.count_card", loc, count=n, card=card_name(name, loc), emoji=EMOJI[name])
+             for name, n in sorted(cards.items(), key=lambda kv: CARD_NAMES.index(kv[0])) if n]
+    return ", ".join(parts) if parts else t("bot.no_cards", loc)
+
+
+def card_list_text(cards, loc):
+    """A list of single cards (revealed, face-up) -> 'red, red, locomotive'."""
+    if not cards:
+        return t("bot.no_cards", loc)
+    return ", ".join(f"{EMOJI[CARD_NAMES[c]]} {card_name(c, loc)}" for c in cards)
+
+
+def route_text(board, r):
+    return board.route_label(r)
+
+
+def route_color_text(route, loc):
+    name = route_color_name(route.color)
+    return t("bot.color.gray", loc) if name == "gray" else card_name(name, loc)
+
+
+def route_choice_label(board, route, loc):
+    """'Denver – El Paso · red 4' (+ tunnel / ferry marks); at most 100 characters."""
+    text = t("bot.route_choice", loc, route=board.route_label(route),
+             color=route_color_text(route, loc), length=route.length)
+    if route.tunnel:
+        text += " · " + t("bot.tunnel", loc)
+    if route.ferry:
+        text += " · " + t("bot.ferry", loc, count=route.ferry)
+    return clip(text)
+
+
+def ticket_text(ticket):
+    points = "/".join(str(p) for p in ticket.points)
+    return f"{ticket.label()} ({points})"
+
+
+def map_title(board, loc):
+    if board.variant == "base":
+        return board.name
+    return f"{board.name} · {t(VARIANT_KEYS.get(board.variant, 'bot.variant.base'), loc)}"
+
+
+# ----- public events --------------------------------------------------------------------------
+def event_lines(events, board, names, loc, trains=None):
+    """One line per public event. Hidden parts never reach here (Effects.public)."""
+    out = []
+    for e in events:
+        line = _event_line(e, board, names, loc, trains)
+        if line:
+            out.append(line)
+    return out
+
+
+def _event_line(e, board, names, loc, trains):
+    kind = e["type"]
+    name = names[e["seat"]] if "seat" in e else ""
+    if kind == "keep_tickets":
+        key = "bot.ev.keep_setup" if e.get("setup") else "bot.ev.keep"
+        return t(key, loc, name=name, count=e["count"])
+    if kind == "draw_card":
+        if e.get("from") == "deck":
+            return t("bot.ev.draw_deck", loc, name=name)
+        return t("bot.ev.draw_faceup", loc, name=name, card=card_name(e["card"], loc),
+                 emoji=EMOJI[CARD_NAMES[e["card"]]])
+    if kind == "reshuffle":
+        return t("bot.ev.reshuffle", loc)
+    if kind == "tunnel_reveal":
+        return t("bot.ev.tunnel_reveal", loc, name=name, route=route_text(board, e["route"]),
+                 cards=cards_text(e["cards"], loc), revealed=card_list_text(e["revealed"], loc),
+                 extra=e["extra"])
+    if kind == "claim_route":
+        route = board.routes[e["route"]]
+        return t("bot.ev.claim", loc, name=name, route=route_text(board, route),
+                 length=route.length, points=e["points"], cards=cards_text(e["cards"], loc))
+    if kind == "tunnel_pay":
+        return t("bot.ev.tunnel_pay", loc, name=name, cards=cards_text(e["cards"], loc))
+    if kind == "tunnel_decline":
+        return t("bot.ev.tunnel_decline", loc, name=name, route=route_text(board, e["route"]))
+    if kind == "draw_tickets":
+        return t("bot.ev.draw_tickets", loc, name=name, count=e["count"])
+    if kind == "build_station":
+        return t("bot.ev.station", loc, name=name, city=board.nodes[e["city"]].name,
+                 cards=cards_text(e["cards"], loc))
+    if kind == "pass":
+        return t("bot.ev.pass", loc, name=name)
+    if kind == "final_round":
+        left = trains[e["seat"]] if trains is not None else 0
+        return t("bot.ev.final_round", loc, name=name, trains=left)
+    if kind == "game_over":
+        return t("bot.ev.game_over_passes" if e.get("reason") == "passes" else "bot.ev.game_over", loc)
+    return None     # "turn": the ping says it
+
+
+def row_line(game, loc):
+    """Face-up row and pile sizes (public)."""
+    return t("bot.row", loc, cards=card_list_text(game.faceup, loc), deck=len(game.deck),
+             discard=len(game.discard), tickets=len(game.ticket_deck))
+
+
+# ----- private updates --------------------------------------------------------------------------
+def private_lines(parts, board, loc):
+    """What the actor alone learns from their events (Effects.private[seat])."""
+    out = []
+    for p in parts:
+        kind = p["type"]
+        if kind == "draw_card" and "card" in p:
+            out.append(t("bot.you.drew", loc, card=card_name(p["card"], loc),
+                         emoji=EMOJI[CARD_NAMES[p["card"]]]))
+        elif kind == "keep_tickets":
+            kept = ", ".join(ticket_text(board.tickets[x]) for x in p.get("tickets", ()))
+            out.append(t("bot.you.kept", loc, tickets=kept or "—"))
+        elif kind == "draw_tickets":
+            out.append(t("bot.you.offered", loc, count=len(p.get("offer", ()))))
+    return out
+
+
+def hand_lines(view, loc, channel_id=None):
+    """A player's own hand, tickets (done or not yet), trains and stations."""
+    board = view.board
+    lines = [t("bot.hand.title", loc, map=map_title(board, loc))
+             if channel_id is None else
+             t("bot.hand.title_in", loc, map=map_title(board, loc), channel=f"<#{channel_id}>")]
+    lines.append(t("bot.hand.cards", loc, cards=cards_text(view.hand, loc), count=sum(view.hand)))
+    if view.tickets:
+        lines.append(t("bot.hand.tickets", loc))
+        own = [r for r, o in enumerate(view.owner) if o == view.seat]
+        comp = components(len(board.nodes), board, own)
+        for tid in view.tickets:
+            ticket = board.tickets[tid]
+            done, _ = ticket_result(board, comp, ticket)
+            lines.append(t("bot.hand.ticket_done" if done else "bot.hand.ticket_open", loc,
+                           ticket=ticket_text(ticket)))
+    else:
+        lines.append(t("bot.hand.no_tickets", loc))
+    stations = ""
+    if board.rules.stations:
+        stations = t("bot.hand.stations", loc, count=view.stations_left[view.seat])
+    lines.append(t("bot.hand.trains", loc, trains=view.trains[view.seat], stations=stations))
+    if view.offer:
+        lines += offer_lines(board, view.offer, keep_min(view), loc)
+    if view.tunnel:
+        r, color, laid, revealed, extra = view.tunnel
+        lines.append(t("bot.hand.tunnel", loc, route=route_text(board, r), extra=extra,
+                       revealed=card_list_text(revealed, loc)))
+    return lines
+
+
+def keep_min(view):
+    rules = view.board.rules
+    need = rules.start_keep_min if view.phase == "setup" else rules.draw_keep_min
+    return min(need, len(view.offer or ()))
+
+
+def offer_lines(board, offer, minimum, loc):
+    lines = [t("bot.offer.title", loc, min=minimum, count=len(offer))]
+    for i, tid in enumerate(offer, 1):
+        ticket = board.tickets[tid]
+        mark = t("bot.offer.long", loc) if ticket.long else ""
+        lines.append(f"{i}. {ticket_text(ticket)}{mark}")
+    return lines
+
+
+# ----- lobby, status, rules -----------------------------------------------------------------------
+def lobby_lines(board, seats, host_name, loc, status="lobby"):
+    rules = board.rules
+    lines = [t("bot.lobby.title", loc, map=map_title(board, loc), host=host_name)]
+    lines.append(t("bot.lobby.players", loc, count=len(seats), max=rules.max_players))
+    lines += [f"{i + 1}. {name}" for i, name in enumerate(seats)]
+    if status == "lobby":
+        lines.append(t("bot.lobby.hint", loc, min=rules.min_players, max=rules.max_players))
+    else:
+        lines.append(t(f"bot.lobby.{status}", loc))
+    return lines
+
+
+def status_lines(game, names, loc):
+    """Whose turn, route points so far, counts of cards and tickets, trains, decks, final round.
+    Reads only public fields of the game."""
+    board = game.board
+    lines = [t("bot.status.title", loc, map=map_title(board, loc), turn=game.turn + 1)]
+    if game.phase == "setup":
+        waiting = ", ".join(names[p] for p in game.to_move())
+        lines.append(t("bot.status.setup", loc, names=waiting))
+    elif game.phase == "over":
+        lines.append(t("bot.status.over", loc))
+    else:
+        step = {"second_card": "bot.step.second_card", "choosing": "bot.step.choosing",
+                "tunnel": "bot.step.tunnel"}.get(game.step)
+        lines.append(t("bot.status.to_move", loc, name=names[game.current],
+                       step=t(step, loc) if step else ""))
+    stations = bool(board.rules.stations)
+    for p, name in enumerate(names):
+        marker = "▶ " if game.phase == "play" and p == game.current else ""
+        extra = t("bot.status.stations", loc, count=game.stations_left[p]) if stations else ""
+        lines.append(t("bot.status.player", loc, marker=marker, name=name,
+                       points=game.route_points[p], cards=sum(game.hands[p]),
+                       tickets=len(game.tickets[p]), trains=game.trains[p], stations=extra))
+    lines.append(row_line(game, loc))
+    if game.final_turns_left is not None and game.phase != "over":
+        lines.append(t("bot.status.final", loc, count=game.final_turns_left))
+    return lines
+
+
+def rules_lines(board, loc):
+    r = board.rules
+    lines = [t("bot.rules.title", loc, map=map_title(board, loc)),
+             t("bot.rules.players", loc, min=r.min_players, max=r.max_players, trains=r.trains),
+             t("bot.rules.tickets", loc, deal=r.start_long + r.start_regular, keep=r.start_keep_min,
+               draw=r.draw_tickets, draw_keep=r.draw_keep_min),
+             t("bot.rules.double", loc, count=r.double_routes_min_players)]
+    if r.start_long:
+        lines.append(t("bot.rules.long", loc, count=r.start_long))
+    if r.stations:
+        lines.append(t("bot.rules.stations", loc, count=r.stations, bonus=r.station_bonus))
+    if any(x.tunnel for x in board.routes):
+        lines.append(t("bot.rules.tunnels", loc))
+    if any(x.ferry for x in board.routes):
+        lines.append(t("bot.rules.ferries", loc))
+    if r.locomotives_only_on:
+        lines.append(t("bot.rules.locos_only", loc))
+    if not r.faceup_locomotive_limit:
+        lines.append(t("bot.rules.faceup_locos", loc))
+    if r.longest_path_bonus:
+        lines.append(t("bot.rules.longest", loc, points=r.longest_path_bonus))
+    if r.globetrotter_bonus:
+        lines.append(t("bot.rules.globetrotter", loc, points=r.globetrotter_bonus))
+    lines.append(t("bot.rules.end", loc, trains=r.end_trains))
+    lines += [f"• {note}" for note in r.notes]
+    return lines
+
+
+# ----- the end ----------------------------------------------------------------------------------
+def reveal_lines(scores, names, loc):
+    """The final reveal: every player's tickets and score breakdown, winners first line."""
+    players, winners = scores
+    lines = [t("bot.end.title", loc, names=", ".join(names[w] for w in winners))]
+    order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
+    for p in order:
+        pl = players[p]
+        bonus = []
+        for key, pts in pl["bonuses"].items():
+            if pts:
+                bonus.append(t(f"bot.end.bonus.{key}", loc, points=pts))
+        lines.append(t("bot.end.player", loc, name=names[p], total=pl["total"],
+                       routes=pl["route_points"], tickets=pl["ticket_points"],
+                       done=pl["tickets_completed"], count=len(pl["tickets"]),
+                       longest=pl["longest_path"],
+                       bonuses=", ".join(bonus) if bonus else t("bot.end.no_bonus", loc)))
+        for tk in pl["tickets"]:
+            to = "/".join(tk["to"]) if isinstance(tk["to"], list) else tk["to"]
+            key = "bot.end.ticket_done" if tk["completed"] else "bot.end.ticket_failed"
+            lines.append(t(key, loc, ticket=f"{tk['from']} – {to}", points=tk["points"]))
+    return lines
+
+
+def summary_lines(game, names, loc):
+    """A text picture of the board when no image can be drawn: who owns which routes."""
+    board = game.board
+    lines = []
+    for p, name in enumerate(names):
+        routes = [board.route_label(r) for r in game.routes_of[p]]
+        lines.append(t("bot.board.routes", loc, name=name,
+                       routes=", ".join(routes) if routes else "—"))
+    return lines

@@ -1,0 +1,66 @@
+"""Custom ids of the persistent components: build and parse, pure.
+
+Every id starts with "ttr:<kind>:<game id>"; ids of components that act on the game also carry
+the game's sequence number, so a stale or double click is refused instead of applied twice.
+Discord allows 100 characters; the longest id here stays far below that.
+"""
+import re
+
+MAX_LEN = 100
+_N = r"(?P<game>\d{1,20})"
+_S = r"(?P<seq>\d{1,10})"
+_CARDS = r"(?P<cards>\d{1,3}(?:\.\d{1,3}){8})"
+
+# kind -> template regex (DynamicItem templates use these verbatim)
+TEMPLATES = {
+    "lobby": rf"ttr:lobby:{_N}:(?P<op>join|leave|start)",
+    "addbot": rf"ttr:addbot:{_N}",
+    "draw": rf"ttr:draw:{_N}:{_S}:(?P<src>[a-z]{{1,12}})",
+    "claim": rf"ttr:claim:{_N}:{_S}",
+    "route": rf"ttr:route:{_N}:{_S}",
+    "pay": rf"ttr:pay:{_N}:{_S}:(?P<what>[rs])(?P<target>\d{{1,4}}):{_CARDS}",
+    "tickets": rf"ttr:tickets:{_N}:{_S}",
+    "keep": rf"ttr:keep:{_N}:{_S}",
+    "tunnel": rf"ttr:tunnel:{_N}:{_S}:(?P<op>pay|decline)(?::{_CARDS})?",
+    "hand": rf"ttr:hand:{_N}",
+}
+_COMPILED = {k: re.compile(v) for k, v in TEMPLATES.items()}
+
+
+def make(kind, game_id, *parts):
+    """The custom id for `kind`; raises ValueError if it would not parse back or is too long."""
+    cid = ":".join(["ttr", kind, str(game_id), *(str(p) for p in parts)])
+    if len(cid) > MAX_LEN or not _COMPILED[kind].fullmatch(cid):
+        raise ValueError(f"bad custom id {cid!r}")
+    return cid
+
+
+def parse(custom_id):
+    """(kind, {field: value}) with numbers as ints and cards as tuples; None if not ours."""
+    for kind, rx in _COMPILED.items():
+        m = rx.fullmatch(custom_id)
+        if m:
+            return kind, fields(m)
+    return None
+
+
+def fields(match):
+    out = {}
+    for k, v in match.groupdict().items():
+        if v is None:
+            out[k] = None
+        elif k == "cards":
+            out[k] = decode_cards(v)
+        elif k in ("game", "seq", "target"):
+            out[k] = int(v)
+        else:
+            out[k] = v
+    return out
+
+
+def encode_cards(cards):
+    return ".".join(str(int(c)) for c in cards)
+
+
+def decode_cards(text):
+    return tuple(int(x) for x in text.split("."))

@@ -1,0 +1,40 @@
+"""The board picture: a pure function of (game state, map, viewer) -> PNG bytes, Pillow only.
+
+    render_board(game, names, viewer=None, locale="en") -> bytes
+        The board after a turn. With `viewer` (a seat) it is that player's private board: the
+        same plus their tickets (cities ringed on the map, completed ones in green) and hand.
+    render_final(game, names, locale="en") -> bytes
+        The end: score breakdown per player, the winner, the longest path drawn on the map.
+
+Both are deterministic and thread-safe, and read nothing but the bundled font (Noto Sans, SIL
+OFL 1.1, `fonts/`). A map's static layer (map, free slots, cities, names, panel frame and
+legends) is drawn once per page kind and language and cached; a turn copies it, overlays the
+claimed cars, stations, highlights and figures, and encodes. From the bot, render in a worker
+thread: `await render_board_async(...)` copies the game first (cheap), so the game may go on
+changing while the picture is made.
+"""
+import asyncio
+
+from .draw import board_image, encode, final_image
+
+__all__ = ["render_board", "render_final", "render_board_async", "render_final_async"]
+
+
+def render_board(game, names, viewer=None, locale="en"):
+    """PNG bytes of the board (public, or `viewer`'s private board)."""
+    return encode(board_image(game, names, viewer, locale))
+
+
+def render_final(game, names, locale="en"):
+    """PNG bytes of the final picture: scores, winner, longest path."""
+    return encode(final_image(game, names, locale))
+
+
+async def render_board_async(game, names, viewer=None, locale="en"):
+    snapshot = game.copy()
+    return await asyncio.to_thread(render_board, snapshot, list(names), viewer, locale)
+
+
+async def render_final_async(game, names, locale="en"):
+    snapshot = game.copy()
+    return await asyncio.to_thread(render_final, snapshot, list(names), locale)

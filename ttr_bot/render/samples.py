@@ -1,0 +1,170 @@
+"""Games made by random legal play, for the benchmark, the tests and the sample pictures.
+
+    python -m ttr_bot.render.samples [OUT_DIR]   (default docs/images)
+
+writes `<map>-mid.png` (the public board half-way), `<map>-private.png` (the same moment as
+the first player sees it) and `<map>-final.png` for every map.
+"""
+import heapq
+import random
+import sys
+from pathlib import Path
+
+from ..engine.actions import BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets, TunnelPay
+from ..engine.cards import LOCO
+from ..engine.dealer import Dealer
+from ..engine.game import Game
+from ..maps import available_maps, load_board
+
+NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
+PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}
+
+
+def random_game(map_id, n=None, seed=1, until=None, variant="base"):
+    """Play random legal actions. until=None: to the end; a float f: until the players have
+    used that share of their trains and the last move was a claim."""
+    board = load_board(map_id, variant)
+    n = n or PLAYERS.get(map_id, 3)
+    game = Game(board, n, Dealer(seed))
+    rng = random.Random(seed)
+    total = board.rules.trains * n
+    while not game.over:
+        if until is not None and game.phase == "play":
+            used = total - sum(game.trains)
+            if used >= until * total and game.last_move and game.last_move[1] == "claim_route":
+                break
+        seat = game.to_move()[0]
+        game.apply(rng.choice(game.legal_actions(seat)))
+    return game
+
+
+def greedy_game(map_id, n=None, seed=1, until=None, variant="base"):
+    """Like random_game, but every player plays a simple plan (claim the routes of a shortest
+    way between their ticket cities), so that the pictures look like real games."""
+    board = load_board(map_id, variant)
+    n = n or PLAYERS.get(map_id, 3)
+    game = Game(board, n, Dealer(seed))
+    rng = random.Random(seed)
+    total = board.rules.trains * n
+    while not game.over:
+        if until is not None and game.phase == "play":
+            used = total - sum(game.trains)
+            if used >= until * total and game.last_move and game.last_move[1] == "claim_route":
+                break
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat)
+        game.apply(_greedy(game, seat, acts, rng) if game.turn < 2000 else rng.choice(acts))
+    return game
+
+
+def _way(game, seat, sources, targets):
+    """Free routes of a cheapest way from any source node to any target (own routes cost 0),
+    or None."""
+    board = game.board
+    dist = {v: 0 for v in sources}
+    prev = {}
+    heap = [(0, v) for v in sorted(sources)]
+    while heap:
+        d, v = heapq.heappop(heap)
+        if v in targets:
+            way = []
+            while v in prev:
+                r, v = prev[v]
+                if game.owner[r] < 0:
+                    way.append(r)
+            return way
+        if d > dist.get(v, 1 << 30):
+            continue
+        for r in board.node_routes[v]:
+            o = game.owner[r]
+            route = board.routes[r]
+            if o >= 0 and o != seat:
+                continue
+            if o < 0 and game._route_blocked(seat, r) is not None:
+                continue
+            w = route.b if route.a == v else route.a
+            nd = d + (0 if o == seat else route.length)
+            if nd < dist.get(w, 1 << 30):
+                dist[w], prev[w] = nd, (r, v)
+                heapq.heappush(heap, (nd, w))
+    return None
+
+
+def _plan(game, seat):
+    """(free routes wanted, a city of an unreachable ticket or None)."""
+    board = game.board
+    comp = {}
+    wanted, stuck = [], None
+    from ..engine.scoring import components, connected
+    comp = components(len(board.nodes), board, game.routes_of[seat])
+    for tid in game.tickets[seat]:
+        ticket = board.tickets[tid]
+        if any(connected(board, comp, ticket.origin, d) for d in ticket.dests):
+            continue
+        way = _way(game, seat, set(board.place_nodes[ticket.origin]),
+                   {v for d in ticket.dests for v in board.place_nodes[d]})
+        if way is None:
+            stuck = board.place_nodes[ticket.origin][0]
+        else:
+            wanted.extend(r for r in way if r not in wanted)
+    return wanted, stuck
+
+
+def _greedy(game, seat, acts, rng):
+    board = game.board
+    first = acts[0]
+    if isinstance(first, KeepTickets):
+        small = min(len(a.tickets) for a in acts)
+        options = [a for a in acts if len(a.tickets) == small]
+        return min(options, key=lambda a: sum(board.tickets[t].points[0] for t in a.tickets))
+    if any(isinstance(a, TunnelPay) for a in acts):
+        return next(a for a in acts if isinstance(a, TunnelPay))
+    wanted, stuck = _plan(game, seat)
+    claims = [a for a in acts if isinstance(a, ClaimRoute)]
+    for r in sorted(wanted, key=lambda r: -board.routes[r].length):
+        options = [a for a in claims if a.route == r]
+        if options:
+            return min(options, key=lambda a: a.cards[LOCO])
+    if stuck is not None:
+        for a in acts:
+            if isinstance(a, BuildStation) and a.city == stuck:
+                return a
+    if not wanted:
+        if game.trains[seat] >= 16 and any(isinstance(a, DrawTickets) for a in acts):
+            return next(a for a in acts if isinstance(a, DrawTickets))
+        if claims:
+            return max(claims, key=lambda a: (board.routes[a.route].length, -a.cards[LOCO]))
+    colours = {board.routes[r].color for r in wanted}
+    draws = [a for a in acts if isinstance(a, DrawCard)]
+    for a in draws:
+        if a.card >= 0 and a.card != LOCO and a.card in colours:
+            return a
+    for a in draws:
+        if a.card == -1:
+            return a
+    return rng.choice(acts)
+
+
+def names_for(game):
+    return list(NAMES[:game.n])
+
+
+def main(argv=None):
+    from . import render_board, render_final
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0] if argv else "docs/images")
+    out.mkdir(parents=True, exist_ok=True)
+    for map_id in available_maps():
+        mid = greedy_game(map_id, seed=7, until=0.5)
+        end = greedy_game(map_id, seed=7)
+        files = {f"{map_id}-mid.png": render_board(mid, names_for(mid)),
+                 f"{map_id}-private.png": render_board(mid, names_for(mid), viewer=0),
+                 f"{map_id}-final.png": render_final(end, names_for(end))}
+        for name, data in files.items():
+            (out / name).write_bytes(data)
+            print(f"{out / name}: {len(data) // 1024} KiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
