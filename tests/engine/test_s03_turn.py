@@ -5,7 +5,7 @@ from collections import deque
 import pytest
 
 from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW,
-                     arrange, card_total, cards, deck_top, give_routes, make_game, refuse,
+                     arrange, card_total, cards, deck_top, make_game, refuse,
                      route)
 
 PLAIN5 = [RED, BLUE, GREEN, WHITE, YELLOW]

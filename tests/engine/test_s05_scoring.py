@@ -1,8 +1,6 @@
 """RULES §5 Scoring: tickets, the longest trail (exact), bonus ties, winners and tie-breaks."""
 import random
 
-import pytest
-
 from rulekit import give_routes, make_game, route, ticket
 
 

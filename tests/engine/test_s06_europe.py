@@ -3,9 +3,8 @@ from collections import Counter
 
 import pytest
 
-from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW,
-                     arrange, board, card_total, cards, deck_top, give_routes, make_game,
-                     node, refuse, route, ticket)
+from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, board,
+                     card_total, cards, give_routes, make_game, node, refuse, route, ticket)
 
 FACE = [ORANGE, WHITE, YELLOW, ORANGE, WHITE]
 

@@ -174,3 +174,12 @@ def test_double_route_with_3_players_both_lanes_by_different_players():
 def test_longest_path_bonus_10():
     p = scored(ZH_DE, [])
     assert p["longest_path"] == 4 and p["bonuses"]["longest_path"] == 10
+
+
+def test_only_face_up_locomotives_left_still_allow_a_second_card():
+    g = make_game("switzerland", 2)
+    arrange(g, faceup=[RED, LOCO], deck=[], discard=[], rest=1)
+    g.apply(A.DrawCard(0, RED))
+    assert g.step == "second_card" and g.current == 0
+    g.apply(A.DrawCard(0, LOCO))
+    assert g.hands[0] == list(cards(red=1, locomotive=1)) and g.current == 1

@@ -2,8 +2,8 @@
 Murmansk–Lieksa substitutions, length 9, Globetrotter, three-locomotive refill."""
 import pytest
 
-from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW, arrange,
-                     board, cards, give_routes, make_game, refuse, route, ticket)
+from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, board, cards,
+                     give_routes, make_game, refuse, route, ticket)
 
 FACE = [WHITE, YELLOW, WHITE, YELLOW, WHITE]
 RICH = cards(purple=9, blue=9, orange=9, green=9, black=9, red=9, locomotive=9)
@@ -58,7 +58,9 @@ def test_ferry_any_three_cards_replace_one_locomotive(pay):
 
 
 @pytest.mark.parametrize("pay", [cards(red=2), cards(red=1, blue=1, green=1),
-                                 cards(red=1, blue=2, green=2)])
+                                 cards(red=1, blue=2, green=2),
+                                 cards(red=2, blue=3, green=3),       # more triples than locos
+                                 cards(red=1, locomotive=1, blue=3)])  # a triple not needed
 def test_ferry_without_its_locomotive_or_three_cards_is_refused(pay):
     g = nordic()
     assert refuse(g, A.ClaimRoute(0, route(g, "Ålborg", "Göteborg"), pay)) is not None

@@ -104,7 +104,7 @@ def pick(rng, acts):
     return rng.choice(other)
 
 
-def playout(map_id, n, seed, limit=400, each=None):
+def playout(map_id, n, seed, limit=1500, each=None):
     rng = random.Random(seed)
     g = make_game(map_id, n, seed=seed, setup=False)
     check_invariants(g)
@@ -231,3 +231,33 @@ def test_every_refusal_has_a_message_in_the_players_language():
         assert e is not None
         text = reason(e)
         assert text and "{" not in text
+
+
+def test_a_simulated_copy_never_changes_the_game():
+    g = make_game("europe", 3, seed=8)
+    before = fingerprint(g)
+    sim = g.copy()
+    rng = random.Random(1)
+    steps = 0
+    while not sim.over and steps < 300:
+        seat = sim.to_move()[0]
+        sim.apply(pick(rng, sim.legal_actions(seat)))
+        steps += 1
+    assert fingerprint(g) == before
+
+
+def test_a_saved_and_restored_game_continues_exactly():
+    import json
+    from ttr_bot.engine import snapshot
+    g = playout("europe", 3, 9, limit=60)
+    h = snapshot.from_dict(g.board, json.loads(json.dumps(snapshot.to_dict(g))))
+    assert fingerprint(h) == fingerprint(g)
+    rng1, rng2 = random.Random(4), random.Random(4)
+    for _ in range(80):
+        if g.over:
+            break
+        a = pick(rng1, g.legal_actions(g.to_move()[0]))
+        assert pick(rng2, h.legal_actions(h.to_move()[0])) == a
+        assert g.apply(a) == h.apply(a)
+        assert fingerprint(h) == fingerprint(g)
+        check_invariants(h)

@@ -86,9 +86,11 @@ def test_11_2_at_most_3_refills_counts_within_one_check_the_next_change_starts_a
 def test_11_2_no_refill_when_deck_and_discard_are_both_empty():
     g = arrange(make_game(), faceup=[LOCO, LOCO, RED, BLUE, GREEN], deck=[LOCO], discard=[],
                 rest=1)
-    g.apply(A.DrawCard(0, RED))
+    ev = g.apply(A.DrawCard(0, RED))
     assert sorted(g.faceup) == sorted([LOCO, LOCO, LOCO, BLUE, GREEN])
     assert g.discard == []
+    assert g.reshuffles == 0 and g.dealer.dealt_reshuffles == []      # no flush, no reshuffle
+    assert not any(e["type"] == "reshuffle" for e in ev)
     # the second card cannot be a face-up locomotive; blue/green may still be taken
     g.apply(A.DrawCard(0, BLUE))
     assert g.current == 1
@@ -471,3 +473,47 @@ def test_11_14_scores_mid_game_as_if_the_game_ended_now():
     players, winners = g.scores()
     assert players[0]["total"] == 4 + 4 + 10
     assert players[1]["total"] == 0
+
+
+def stuck_on(map_id, hand, free_routes):
+    """Nothing to draw, no tickets, no stations; only `free_routes` unclaimed."""
+    g = make_game(map_id, 2)
+    arrange(g, hands={0: hand}, faceup=[], deck=[], discard=[], rest=1)
+    g.owner = [1] * len(g.board.routes)
+    for r in free_routes:
+        g.owner[r] = -1
+    g.ticket_deck = deque()
+    g.stations_left = [0, 0]
+    return g
+
+
+def test_11_12_a_ferry_without_its_locomotives_cannot_be_paid_so_pass_is_legal():
+    b = board("europe")
+    g = stuck_on("europe", cards(red=4), [route(b, "Athina", "Smyrna")])
+    assert g.legal_actions(0) == [A.Pass(0)]
+    g.apply(A.Pass(0))
+
+
+def test_11_12_locomotives_that_may_not_be_used_do_not_make_a_route_payable():
+    b = board("switzerland")
+    g = stuck_on("switzerland", cards(orange=2, locomotive=5),
+                 [route(b, "Schaffhausen", "Zürich", "orange")])
+    assert g.legal_actions(0) == [A.Pass(0)]
+    g.apply(A.Pass(0))
+
+
+def test_11_12_a_nordic_ferry_paid_with_locomotives_only_is_a_legal_action():
+    b = board("nordic")
+    r = route(b, "Ålborg", "Göteborg")
+    g = stuck_on("nordic", cards(locomotive=2), [r])
+    assert A.ClaimRoute(0, r, cards(locomotive=2)) in g.legal_actions(0)
+    assert refuse(g, A.Pass(0)) == "cannot_pass"
+
+
+def test_11_12_the_second_lane_with_4_players_is_a_legal_action():
+    g = make_game("usa", 4)
+    arrange(g, hands={0: cards(blue=2), 1: cards(purple=2)}, faceup=FACE)
+    r1 = route(g, "Kansas City", "Saint Louis", "blue")
+    r2 = route(g, "Kansas City", "Saint Louis", "purple")
+    g.apply(A.ClaimRoute(0, r1, cards(blue=2)))
+    assert A.ClaimRoute(1, r2, cards(purple=2)) in g.legal_actions(1)

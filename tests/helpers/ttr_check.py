@@ -22,7 +22,19 @@ LOCO = 8
 FULL_DECK = Counter({**{i: 12 for i in range(8)}, LOCO: 14})          # RULES §1: 110 cards
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21, 9: 27}  # §3.4, §9
 
-# What RULES.md says about each playable (map, variant).
+# What RULES.md says about each playable (map, variant). Ticket rules (§2, §3.5, §6–§9):
+TICKETS = {   # (regular deck, long deck), (long dealt, regular dealt, keep at start),
+              # (drawn later, keep later), where unkept go (start, later)
+    ("usa", "base"): ((30, 0), (0, 3, 2), (3, 1), ("bottom", "bottom")),
+    ("usa", "1910"): ((35, 0), (0, 3, 2), (3, 1), ("bottom", "bottom")),
+    ("usa", "mega"): ((69, 0), (0, 5, 3), (4, 1), ("bottom", "bottom")),
+    ("usa", "big_cities"): ((35, 0), (0, 4, 2), (4, 1), ("bottom", "bottom")),
+    ("europe", "base"): ((40, 6), (1, 3, 2), (3, 1), ("out", "bottom")),
+    ("switzerland", "base"): ((46, 0), (0, 5, 2), (3, 1), ("out", "out")),
+    ("nordic", "base"): ((46, 0), (0, 5, 2), (3, 1), ("out", "out")),
+}
+BIG_CITIES = {"Chicago", "Dallas", "Houston", "Los Angeles", "Miami", "New York", "Seattle"}
+
 CONFIGS = {
     ("usa", "base"): dict(trains=45, stations=0, lp=10, gt=0, ties=("tickets", "lp"),
                           players=(2, 5)),
@@ -122,13 +134,18 @@ def play_state(game):
 
 
 # ----- random play -----------------------------------------------------------------------------
-STYLES = ("by_type", "uniform", "claimer")
+STYLES = ("by_type", "uniform", "claimer", "hoarder")
 
 
 def choose(rng, legal, style):
     """One of the legal actions: uniform over action kinds, over actions, or claim-happy."""
     if style == "uniform":
         return rng.choice(legal)
+    if style == "hoarder":            # draws cards whenever it can: empties deck and discard
+        draws = [a for a in legal if isinstance(a, A.DrawCard)]
+        if draws and rng.random() < 0.95:
+            return rng.choice(draws)
+        style = "by_type"
     by = {}
     for a in legal:
         by.setdefault(type(a), []).append(a)

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from svckit import (
-    make_service, open_store, pick_action, play_one, play_to_end, raw_counts, started,
+    make_service, pick_action, play_one, play_to_end, raw_counts, started,
     state_of, users_for, walk_keys,
 )
 
@@ -358,5 +358,41 @@ async def test_station_and_tunnel_actions_round_trip_through_the_log(svc, store)
         if eff.over:
             break
     assert {"build_station", "claim_route"} <= kinds
+    fresh = make_service(store)
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+
+
+TWINS = [(0, 1), (2, 3), (4, 5), (6, 7)]   # Switzerland's identical country tickets
+
+
+async def test_identical_tickets_replay_to_the_same_state(svc, store):
+    """Keeping the second of two identical tickets: the log cannot tell which one was kept,
+    so the service must keep the one a replay of the log will keep."""
+    board_twins = None
+    for ch in range(300, 400):
+        game_id, users = await started(svc, ch, players=3, map_id="switzerland")
+        game = (await svc.load(game_id)).game
+        board_twins = [(s, a, b) for s in range(3) for a, b in TWINS
+                       if a in game.offers[s] and b in game.offers[s]]
+        if board_twins:
+            break
+        await svc.cancel(ch, users[0])
+    assert board_twins, "no deal with both copies of a country ticket in one offer"
+    seat, a, b = board_twins[0]
+    offer = game.offers[seat]
+    second = b if offer.index(b) > offer.index(a) else a
+    others = [t for t in offer if t not in (a, b)]
+    keep = KeepTickets(seat, tuple(others[:1]) + (second,))
+    eff = await svc.act(game_id, users[seat], keep, 0)
+    kept = {x["type"]: x for x in eff.private[seat]}["keep_tickets"]["tickets"]
+    assert sorted(kept) == sorted(set(keep.tickets) - {second} | {a if second == b else b})
+    fresh = make_service(store)
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+
+
+@pytest.mark.parametrize("seed", range(4))
+async def test_switzerland_games_replay_to_their_snapshots(svc, store, seed):
+    game_id, users = await started(svc, 500 + seed, players=2 + seed % 2, map_id="switzerland")
+    await play_to_end(svc, game_id, random.Random(seed))
     fresh = make_service(store)
     assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))

@@ -60,7 +60,8 @@ async def test_a_hundred_submissions_without_a_seq_apply_once(svc, db_path):
 
 
 async def test_a_hundred_different_moves_at_one_seq_apply_once(svc, db_path):
-    """Every player's clicks at once, sixteen different choices: one wins, the rest are stale."""
+    """Every player's clicks at once, sixteen different choices, all carrying the seq they
+    saw: one wins, the rest are stale."""
     game_id, users = await started(svc, 12, players=4)
     game = (await svc.load(game_id)).game
     options = [(s, a) for s in range(4) for a in game.legal_actions(s)]
@@ -69,6 +70,26 @@ async def test_a_hundred_different_moves_at_one_seq_apply_once(svc, db_path):
     applied, errors = await outcomes(svc.act(game_id, users[s], a, 0) for s, a in choices)
     assert len(applied) == 1 and errors == {"service.stale": len(choices) - 1}
     assert raw_counts(db_path, game_id)[:2] == (1, 1)
+
+
+async def test_simultaneous_setup_choices_without_a_seq_apply_once_per_seat(svc, db_path):
+    """The starting ticket choice is simultaneous (the adapter sends it without a seq): every
+    seat's first choice is applied, each exactly once, whatever the others click meanwhile."""
+    game_id, users = await started(svc, 13, players=4)
+    game = (await svc.load(game_id)).game
+    options = [(s, a) for s in range(4) for a in game.legal_actions(s)]
+    clicks = [options[i % len(options)] for i in range(100)]
+    applied, errors = await outcomes(svc.act(game_id, users[s], a) for s, a in clicks)
+    assert sorted(e.actor for e in applied) == [0, 1, 2, 3]
+    # the rest are refused by the rules: already chosen, or (once everyone has chosen and
+    # play began) not that seat's turn / no offer open
+    assert sum(errors.values()) == 96 and set(errors) <= {
+        "service.illegal:already_chosen", "service.illegal:not_your_turn",
+        "service.illegal:no_ticket_offer"}, errors
+    assert raw_counts(db_path, game_id)[:2] == (4, 4)
+    game = (await svc.load(game_id)).game
+    assert game.phase == "play" and all(o is None for o in game.offers)
+    assert state_of(game) == state_of(await svc.rebuild(game_id))
 
 
 async def play_rounds(svc, games, rounds, rng):
@@ -102,12 +123,12 @@ async def test_two_hundred_games_at_once(store, db_path):
     games = [(lob.id, [lob.row.channel_id * 10, lob.row.channel_id * 10 + 1]) for lob in lobbies]
     assert len({g for g, _ in games}) == 200
     rng = random.Random(5)
-    total = await play_rounds(svc, games, 6, rng)
-    assert total == 6 * 200
+    total = await play_rounds(svc, games, 3, rng)
+    assert total == 3 * 200
     assert len(svc._cache) <= 64
     for game_id, _ in games:
         n, seq, status, (snap_seq, _) = raw_counts(db_path, game_id)
-        assert (n, seq, snap_seq, status) == (6, 6, 6, "active")
+        assert (n, seq, snap_seq, status) == (3, 3, 3, "active")
     for game_id, _ in games[::20]:
         assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
 
@@ -121,10 +142,10 @@ async def test_two_hundred_games_on_two_connections_at_once(db_path):
         ga = [await started(sa, 2000 + i) for i in range(100)]
         gb = [await started(sb, 3000 + i) for i in range(100)]
         ra, rb = random.Random(1), random.Random(2)
-        done = await asyncio.gather(play_rounds(sa, ga, 4, ra), play_rounds(sb, gb, 4, rb))
-        assert done == [400, 400]
+        done = await asyncio.gather(play_rounds(sa, ga, 3, ra), play_rounds(sb, gb, 3, rb))
+        assert done == [300, 300]
         for game_id, _ in ga + gb:
-            assert raw_counts(db_path, game_id)[:2] == (4, 4)
+            assert raw_counts(db_path, game_id)[:2] == (3, 3)
     finally:
         await a.close()
         await b.close()
@@ -221,5 +242,49 @@ async def test_a_view_loaded_during_an_action_does_not_leave_a_stale_cache(db_pa
         assert cached.row.seq == 1 and cached.game.offers[0] is None
         eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
         assert eff.seq == 2
+    finally:
+        await store.close()
+
+
+class CommitThenCancel(SqliteStore):
+    """Commits the next append, then raises CancelledError, as when the caller's task is
+    cancelled while the commit is already under way (it may or may not have happened)."""
+
+    def __init__(self, *a, **kw):
+        super().__init__(*a, **kw)
+        self.armed = False
+
+    async def append_action(self, *a, **kw):
+        seq = await super().append_action(*a, **kw)
+        if self.armed:
+            self.armed = False
+            raise asyncio.CancelledError
+        return seq
+
+
+async def test_an_action_cancelled_after_its_commit_is_not_applied_twice(db_path):
+    store = CommitThenCancel(db_path)
+    await store.open()
+    try:
+        svc = make_service(store)
+        game_id, users = await started(svc, 50, players=2)
+        game = (await svc.load(game_id)).game
+        keep0 = KeepTickets(0, tuple(game.offers[0]))
+        store.armed = True
+        with pytest.raises(asyncio.CancelledError):
+            await svc.act(game_id, users[0], keep0, 0)
+        assert raw_counts(db_path, game_id)[:2] == (1, 1)      # it was committed
+        # the player, told nothing, clicks again: answered, not applied a second time
+        with pytest.raises(ServiceError) as caught:
+            await svc.act(game_id, users[0], keep0, 0)
+        assert caught.value.key == "service.stale"
+        with pytest.raises(ServiceError) as caught:
+            await svc.act(game_id, users[0], keep0)
+        assert caught.value.key in ("service.stale", "service.illegal")
+        assert raw_counts(db_path, game_id)[:2] == (1, 1)
+        # the game goes on from the committed state
+        eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
+        assert eff.seq == 2
+        assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
     finally:
         await store.close()

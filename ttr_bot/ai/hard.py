@@ -24,12 +24,31 @@ from .planner import best_payment, keep_choices, route_costs
 
 
 class RolloutPolicy(MediumAgent):
-    """The fast policy simulations use for every seat: medium with plans cached."""
+    """The fast policy simulations use for every seat: medium, keeping each seat's plan until
+    one of its routes is taken by someone else or its tickets change (other claims only make
+    other paths dearer, and own claims follow the plan)."""
     level = "rollout"
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
-        self.plan_cache = {}
+        self.plans = {}
+
+    def reset(self):
+        self.plans.clear()
+
+    def make_plan(self, ctx):
+        v = ctx.v
+        seat = v.seat
+        hit = self.plans.get(seat)
+        if hit is not None:
+            tickets, cost, plan = hit
+            if tickets == v.tickets:
+                owner = v.owner
+                if all(owner[r] < 0 or owner[r] == seat for r in plan.routes if cost[r] > 0.75):
+                    return cost, plan
+        cost, plan = super().make_plan(ctx)
+        self.plans[seat] = (list(v.tickets), cost, plan)
+        return cost, plan
 
 
 class HardAgent(MediumAgent):
@@ -41,6 +60,8 @@ class HardAgent(MediumAgent):
     max_candidates = 6
     keep_candidates = 5
     win_bonus = 10.0       # a win is worth this many points of margin
+    greedy_gap = 6         # consider more tickets once the plan needs at most this many trains
+    margin_z = 1.0         # a candidate must beat the planner's choice by this many std errors
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
@@ -60,9 +81,21 @@ class HardAgent(MediumAgent):
         cands = self.candidates(ctx)
         if len(cands) == 1:
             return cands[0]
-        values = self.search(v, cands)
-        best = max(range(len(cands)), key=lambda i: (values[i], -i))
-        return cands[best]
+        return cands[self.pick(self.search(v, cands))]
+
+    def pick(self, samples):
+        """Index of the candidate to play: the best mean, but only if it beats candidate 0 (the
+        planner's own choice) clearly on the paired samples."""
+        n = len(samples[0])
+        means = [sum(s) / len(s) if s else float("-inf") for s in samples]
+        best = max(range(len(samples)), key=lambda i: (means[i], -i))
+        if best == 0 or n < 2:
+            return best
+        diffs = [a - b for a, b in zip(samples[best], samples[0])]
+        m = sum(diffs) / len(diffs)
+        var = sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1)
+        se = (var / len(diffs)) ** 0.5
+        return best if m > self.margin_z * se else 0
 
     def candidates(self, ctx):
         v, info = ctx.v, ctx.info
@@ -84,7 +117,7 @@ class HardAgent(MediumAgent):
             add(ClaimRoute(ctx.seat, r, pay))
         if not ctx.last_turn:
             add(self.draw(ctx, second=False))
-            if v.ticket_deck_size and ctx.trains >= 8:
+            if v.ticket_deck_size and ctx.trains >= 8 and ctx.plan.trains <= self.greedy_gap:
                 add(DrawTickets(ctx.seat))
         add(self.filler_claim(ctx))
         add(self.station_move(ctx))
@@ -107,16 +140,13 @@ class HardAgent(MediumAgent):
         if len(combos) == 1:
             return KeepTickets(v.seat, tuple(combos[0]))
         cands = [KeepTickets(v.seat, tuple(c)) for c in combos]
-        values = self.search(v, cands)
-        best = max(range(len(cands)), key=lambda i: (values[i], -i))
-        return cands[best]
+        return cands[self.pick(self.search(v, cands))]
 
     # ----- search -------------------------------------------------------------------------------
     def search(self, v, actions):
         self.searches += 1
         rng = random.Random(self.rng.getrandbits(64))
-        totals = [0.0] * len(actions)
-        counts = [0] * len(actions)
+        results = [[] for _ in actions]
         steps = 0
         samples = 0
         while samples < self.max_samples and (steps < self.budget or samples < self.min_samples):
@@ -128,17 +158,18 @@ class HardAgent(MediumAgent):
                 try:
                     g.apply(a)
                 except Illegal:
+                    # cannot happen for legal candidates; score it out rather than crash
+                    results[i].append(-1000.0)
                     continue
                 val, n = self.rollout(g, v.seat)
-                totals[i] += val
-                counts[i] += 1
+                results[i].append(val)
                 steps += n + 1
             samples += 1
-        return [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(actions))]
+        return results
 
     def rollout(self, g, me, cap=3000):
         pol = self.sim
-        pol.plan_cache.clear()
+        pol.reset()
         steps = 0
         while not g.over and steps < cap:
             for seat in g.to_move():

@@ -11,7 +11,7 @@ from ..engine.cards import GRAY, LOCO
 from ..engine.payment import station_payments, tunnel_extra_options
 from .base import Agent
 from .boardinfo import board_info
-from .planner import (INF, CostModel, N_COLORS, best_payment, best_plan,
+from .planner import (INF, CostModel, TicketGains, N_COLORS, best_payment, best_plan,
                       best_station_payment, claimable, color_demand, keep_choices, own_routes,
                       route_costs, tickets_value)
 
@@ -47,18 +47,7 @@ class Context:
         self.hand = v.hand
         self.trains = v.trains[v.seat]
         self.own = own_routes(v)
-        cache = agent.plan_cache
-        key = None
-        if cache is not None:
-            key = (v.seat, tuple(v.owner), tuple(v.tickets), tuple(v.station_owner.items()))
-            hit = cache.get(key)
-        if cache is None or hit is None:
-            self.cost = route_costs(info, v, model=agent.costs, extra=agent.extra_costs(self))
-            self.plan = best_plan(info, self.cost, v.tickets, self.trains, v.owner, agent.plan_orders)
-            if cache is not None:
-                cache[key] = (self.cost, self.plan)
-        else:
-            self.cost, self.plan = hit
+        self.cost, self.plan = agent.make_plan(self)
         owner = v.owner
         self.to_claim = [r for r in self.plan.routes if owner[r] < 0]
         self.to_borrow = [r for r in self.plan.routes if owner[r] >= 0 and owner[r] != v.seat]
@@ -79,7 +68,6 @@ class Context:
 
 class MediumAgent(Agent):
     level = "medium"
-    plan_cache = None          # a dict to reuse plans while nothing changed (simulations)
     overhead = 1.0             # planning cost of one claim beyond its trains
     tunnel_cost = 1.0
     ferry_cost = 1.5           # per locomotive a ferry needs
@@ -113,6 +101,12 @@ class MediumAgent(Agent):
                           self.hand_discount, self.long_bonus)
             self.__dict__["_costs"] = c
         return c
+
+    def make_plan(self, ctx):
+        """(route costs, plan) for this decision."""
+        v, info = ctx.v, ctx.info
+        cost = route_costs(info, v, model=self.costs, extra=self.extra_costs(ctx))
+        return cost, best_plan(info, cost, v.tickets, ctx.trains, v.owner, self.plan_orders)
 
     def extra_costs(self, ctx):
         return None
@@ -254,7 +248,7 @@ class MediumAgent(Agent):
         """The last turn: whatever scores most now — a route (with the tickets it completes)
         or a station that completes a ticket."""
         info, v = ctx.info, ctx.v
-        base = tickets_value(info, ctx.own, v.tickets)
+        gains = TicketGains(info, ctx.own, v.tickets)
         best = None
         for r in range(info.n_routes):
             if not ctx.claimable(r):
@@ -262,7 +256,7 @@ class MediumAgent(Agent):
             pay = best_payment(info, r, ctx.hand)
             if pay is None:
                 continue
-            gain = info.points[r] + tickets_value(info, ctx.own + [r], v.tickets) - base
+            gain = info.points[r] + gains.gain(*info.ends[r])
             if info.routes[r].tunnel:
                 gain -= 1
             if best is None or gain > best[0]:

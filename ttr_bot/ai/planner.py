@@ -267,8 +267,23 @@ def pay_score(info, r, pay, hand, demand):
     return score
 
 
+def could_afford(info, r, hand):
+    """Quick necessary check before listing payments (most routes fail it)."""
+    route = info.routes[r]
+    if route.any_cards:
+        return True
+    length = route.length
+    locos = hand[LOCO] if info.locos_ok[r] else 0
+    if locos < route.ferry:
+        return False
+    have = max(hand[:N_COLORS]) if route.color == GRAY else hand[route.color]
+    return have + locos >= length
+
+
 def best_payment(info, r, hand, demand=None):
     """The payment for route r that spends least of what the plan needs, or None."""
+    if not could_afford(info, r, hand):
+        return None
     pays = route_payments(info.rules, info.routes[r], hand)
     if not pays:
         return None
@@ -339,6 +354,38 @@ def ticket_value(info, comp, tid):
         if any(comp[y] in labels for y in nodes):
             best = pts if best is None else max(best, pts)
     return -penalty if best is None else best
+
+
+class TicketGains:
+    """Ticket points a single extra route would add to a network, computed from one union-find
+    of the network (for choosing among many routes)."""
+
+    def __init__(self, info, routes, tickets):
+        self.info = info
+        self.comp = components(info, routes)
+        self.tickets = [t for t in tickets
+                        if ticket_value(info, self.comp, t) < info.max_points[t]]
+        self.now = {t: ticket_value(info, self.comp, t) for t in self.tickets}
+
+    def gain(self, a, b):
+        comp = self.comp
+        ca, cb = comp[a], comp[b]
+        if ca == cb or not self.tickets:
+            return 0
+        merged = _Merged(comp, cb, ca)
+        info = self.info
+        return sum(ticket_value(info, merged, t) - self.now[t] for t in self.tickets)
+
+
+class _Merged:
+    __slots__ = ("comp", "old", "new")
+
+    def __init__(self, comp, old, new):
+        self.comp, self.old, self.new = comp, old, new
+
+    def __getitem__(self, x):
+        c = self.comp[x]
+        return self.new if c == self.old else c
 
 
 def tickets_value(info, routes, tickets):

@@ -70,6 +70,8 @@ def _context(interaction):
 async def answer(interaction, content, *, view=None, file=None):
     """An ephemeral answer that works before or after the interaction was acknowledged.
     Returns False if the interaction has expired."""
+    from .format import fit
+    content = fit(content)
     kwargs = {"ephemeral": True}
     if view is not None:
         kwargs["view"] = view

@@ -13,10 +13,10 @@ from ..engine.view import determinize, view as player_view
 from ..i18n import t
 from ..service import ServiceError
 from . import components as C
-from . import pay
+from . import pay as payments
 from .autocomplete import claimable_routes, station_cost
 from .errors import UserFacing, answer
-from .format import (cards_text, card_list_text, fit, hand_lines, keep_min, offer_lines,
+from .format import (card_list_text, event_lines, fit, hand_lines, keep_min, offer_lines,
                      private_lines, route_choice_label)
 
 log = logging.getLogger(__name__)
@@ -75,8 +75,10 @@ async def _after(interaction, loc, eff):
     if not eff.over and seat in eff.to_move:
         more, view = panel_for(loaded, seat, loc)
         lines += more
-    elif not lines:
-        lines = [t("bot.done", loc)]
+    elif not lines:   # nothing private: confirm with what everyone will read
+        names = loaded.names()
+        lines = event_lines([e for e in eff.public if e.get("seat") == seat], board, names, loc,
+                            trains=loaded.game.trains) or [t("bot.done", loc)]
     await answer(interaction, fit("\n".join(lines)), view=view)
 
 
@@ -106,7 +108,7 @@ def panel_for(loaded, seat, loc):
                 C.keep_view(gid, seq, game.board, v.offer, minimum, loc))
     if v.step == "tunnel" and v.tunnel:
         r, color, laid, revealed, extra = v.tunnel
-        options = pay.tunnel_options(v.hand, extra, color)
+        options = payments.tunnel_options(v.hand, extra, color)
         lines = [t("bot.panel.tunnel", loc, route=game.board.route_label(r), extra=extra,
                    revealed=card_list_text(revealed, loc))]
         if not options:
@@ -114,11 +116,13 @@ def panel_for(loaded, seat, loc):
         return lines, C.tunnel_view(gid, seq, options, loc)
     if v.step == "second_card":
         return [t("bot.panel.second", loc)], C.turn_view(gid, seq, game, loc, step="second_card")
+    if game.can_pass(seat):
+        return [t("bot.panel.no_move", loc)], None
     return [t("bot.panel.your_turn", loc)], C.turn_view(gid, seq, game, loc)
 
 
 # ----- claims, stations, tunnels, tickets -------------------------------------------------------------
-async def _explain(v, action):
+def _explain(v, action):
     """The engine's reason why `action` is not possible now (without applying anything)."""
     return determinize(v, None).check(action)
 
@@ -131,16 +135,16 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
     if not 0 <= route_index < len(board.routes):
         raise UserFacing("bot.claim.unknown_route")
     route = board.routes[route_index]
-    options = pay.route_options(board.rules, route, v.hand, color, locomotives)
+    options = payments.route_options(board.rules, route, v.hand, color, locomotives)
     if len(options) == 1:
         return await act(interaction, loc, game_id, ClaimRoute(ANY_SEAT, route_index, options[0]),
                          expected_seq)
     label = route_choice_label(board, route, loc)
     if not options:
-        why = await _explain(v, ClaimRoute(seat, route_index, (0,) * 9))
+        why = _explain(v, ClaimRoute(seat, route_index, (0,) * 9))
         if why is not None and why.key not in PAY_REASONS:
             raise ServiceError("service.illegal", illegal=why)
-        if (color is not None or locomotives is not None) and pay.route_options(
+        if (color is not None or locomotives is not None) and payments.route_options(
                 board.rules, route, v.hand):
             raise UserFacing("bot.claim.no_such_payment", route=label)
         raise UserFacing("bot.claim.cannot_pay", route=label)
@@ -156,18 +160,18 @@ async def station(interaction, loc, game_id, city, color=None, locomotives=None,
     board = v.board
     name = board.nodes[city].name
     if not v.stations_left[seat]:
-        why = await _explain(v, BuildStation(seat, city, (0,) * 9))
+        why = _explain(v, BuildStation(seat, city, (0,) * 9))
         raise ServiceError("service.illegal", illegal=why) if why else UserFacing("bot.station.none")
-    options = pay.station_options(v.hand, station_cost(v), color, locomotives)
+    options = payments.station_options(v.hand, station_cost(v), color, locomotives)
     if len(options) == 1:
         return await act(interaction, loc, game_id, BuildStation(ANY_SEAT, city, options[0]),
                          expected_seq)
     if not options:
-        why = await _explain(v, BuildStation(seat, city, (0,) * 9))
+        why = _explain(v, BuildStation(seat, city, (0,) * 9))
         if why is not None and why.key not in PAY_REASONS:
             raise ServiceError("service.illegal", illegal=why)
         raise UserFacing("bot.station.cannot_pay", city=name, count=station_cost(v))
-    why = await _explain(v, BuildStation(seat, city, options[0]))
+    why = _explain(v, BuildStation(seat, city, options[0]))
     if why is not None:
         raise ServiceError("service.illegal", illegal=why)
     seq = expected_seq if expected_seq is not None else (await _loaded(bot, game_id)).row.seq
@@ -189,10 +193,10 @@ async def tunnel(interaction, loc, game_id, choice):
         return await act(interaction, loc, game_id, TunnelDecline(ANY_SEAT))
     seat, v = await bot.service.player_view(game_id, interaction.user.id)
     if not v.tunnel:
-        why = await _explain(v, TunnelPay(seat, (0,) * 9))
+        why = _explain(v, TunnelPay(seat, (0,) * 9))
         raise ServiceError("service.illegal", illegal=why) if why else UserFacing("bot.tunnel.none")
     r, color, laid, revealed, extra = v.tunnel
-    options = pay.tunnel_options(v.hand, extra, color)
+    options = payments.tunnel_options(v.hand, extra, color)
     if len(options) == 1:
         return await act(interaction, loc, game_id, TunnelPay(ANY_SEAT, options[0]))
     if not options:
@@ -250,7 +254,3 @@ async def show_hand(interaction, loc, game_id):
     png = await bot.delivery.render(loaded.game, loaded.names(), viewer=seat, locale=loc)
     file = bot.delivery.as_file(png) if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
-
-
-def describe_payment(cards, loc):
-    return cards_text(cards, loc)

@@ -3,7 +3,8 @@ tickets on a private board; the score breakdown on the final picture.
 
 Each section is drawn in two passes over the same geometry: `static=True` draws what never
 changes (titles, column heads, legends) into the cached page, `static=False` the figures of
-this turn. All sentences come from the message catalog (`render.*`).
+this turn. Beside a portrait map the panel is tall and narrow, and everything in it is drawn
+larger (`zoom`). All sentences come from the message catalog (`render.*`).
 """
 from functools import lru_cache
 
@@ -16,9 +17,7 @@ from . import text as T
 from .geometry import shape
 
 PAD = 16
-ROW = 54
-CARD_W, CARD_H = 66, 92
-MINI_W, MINI_H = 34, 50
+PORTRAIT_ZOOM = 1.3
 
 
 # ----- small pictures, cached -----------------------------------------------------------------
@@ -29,7 +28,7 @@ def card_image(card, w, h, locale):
     ss = 3
     big = Image.new("RGBA", (w * ss, h * ss), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    r = 7 * ss
+    r = max(5, w // 9) * ss
     box = (0, 0, w * ss - 1, h * ss - 1)
     if card == LOCO:
         mask = Image.new("L", big.size, 0)
@@ -49,7 +48,7 @@ def card_image(card, w, h, locale):
     size = round(min(w, h) * 0.55)
     if card == LOCO:
         T.draw(img, w / 2, h / 2, letter, size, (20, 20, 20, 255), bold=True,
-               halo=(255, 255, 255, 255), halo_width=3, align="center")
+               halo=(255, 255, 255, 255), halo_width=max(2, size // 10), align="center")
     else:
         T.draw(img, w / 2, h / 2, letter, size, P.CARD_INK[card] + (255,), bold=True,
                align="center")
@@ -62,8 +61,8 @@ def swatch(seat, size):
     ss = 3
     img = Image.new("RGBA", (size * ss, size * ss), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, size * ss - 1, size * ss - 1), 6 * ss, fill=P.player_rgb(seat),
-                        outline=P.CAR_LINE, width=2 * ss)
+    d.rounded_rectangle((0, 0, size * ss - 1, size * ss - 1), size // 6 * ss,
+                        fill=P.player_rgb(seat), outline=P.CAR_LINE, width=2 * ss)
     kind = P.player_shape(seat)
     c, R = size * ss / 2, size * ss * 0.27
     lw = round(size * ss * 0.09)
@@ -78,6 +77,54 @@ def swatch(seat, size):
     return img.resize((size, size), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=64)
+def legend_icon(key, w, h):
+    """The little picture before each entry of the key."""
+    from .static import _loco_disc
+    ss = 3
+    icon = Image.new("RGBA", (44 * ss, 24 * ss), (0, 0, 0, 0))
+    d = ImageDraw.Draw(icon)
+    cx, cy = 22 * ss, 12 * ss
+    slot = (cx - 18 * ss, cy - 7 * ss, cx + 18 * ss, cy + 7 * ss)
+    if key == "tunnel":
+        for dd in (-11, 0, 11):
+            for side in (-1, 1):
+                yy = cy + side * 6 * ss
+                d.polygon([(cx + (dd - 4) * ss, yy), (cx + dd * ss, yy + side * 6 * ss),
+                           (cx + (dd + 4) * ss, yy)], fill=(25, 25, 25))
+        d.rounded_rectangle(slot, 4 * ss, fill=(205, 203, 198), outline=(25, 25, 25), width=2 * ss)
+    elif key == "ferry":
+        d.rounded_rectangle(slot, 4 * ss, fill=(205, 203, 198), outline=(120, 118, 112),
+                            width=2 * ss)
+        _loco_disc(d, cx, cy, 7 * ss)
+    elif key == "station":
+        house(d, cx, cy, 10 * ss, (255, 255, 255), P.CAR_LINE, 2 * ss)
+    elif key in ("last", "trail"):
+        d.rounded_rectangle((cx - 21 * ss, cy - 11 * ss, cx + 21 * ss, cy + 11 * ss), 9 * ss,
+                            fill=P.HIGHLIGHT if key == "last" else P.TRAIL)
+        d.rounded_rectangle((cx - 15 * ss, cy - 6 * ss, cx + 15 * ss, cy + 6 * ss), 3 * ss,
+                            fill=(255, 255, 255), outline=P.CAR_LINE, width=2 * ss)
+    elif key in ("ticket_open", "ticket_done"):
+        rgb = P.TICKET_OPEN if key == "ticket_open" else P.TICKET_DONE
+        d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), outline=rgb,
+                  width=4 * ss)
+        d.ellipse((cx - 5 * ss, cy - 5 * ss, cx + 5 * ss, cy + 5 * ss), fill=(255, 255, 255),
+                  outline=P.CITY_LINE, width=2 * ss)
+    return icon.resize((w, h), Image.Resampling.LANCZOS)
+
+
+def house(d, cx, cy, r, fill, line, width):
+    pts = [(cx - r, cy + r), (cx - r, cy - r * 0.1), (cx, cy - r), (cx + r, cy - r * 0.1),
+           (cx + r, cy + r)]
+    d.polygon(pts, fill=fill, outline=line, width=width)
+
+
+def crown(d, cx, cy, r):
+    pts = [(cx - r, cy + r * 0.7), (cx - r, cy - r * 0.5), (cx - r * 0.5, cy),
+           (cx, cy - r * 0.9), (cx + r * 0.5, cy), (cx + r, cy - r * 0.5), (cx + r, cy + r * 0.7)]
+    d.polygon(pts, fill=(255, 190, 0), outline=P.CAR_LINE, width=2)
+
+
 def paste(img, sprite, x, y):
     img.paste(sprite, (round(x), round(y)), sprite)
 
@@ -86,164 +133,6 @@ def name_of(names, seat, locale):
     if names and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
     return t("render.player", locale, n=seat + 1)
-
-
-def title(img, x, y, key, locale, static):
-    if static:
-        T.draw(img, x, y + 12, t(key, locale).upper(), 16, P.INK_SOFT, bold=True)
-    return 30
-
-
-# ----- sections (each returns its height) ---------------------------------------------------
-
-def status(img, x, y, w, g, names, locale, static):
-    """Whose turn, or the game's phase; the final-round banner."""
-    h = 44
-    if static:
-        return h
-    if g.phase == "setup":
-        text, who = t("render.status.setup", locale), None
-    elif g.phase == "over":
-        text, who = t("render.status.over", locale), None
-    else:
-        who = g.current
-        text = t("render.status.turn", locale, name=name_of(names, who, locale))
-    banner = None
-    if g.final_turns_left is not None and g.phase != "over":
-        banner = t("render.final_round", locale, count=g.final_turns_left)
-    bw = 0
-    if banner:
-        size = T.fit_size(banner, 22, True, w // 2)
-        bw = T.width(banner, size, True) + 28
-        d = ImageDraw.Draw(img)
-        d.rounded_rectangle((x + w - bw, y + 2, x + w, y + h - 4), 10, fill=P.BANNER)
-        T.draw(img, x + w - bw / 2, y + (h - 2) / 2, banner, size, (255, 255, 255), bold=True,
-               align="center")
-    tx = x
-    if who is not None:
-        paste(img, swatch(who, 32), x, y + 5)
-        tx += 42
-    size = 26
-    text = T.fit(text, size, True, w - bw - (tx - x) - 16)
-    T.draw(img, tx, y + h / 2, text, size, P.INK, bold=True)
-    return h
-
-
-def last_move(img, x, y, w, g, names, locale, static):
-    h = 34
-    if static:
-        return h
-    lm = g.last_move
-    board = g.board
-    if lm is None:
-        text = t("render.move.none", locale)
-    else:
-        seat, kind, what = lm
-        params = {"name": name_of(names, seat, locale)}
-        if kind in ("claim_route", "tunnel_decline") and what is not None:
-            params["route"] = board.route_label(what)
-            params["points"] = g.rules.route_points.get(board.routes[what].length, 0)
-        elif kind == "build_station" and what is not None:
-            params["city"] = board.nodes[what].name
-        try:
-            text = t(f"render.move.{kind}", locale, **params)
-        except KeyError:
-            text = t("render.move.none", locale)
-    d = ImageDraw.Draw(img)
-    d.ellipse((x + 4, y + 6, x + 26, y + 28), outline=P.HIGHLIGHT, width=5)
-    text = T.fit(text, 20, False, w - 40)
-    T.draw(img, x + 38, y + 17, text, 20, P.INK)
-    return h
-
-
-def _columns(w, stations):
-    """(key, x offset, width, align) of the players table."""
-    cols = [("score", 96), ("trains", 96), ("cards", 84), ("tickets", 90)]
-    if stations:
-        cols.append(("stations", 96))
-    fixed = sum(c for _, c in cols)
-    name_w = w - 54 - fixed
-    out = [("player", 54, name_w, "left")]
-    x = 54 + name_w
-    for key, cw in cols:
-        out.append((key, x, cw, "center"))
-        x += cw
-    return out
-
-
-def players(img, x, y, w, g, names, locale, static, n=None):
-    """The table: colour and mark, name, score, trains, cards, tickets, stations."""
-    board = g.board if not static else g
-    stations = (board.rules.stations > 0)
-    cols = _columns(w, stations)
-    head = 30
-    if static:
-        for key, cx, cw, align in cols:
-            label = t(f"render.col.{key}", locale)
-            size = T.fit_size(label, 16, True, cw - 6)
-            tx = x + cx + (cw / 2 if align == "center" else 0)
-            T.draw(img, tx, y + 14, label, size, P.INK_SOFT, bold=True, align=align)
-        ImageDraw.Draw(img).line((x, y + head - 2, x + w, y + head - 2), fill=P.RULE, width=2)
-        return head + ROW * (n or 0)
-    d = ImageDraw.Draw(img)
-    scores = g.route_points
-    top = max(scores) if scores else 0
-    for seat in range(g.n):
-        ry = y + head + seat * ROW
-        playing = g.phase == "play" and seat == g.current
-        if playing:
-            d.rectangle((x, ry + 2, x + w, ry + ROW - 2), fill=P.TURN_BG)
-            d.polygon([(x + 4, ry + ROW / 2 - 9), (x + 16, ry + ROW / 2), (x + 4, ry + ROW / 2 + 9)],
-                      fill=P.INK)
-        paste(img, swatch(seat, 36), x + 18, ry + (ROW - 36) / 2)
-        name_col = cols[0]
-        name = T.fit(name_of(names, seat, locale), 24, True, name_col[2] - 10)
-        T.draw(img, x + name_col[1], ry + ROW / 2 - 4, name, 24, P.INK, bold=True)
-        # score bar under the name: who is ahead, at a glance
-        bw = name_col[2] - 10
-        bar = 0 if top <= 0 else round(bw * scores[seat] / top)
-        d.rectangle((x + name_col[1], ry + ROW - 12, x + name_col[1] + bw, ry + ROW - 8),
-                    fill=P.RULE)
-        if bar:
-            d.rectangle((x + name_col[1], ry + ROW - 12, x + name_col[1] + bar, ry + ROW - 8),
-                        fill=P.player_rgb(seat))
-        values = {"score": (str(scores[seat]), P.INK),
-                  "trains": (str(g.trains[seat]),
-                             P.BANNER if g.trains[seat] <= board.rules.end_trains + 3 else P.INK),
-                  "cards": (str(sum(g.hands[seat])), P.INK),
-                  "tickets": (str(len(g.tickets[seat])), P.INK),
-                  "stations": (str(g.stations_left[seat]), P.INK)}
-        for key, cx, cw, _ in cols[1:]:
-            val, ink = values[key]
-            T.draw(img, x + cx + cw / 2, ry + ROW / 2, val, 28 if key == "score" else 24, ink,
-                   bold=True, align="center")
-    return head + ROW * g.n
-
-
-def market(img, x, y, w, g, locale, static):
-    """The five face-up cards and the sizes of the deck, the discard pile and the tickets."""
-    h = title(img, x, y, "render.faceup", locale, static)
-    gap = 12
-    if not static:
-        for i, c in enumerate(g.faceup):
-            paste(img, card_image(c, CARD_W, CARD_H, locale), x + i * (CARD_W + gap), y + h)
-    h += CARD_H + 12
-    piles = (("render.deck", len(g.deck) if not static else 0),
-             ("render.discard", len(g.discard) if not static else 0),
-             ("render.ticket_deck", len(g.ticket_deck) if not static else 0))
-    cw = (5 * CARD_W + 4 * gap) / 3
-    for i, (key, count) in enumerate(piles):
-        px = x + i * cw
-        if static:
-            label = t(key, locale)
-            size = T.fit_size(label, 16, False, cw - 50)
-            T.draw(img, px, y + h + 14, label, size, P.INK_SOFT)
-        else:
-            label = t(key, locale)
-            size = T.fit_size(label, 16, False, cw - 50)
-            lw = T.width(label, size, False)
-            T.draw(img, px + lw + 8, y + h + 14, str(count), 22, P.INK, bold=True)
-    return h + 30
 
 
 def legend_items(board, kind):
@@ -262,119 +151,458 @@ def legend_items(board, kind):
     return items
 
 
-def legend(img, x, y, w, board, locale, static, kind="board", cols=2, heading=True):
-    """Last move, tunnel, ferry, station, ticket cities, longest path: what the map shows."""
-    items = legend_items(board, kind)
-    if not static or not items:
-        return 0
-    from .static import _loco_disc
-    h = title(img, x, y, "render.legend", locale, static) if heading else 0
-    cw = w / cols
-    for i, key in enumerate(items):
-        ix, iy = x + (i % cols) * cw, y + h + (i // cols) * 32
-        ss = 3
-        icon = Image.new("RGBA", (44 * ss, 24 * ss), (0, 0, 0, 0))
-        d = ImageDraw.Draw(icon)
-        cx, cy = 22 * ss, 12 * ss
-        if key == "tunnel":
-            for dd in (-11, 0, 11):
-                for side in (-1, 1):
-                    yy = cy + side * 7 * ss
-                    d.polygon([(cx + (dd - 4) * ss, yy), (cx + dd * ss, yy + side * 6 * ss),
-                               (cx + (dd + 4) * ss, yy)], fill=(25, 25, 25))
-            d.rounded_rectangle((cx - 18 * ss, cy - 8 * ss, cx + 18 * ss, cy + 8 * ss), 4 * ss,
-                                fill=(205, 203, 198), outline=(25, 25, 25), width=2 * ss)
-        elif key == "ferry":
-            d.rounded_rectangle((cx - 18 * ss, cy - 8 * ss, cx + 18 * ss, cy + 8 * ss), 4 * ss,
-                                fill=(205, 203, 198), outline=(120, 118, 112), width=2 * ss)
-            _loco_disc(d, cx, cy, 7 * ss)
-        elif key == "station":
-            _house(d, cx, cy, 10 * ss, (255, 255, 255), P.CAR_LINE, 2 * ss)
-        elif key == "last":
-            d.rounded_rectangle((cx - 21 * ss, cy - 11 * ss, cx + 21 * ss, cy + 11 * ss), 9 * ss,
-                                fill=P.HIGHLIGHT)
-            d.rounded_rectangle((cx - 15 * ss, cy - 6 * ss, cx + 15 * ss, cy + 6 * ss), 3 * ss,
-                                fill=(255, 255, 255), outline=P.CAR_LINE, width=2 * ss)
-        elif key in ("ticket_open", "ticket_done"):
-            rgb = P.TICKET_OPEN if key == "ticket_open" else P.TICKET_DONE
-            d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), outline=rgb,
-                      width=4 * ss)
-            d.ellipse((cx - 5 * ss, cy - 5 * ss, cx + 5 * ss, cy + 5 * ss), fill=(255, 255, 255),
-                      outline=P.CITY_LINE, width=2 * ss)
-        elif key == "trail":
-            d.rounded_rectangle((cx - 21 * ss, cy - 11 * ss, cx + 21 * ss, cy + 11 * ss), 9 * ss,
-                                fill=P.TRAIL)
-            d.rounded_rectangle((cx - 15 * ss, cy - 6 * ss, cx + 15 * ss, cy + 6 * ss), 3 * ss,
-                                fill=(255, 255, 255), outline=P.CAR_LINE, width=2 * ss)
-        icon = icon.resize((44, 24), Image.Resampling.LANCZOS)
-        paste(img, icon, ix, iy + 2)
-        label = t(f"render.legend.{key}", locale)
-        T.draw(img, ix + 52, iy + 14, T.fit(label, 17, False, cw - 58), 17, P.INK)
-    return h + ((len(items) + cols - 1) // cols) * 32
+def final_rows(rules):
+    rows = ["routes", "tickets_won", "tickets_lost"]
+    if rules.longest_path_bonus:
+        rows.append("longest")
+    if rules.globetrotter_bonus:
+        rows.append("globetrotter")
+    if rules.stations:
+        rows.append("stations")
+    return rows
 
 
-def _house(d, cx, cy, r, fill, line, width):
-    pts = [(cx - r, cy + r), (cx - r, cy - r * 0.1), (cx, cy - r), (cx + r, cy - r * 0.1),
-           (cx + r, cy + r)]
-    d.polygon(pts, fill=fill, outline=line, width=width)
+# ----- the panel ------------------------------------------------------------------------------
 
+class Panel:
+    """The panel of one page kind of one map, at one zoom."""
 
-def colour_key(img, x, y, w, locale, static):
-    """Each card colour with its letter and name (the colour-blind key)."""
-    if not static:
-        return 0
-    h = title(img, x, y, "render.key", locale, static)
-    cols = 2 if w < 500 else 3
-    rows = (9 + cols - 1) // cols
-    cw, rh, kw, kh = w / cols, 46, 30, 42
-    for i in range(9):
-        ix, iy = x + (i // rows) * cw, y + h + (i % rows) * rh
-        paste(img, card_image(i, kw, kh, locale), ix, iy)
-        label = t(f"render.color.{P.card_name(i)}", locale)
-        T.draw(img, ix + kw + 10, iy + kh / 2, T.fit(label, 17, False, cw - kw - 14), 17, P.INK)
-    return h + rows * rh
+    def __init__(self, board, kind, portrait, locale="en"):
+        self.board, self.kind, self.portrait, self.locale = board, kind, portrait, locale
+        self.z = PORTRAIT_ZOOM if portrait else 1.0
+        k = self.k
+        self.row = k(54)
+        self.card = (k(66), k(92))
+        self.mini = (k(34), k(50))
+        self.gap = k(12)
+        self.title_h = k(30)
+        self.status_h = k(44)
+        self.move_h = k(34)
+        self.legend_row = k(32)
+        self.line = k(27)
+        self.final_row = k(30)
+        self.n_max = board.rules.max_players
+        self.legend = legend_items(board, kind)
 
+    def k(self, v):
+        return round(v * self.z)
 
-def hand(img, x, y, w, g, viewer, locale, static):
-    """The viewer's train cards: each kind with its count."""
-    h = title(img, x, y, "render.hand", locale, static)
-    gap = (w - 9 * MINI_W) / 8
-    if not static:
-        counts = g.hands[viewer]
-        for c in range(9):
-            cx = x + c * (MINI_W + gap)
-            paste(img, card_image(c, MINI_W, MINI_H, locale), cx, y + h)
-            n = counts[c]
-            T.draw(img, cx + MINI_W / 2, y + h + MINI_H + 14, str(n), 20,
-                   P.INK if n else (180, 180, 180), bold=True, align="center")
-    return h + MINI_H + 30
+    # heights
+    def table_h(self):
+        return self.title_h + self.row * self.n_max
 
+    def market_h(self):
+        return self.title_h + self.card[1] + self.k(12) + self.k(30)
 
-def tickets(img, x, y, w, max_h, rows, locale, static):
-    """The viewer's tickets: a tick (completed) or a ring, the cities, the points."""
-    h = title(img, x, y, "render.your_tickets", locale, static)
-    if static:
-        return h
-    line = 27
-    if not rows:
-        T.draw(img, x, y + h + 12, t("render.no_tickets", locale), 18, P.INK_SOFT)
-        return h + line
-    fit_rows = max(1, int((max_h - h) // line))
-    shown = rows if len(rows) <= fit_rows else rows[:fit_rows - 1]
-    d = ImageDraw.Draw(img)
-    for i, (label, points, done) in enumerate(shown):
-        ry = y + h + i * line + 12
-        if done:
-            d.ellipse((x, ry - 10, x + 20, ry + 10), fill=P.TICKET_DONE)
-            d.line([(x + 5, ry), (x + 9, ry + 5), (x + 15, ry - 5)], fill=(255, 255, 255), width=3)
+    def market_w(self):
+        return 5 * self.card[0] + 4 * self.gap
+
+    def legend_h(self, cols=2):
+        return self.title_h + self.legend_row * ((len(self.legend) + cols - 1) // cols)
+
+    def hand_h(self):
+        return self.title_h + self.mini[1] + self.k(30)
+
+    def key_h(self, cols=2):
+        rows = (9 + cols - 1) // cols
+        return self.title_h + rows * self.k(46)
+
+    def final_card_h(self):
+        return self.k(60) + self.final_row * len(final_rows(self.board.rules)) + self.k(8)
+
+    def band_height(self):
+        """How high the band under a landscape map must be."""
+        if self.kind == "final":
+            need = self.k(56) + self.final_card_h()
         else:
-            d.ellipse((x, ry - 10, x + 20, ry + 10), outline=P.TICKET_OPEN, width=4)
-        pts = str(points)
-        pw = T.width(pts, 19, True)
-        T.draw(img, x + w, ry, pts, 19, P.TICKET_DONE if done else P.INK, bold=True, align="right")
-        T.draw(img, x + 28, ry, T.fit(label, 18, False, w - 40 - pw), 18, P.INK)
-    if len(shown) < len(rows):
-        ry = y + h + len(shown) * line + 12
-        T.draw(img, x + 28, ry, t("render.more", locale, count=len(rows) - len(shown)), 18,
-               P.INK_SOFT)
-    return h + line * (len(shown) + (len(shown) < len(rows)))
+            col_a = self.status_h + self.move_h + self.k(6) + self.table_h()
+            col_b = self.market_h() + self.k(8) + self.legend_h()
+            col_c = (self.hand_h() + self.k(6) + self.title_h + self.line * 6
+                     if self.kind == "private" else self.key_h())
+            need = max(col_a, col_b, col_c)
+        return need + 2 * PAD
+
+    # geometry
+    def sections(self, lay):
+        """[(section, x, y, w, h)] of this panel on the page."""
+        x0, y0, x1, y1 = lay.panel
+        ix, iy, iw = x0 + PAD, y0 + PAD - 4, x1 - x0 - 2 * PAD
+        bottom = y1 - PAD
+        k = self.k
+        out = []
+        if self.kind == "final":
+            if self.portrait:
+                lh = self.legend_h()
+                out.append(("final", ix, iy, iw, bottom - iy - lh - 20))
+                if self.legend:
+                    out.append(("legend", ix, bottom - lh, iw, lh))
+            else:
+                lw = 190 * len(self.legend)
+                out.append(("final", ix, iy, iw, bottom - iy))
+                if self.legend:
+                    out.append(("legend_row", x1 - PAD - lw, iy + 6, lw, 32))
+            return out
+        if self.portrait:
+            y = iy
+            out.append(("status", ix, y, iw, self.status_h))
+            y += self.status_h
+            out.append(("last_move", ix, y, iw, self.move_h))
+            y += self.move_h + k(6)
+            out.append(("players", ix, y, iw, self.table_h()))
+            y += self.table_h() + k(24)
+            out.append(("market", ix, y, iw, self.market_h()))
+            y += self.market_h() + k(16)
+            out.append(("legend", ix, y, iw, self.legend_h()))
+            y += self.legend_h() + k(20)
+            if self.kind == "private":
+                out.append(("hand", ix, y, iw, self.hand_h()))
+                y += self.hand_h() + k(10)
+                out.append(("tickets", ix, y, iw, bottom - y))
+            else:
+                out.append(("key", ix, y, iw, self.key_h(3)))
+            return out
+        aw = 900
+        out.append(("status", ix, iy, aw, self.status_h))
+        out.append(("last_move", ix, iy + self.status_h, aw, self.move_h))
+        out.append(("players", ix, iy + self.status_h + self.move_h + 6, aw, self.table_h()))
+        bx = ix + aw + 36
+        mw = self.market_w()
+        out.append(("market", bx, iy, mw, self.market_h()))
+        out.append(("legend", bx, iy + self.market_h() + 8, mw, self.legend_h()))
+        cx = bx + mw + 36
+        cw = x1 - PAD - cx
+        if self.kind == "private":
+            out.append(("hand", cx, iy, cw, self.hand_h()))
+            ty = iy + self.hand_h() + 6
+            out.append(("tickets", cx, ty, cw, bottom - ty))
+        else:
+            out.append(("key", cx, iy, cw, self.key_h()))
+        return out
+
+    # drawing
+    def draw_static(self, img, lay):
+        x0, y0, x1, y1 = lay.panel
+        d = ImageDraw.Draw(img)
+        d.rounded_rectangle((x0, y0, x1, y1), 12, fill=P.PANEL_BG, outline=P.RULE, width=2)
+        for name, x, y, w, h in self.sections(lay):
+            if name == "players":
+                self.players_head(img, x, y, w)
+            elif name == "market":
+                self.title(img, x, y, "render.faceup")
+            elif name == "legend":
+                self.legend_block(img, x, y, w, 2, True)
+            elif name == "legend_row":
+                self.legend_block(img, x, y, w, len(self.legend), False)
+            elif name == "key":
+                self.colour_key(img, x, y, w)
+            elif name == "hand":
+                self.title(img, x, y, "render.hand")
+            elif name == "tickets":
+                self.title(img, x, y, "render.your_tickets")
+
+    def draw(self, img, lay, g, names, viewer=None, tickets=()):
+        for name, x, y, w, h in self.sections(lay):
+            if name == "status":
+                self.status(img, x, y, w, g, names)
+            elif name == "last_move":
+                self.last_move(img, x, y, w, g, names)
+            elif name == "players":
+                self.players(img, x, y, w, g, names)
+            elif name == "market":
+                self.market(img, x, y, w, g)
+            elif name == "hand":
+                self.hand(img, x, y, w, g.hands[viewer])
+            elif name == "tickets":
+                self.tickets(img, x, y, w, h, tickets)
+
+    def title(self, img, x, y, key):
+        T.draw(img, x, y + self.k(12), t(key, self.locale).upper(), self.k(16), P.INK_SOFT,
+               bold=True)
+
+    # ----- sections -----
+    def status(self, img, x, y, w, g, names):
+        """Whose turn, or the game's phase; the final-round banner."""
+        k, h, loc = self.k, self.status_h, self.locale
+        if g.phase == "setup":
+            text, who = t("render.status.setup", loc), None
+        elif g.phase == "over":
+            text, who = t("render.status.over", loc), None
+        else:
+            who = g.current
+            text = t("render.status.turn", loc, name=name_of(names, who, loc))
+        bw = 0
+        if g.final_turns_left is not None and g.phase != "over":
+            banner = t("render.final_round", loc, count=g.final_turns_left)
+            size = T.fit_size(banner, k(22), True, w // 2)
+            bw = T.width(banner, size, True) + k(28)
+            ImageDraw.Draw(img).rounded_rectangle((x + w - bw, y + 2, x + w, y + h - 4), k(10),
+                                                  fill=P.BANNER)
+            T.draw(img, x + w - bw / 2, y + (h - 2) / 2, banner, size, (255, 255, 255),
+                   bold=True, align="center")
+        tx = x
+        if who is not None:
+            paste(img, swatch(who, k(32)), x, y + k(5))
+            tx += k(42)
+        size = k(26)
+        T.draw(img, tx, y + h / 2, T.fit(text, size, True, w - bw - (tx - x) - 16), size, P.INK,
+               bold=True)
+
+    def last_move(self, img, x, y, w, g, names):
+        k, loc, board = self.k, self.locale, g.board
+        lm = g.last_move
+        text = t("render.move.none", loc)
+        if lm is not None:
+            seat, kind, what = lm
+            params = {"name": name_of(names, seat, loc)}
+            if kind in ("claim_route", "tunnel_decline") and what is not None:
+                params["route"] = board.route_label(what)
+                params["points"] = g.rules.route_points.get(board.routes[what].length, 0)
+            elif kind == "build_station" and what is not None:
+                params["city"] = board.nodes[what].name
+            try:
+                text = t(f"render.move.{kind}", loc, **params)
+            except KeyError:
+                pass
+        d = ImageDraw.Draw(img)
+        mid = y + self.move_h / 2
+        d.ellipse((x + k(4), mid - k(11), x + k(26), mid + k(11)), outline=P.HIGHLIGHT,
+                  width=k(5))
+        size = k(20)
+        T.draw(img, x + k(38), mid, T.fit(text, size, False, w - k(40)), size, P.INK)
+
+    def _columns(self, w):
+        """(key, x offset, width) of the players table."""
+        k = self.k
+        base = [("score", 96), ("trains", 96), ("cards", 84), ("tickets", 90)]
+        if self.board.rules.stations:
+            base.append(("stations", 96))
+        # figures get at most ~40% of the width: names matter more
+        f = min(self.z, (w * 0.62 - k(60)) / sum(c for _, c in base))
+        cols = [(key, round(c * f)) for key, c in base]
+        name_w = w - k(60) - sum(c for _, c in cols)
+        out = [("player", k(60), name_w)]
+        x = k(60) + name_w
+        for key, cw in cols:
+            out.append((key, x, cw))
+            x += cw
+        return out
+
+    def players_head(self, img, x, y, w):
+        for i, (key, cx, cw) in enumerate(self._columns(w)):
+            label = t(f"render.col.{key}", self.locale)
+            size = T.fit_size(label, self.k(16), True, cw - 6)
+            tx = x + cx + (cw / 2 if i else 0)
+            T.draw(img, tx, y + self.title_h / 2 - 1, label, size, P.INK_SOFT, bold=True,
+                   align="center" if i else "left")
+        ImageDraw.Draw(img).line((x, y + self.title_h - 2, x + w, y + self.title_h - 2),
+                                 fill=P.RULE, width=2)
+
+    def players(self, img, x, y, w, g, names):
+        """Colour and mark, name and score bar, score, trains, cards, tickets, stations."""
+        k, row, loc = self.k, self.row, self.locale
+        cols = self._columns(w)
+        d = ImageDraw.Draw(img)
+        scores = g.route_points
+        top = max(scores) if scores else 0
+        end_soon = g.rules.end_trains + 3
+        for seat in range(g.n):
+            ry = y + self.title_h + seat * row
+            if g.phase == "play" and seat == g.current:
+                d.rectangle((x, ry + 2, x + w, ry + row - 2), fill=P.TURN_BG)
+                d.polygon([(x + 4, ry + row / 2 - k(9)), (x + 4 + k(12), ry + row / 2),
+                           (x + 4, ry + row / 2 + k(9))], fill=P.INK)
+            sw = k(36)
+            paste(img, swatch(seat, sw), x + k(18) - 2, ry + (row - sw) / 2)
+            _, nx, nw = cols[0]
+            size = k(24)
+            name = T.fit(name_of(names, seat, loc), size, True, nw - 10)
+            T.draw(img, x + nx, ry + row / 2 - k(4), name, size, P.INK, bold=True)
+            # score bar under the name: who is ahead, at a glance
+            bw = nw - 10
+            by0, by1 = ry + row - k(12), ry + row - k(8)
+            d.rectangle((x + nx, by0, x + nx + bw, by1), fill=P.RULE)
+            bar = 0 if top <= 0 else round(bw * max(0, scores[seat]) / top)
+            if bar:
+                d.rectangle((x + nx, by0, x + nx + bar, by1), fill=P.player_rgb(seat))
+            values = {"score": (scores[seat], P.INK),
+                      "trains": (g.trains[seat], P.BANNER if g.trains[seat] <= end_soon else P.INK),
+                      "cards": (sum(g.hands[seat]), P.INK),
+                      "tickets": (len(g.tickets[seat]), P.INK),
+                      "stations": (g.stations_left[seat], P.INK)}
+            for key, cx, cw in cols[1:]:
+                val, ink = values[key]
+                T.draw(img, x + cx + cw / 2, ry + row / 2, str(val), k(28 if key == "score" else 24),
+                       ink, bold=True, align="center")
+
+    def market(self, img, x, y, w, g):
+        """The five face-up cards; the sizes of the deck, the discard pile and the tickets."""
+        k, loc = self.k, self.locale
+        cw, ch = self.card
+        top = y + self.title_h
+        for i, c in enumerate(g.faceup):
+            paste(img, card_image(c, cw, ch, loc), x + i * (cw + self.gap), top)
+        py = top + ch + k(12) + k(14)
+        col = self.market_w() / 3
+        for i, (key, count) in enumerate((("render.deck", len(g.deck)),
+                                          ("render.discard", len(g.discard)),
+                                          ("render.ticket_deck", len(g.ticket_deck)))):
+            px = x + i * col
+            label = t(key, loc)
+            size = T.fit_size(label, k(16), False, col - k(50))
+            lw = T.draw(img, px, py, label, size, P.INK_SOFT)
+            T.draw(img, px + lw + k(8), py, str(count), k(22), P.INK, bold=True)
+
+    def legend_block(self, img, x, y, w, cols, heading):
+        """Last move, tunnel, ferry, station, ticket cities, longest path."""
+        if not self.legend:
+            return
+        k = self.k
+        h = 0
+        if heading:
+            self.title(img, x, y, "render.legend")
+            h = self.title_h
+        cw = w / cols
+        iw, ih = k(44), k(24)
+        for i, key in enumerate(self.legend):
+            ix, iy = x + (i % cols) * cw, y + h + (i // cols) * self.legend_row
+            paste(img, legend_icon(key, iw, ih), ix, iy + 2)
+            label = t(f"render.legend.{key}", self.locale)
+            size = k(17)
+            T.draw(img, ix + iw + k(8), iy + 2 + ih / 2, T.fit(label, size, False, cw - iw - k(14)),
+                   size, P.INK)
+
+    def colour_key(self, img, x, y, w):
+        """Each card colour with its letter and name (the colour-blind key)."""
+        k = self.k
+        self.title(img, x, y, "render.key")
+        cols = 2 if w < 500 else 3
+        rows = (9 + cols - 1) // cols
+        cw, rh, kw, kh = w / cols, k(46), k(30), k(42)
+        for i in range(9):
+            ix, iy = x + (i // rows) * cw, y + self.title_h + (i % rows) * rh
+            paste(img, card_image(i, kw, kh, self.locale), ix, iy)
+            label = t(f"render.color.{P.card_name(i)}", self.locale)
+            size = k(17)
+            T.draw(img, ix + kw + k(10), iy + kh / 2, T.fit(label, size, False, cw - kw - k(14)),
+                   size, P.INK)
+
+    def hand(self, img, x, y, w, counts):
+        """The viewer's train cards: each kind with its count."""
+        k = self.k
+        mw, mh = self.mini
+        gap = min(k(14), (w - 9 * mw) / 8)
+        top = y + self.title_h
+        for c in range(9):
+            cx = x + c * (mw + gap)
+            paste(img, card_image(c, mw, mh, self.locale), cx, top)
+            n = counts[c]
+            T.draw(img, cx + mw / 2, top + mh + k(14), str(n), k(20),
+                   P.INK if n else (180, 180, 180), bold=True, align="center")
+
+    def tickets(self, img, x, y, w, max_h, rows):
+        """The viewer's tickets: a tick (completed) or a ring, the cities, the points."""
+        k, line, loc = self.k, self.line, self.locale
+        top = y + self.title_h
+        if not rows:
+            T.draw(img, x, top + k(12), t("render.no_tickets", loc), k(18), P.INK_SOFT)
+            return
+        fit_rows = max(1, int((max_h - self.title_h) // line))
+        shown = rows if len(rows) <= fit_rows else rows[:fit_rows - 1]
+        d = ImageDraw.Draw(img)
+        r = k(10)
+        for i, (label, points, done) in enumerate(shown):
+            ry = top + i * line + k(12)
+            if done:
+                d.ellipse((x, ry - r, x + 2 * r, ry + r), fill=P.TICKET_DONE)
+                d.line([(x + r * 0.5, ry), (x + r * 0.9, ry + r * 0.5), (x + r * 1.5, ry - r * 0.5)],
+                       fill=(255, 255, 255), width=k(3))
+            else:
+                d.ellipse((x, ry - r, x + 2 * r, ry + r), outline=P.TICKET_OPEN, width=k(4))
+            size = k(19)
+            pw = T.draw(img, x + w, ry, points, size, P.TICKET_DONE if done else P.INK, bold=True,
+                        align="right")
+            T.draw(img, x + 2 * r + k(8), ry, T.fit(label, k(18), False, w - 2 * r - k(20) - pw),
+                   k(18), P.INK)
+        if len(shown) < len(rows):
+            ry = top + len(shown) * line + k(12)
+            T.draw(img, x + 2 * r + k(8), ry, t("render.more", loc, count=len(rows) - len(shown)),
+                   k(18), P.INK_SOFT)
+
+    # ----- the final picture -----
+    def draw_final(self, img, lay, g, names, players, winners):
+        for name, x, y, w, h in self.sections(lay):
+            if name == "final":
+                self.final(img, x, y, w, g, names, players, winners)
+
+    def final(self, img, x, y, w, g, names, players, winners):
+        k, loc = self.k, self.locale
+        d = ImageDraw.Draw(img)
+        win_names = [name_of(names, s, loc) for s in winners]
+        if len(win_names) == 1:
+            banner = t("render.final.winner", loc, name=win_names[0])
+        else:
+            banner = t("render.final.winners", loc, names=", ".join(win_names))
+        head = t("render.final.title", loc).upper()
+        tw = T.draw(img, x, y + k(21), head, k(18), P.INK_SOFT, bold=True) + k(24)
+        size = T.fit_size(banner, k(30), True, w - tw - k(60) - (0 if self.portrait else 780))
+        bx = x + tw
+        bw = T.width(banner, size, True) + k(70)
+        d.rounded_rectangle((bx, y, bx + bw, y + k(42)), k(10), fill=P.TRAIL, outline=P.CAR_LINE,
+                            width=2)
+        crown(d, bx + k(24), y + k(22), k(12))
+        T.draw(img, bx + k(46), y + k(21), banner, size, P.INK, bold=True)
+        rows = final_rows(g.rules)
+        card_h = self.final_card_h()
+        n = g.n
+        if self.portrait:
+            cols, gap, card_w = 1, k(14), w
+        else:
+            cols, gap = n, 16
+            card_w = (w - gap * (n - 1)) / n
+        top = y + k(56)
+        for seat, pl in enumerate(players):
+            cx = x + (seat % cols) * (card_w + gap)
+            cy = top + (seat // cols) * (card_h + gap)
+            won = seat in winners
+            d.rounded_rectangle((cx, cy, cx + card_w, cy + card_h), k(10),
+                                fill=(255, 250, 225) if won else (248, 247, 243),
+                                outline=P.TRAIL if won else P.RULE, width=4 if won else 2)
+            paste(img, swatch(seat, k(36)), cx + k(12), cy + k(12))
+            total = str(pl["total"])
+            totw = T.draw(img, cx + card_w - k(14), cy + k(31), total, k(36), P.INK, bold=True,
+                          align="right")
+            name = T.fit(name_of(names, seat, loc), k(24), True,
+                         card_w - k(80) - totw - (k(30) if won else 0))
+            nw = T.draw(img, cx + k(58), cy + k(30), name, k(24), P.INK, bold=True)
+            if won:
+                crown(d, cx + k(58) + nw + k(18), cy + k(30), k(10))
+            d.line((cx + k(12), cy + k(56), cx + card_w - k(12), cy + k(56)), fill=P.RULE, width=2)
+            for i, key in enumerate(rows):
+                ry = cy + k(56) + self.final_row * i + self.final_row / 2 + k(4)
+                val = _final_value(key, pl)
+                vw = T.draw(img, cx + card_w - k(14), ry, val, k(20),
+                            P.BANNER if key == "tickets_lost" and val.startswith("–") else P.INK,
+                            bold=True, align="right")
+                label = T.fit(t(f"render.final.{key}", loc), k(18), False, card_w - k(36) - vw)
+                T.draw(img, cx + k(14), ry, label, k(18), P.INK_SOFT)
+
+
+def _final_value(key, pl):
+    if key == "routes":
+        return str(pl["route_points"])
+    done = [tk for tk in pl["tickets"] if tk["completed"]]
+    failed = [tk for tk in pl["tickets"] if not tk["completed"]]
+    if key == "tickets_won":
+        return f"+{sum(tk['points'] for tk in done)} ({len(done)})"
+    if key == "tickets_lost":
+        pts = sum(tk["points"] for tk in failed)
+        return f"–{pts} ({len(failed)})" if pts else "0 (0)"   # en dash: the font has no U+2212
+    if key == "longest":
+        bonus = pl["bonuses"]["longest_path"]
+        return f"{pl['longest_path']} · +{bonus}" if bonus else str(pl["longest_path"])
+    if key == "globetrotter":
+        bonus = pl["bonuses"]["globetrotter"]
+        return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])
+    if key == "stations":
+        return f"+{pl['bonuses']['stations']}"
+    return ""

@@ -2,8 +2,8 @@
 
     python -m ttr_bot.render.samples [OUT_DIR]   (default docs/images)
 
-writes `<map>-mid.png` (the public board half-way), `<map>-private.png` (the same moment as
-the first player sees it) and `<map>-final.png` for every map.
+writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map, and
+`<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic.
 """
 import heapq
 import random
@@ -125,9 +125,12 @@ def _greedy(game, seat, acts, rng):
         options = [a for a in claims if a.route == r]
         if options:
             return min(options, key=lambda a: a.cards[LOCO])
-    if stuck is not None:
+    if stuck is not None or (game.stations_left[seat] and rng.random() < 0.03):
+        # a station where the plan is stuck, or now and then at one of the player's cities
+        cities = {stuck} if stuck is not None else {
+            v for t in game.tickets[seat] for v in board.place_nodes[board.tickets[t].origin]}
         for a in acts:
-            if isinstance(a, BuildStation) and a.city == stuck:
+            if isinstance(a, BuildStation) and a.city in cities:
                 return a
     if not wanted:
         if game.trains[seat] >= 16 and any(isinstance(a, DrawTickets) for a in acts):
@@ -150,6 +153,10 @@ def names_for(game):
 
 
 def main(argv=None):
+    import io
+
+    from PIL import Image
+
     from . import render_board, render_final
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/images")
@@ -158,11 +165,15 @@ def main(argv=None):
         mid = greedy_game(map_id, seed=7, until=0.5)
         end = greedy_game(map_id, seed=7)
         files = {f"{map_id}-mid.png": render_board(mid, names_for(mid)),
-                 f"{map_id}-private.png": render_board(mid, names_for(mid), viewer=0),
                  f"{map_id}-final.png": render_final(end, names_for(end))}
+        if map_id in ("europe", "nordic"):
+            files[f"{map_id}-private.png"] = render_board(mid, names_for(mid), viewer=0)
         for name, data in files.items():
-            (out / name).write_bytes(data)
-            print(f"{out / name}: {len(data) // 1024} KiB")
+            # the bot sends the fast encoding; the documentation keeps a smaller file
+            buf = io.BytesIO()
+            Image.open(io.BytesIO(data)).save(buf, "PNG", optimize=True)
+            (out / name).write_bytes(buf.getvalue())
+            print(f"{out / name}: {len(data) // 1024} KiB as sent, {len(buf.getvalue()) // 1024} KiB here")
     return 0
 
 

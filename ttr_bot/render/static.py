@@ -20,6 +20,7 @@ from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
 SS = 2                       # supersampling factor of everything drawn once
 CITY_R = 9                   # city marker radius, board frame
 LABEL_SIZE = 18
+STATION_AT = (14, -14)        # a station's house, from its city's centre (board frame)
 LETTER_SIZE = 12
 
 # Car sizes in the board frame: a free slot, and a claimed car with its dark outline.
@@ -139,24 +140,13 @@ class Sprites:
         return self._get(("house", r), make)
 
     def labels(self):
-        """[(x, y, name)]: where each city name goes (map-relative pixels, top-left)."""
-        def make():
-            places = place_labels(self.board, self.scale)
-            return tuple((x, y - round(0.22 * LABEL_SIZE), self.board.nodes[n].name)
-                         for n, (x, y) in sorted(places.items()))
-        return self._get(("labels",), make)
-
-    def disc(self, r):
-        def make():
-            size = 2 * r + 4
-            img = Image.new("L", (size * SS, size * SS), 0)
-            c = size * SS / 2
-            ImageDraw.Draw(img).ellipse((c - r * SS, c - r * SS, c + r * SS, c + r * SS), fill=255)
-            return _downsample(img)
-        return self._get(("disc", r), make)
+        """City names drawn over the cars: those clear of every slot centre."""
+        return self._get(("labels",), lambda: tuple(i for i in labels(self.board, self.scale)
+                                                    if i[3]))
 
     def trail(self, routes):
-        """A thick line along these routes (city to city through their slot centres)."""
+        """A thick line along these routes (city to city through their slot centres). Not
+        cached: it is drawn once per game, and each game's path differs."""
         routes = tuple(sorted(routes))
 
         def make():
@@ -172,7 +162,7 @@ class Sprites:
                     R = 15 * s * SS
                     d.ellipse((x - R, y - R, x + R, y + R), fill=255)
             return (0, 0, w, h), _downsample(img)
-        return self._get(("trail", routes), make)
+        return make()
 
 
 def _route_line(board, route):
@@ -250,28 +240,35 @@ def _draw_cities(d, board, k):
 
 
 def place_labels(board, scale, size=LABEL_SIZE):
-    """{node: (x, y)} top-left of each city name in picture pixels (map-relative), put where
-    it covers the fewest slots, markers and other names."""
+    """{node: (x, y, clear)}: top-left of each city name in picture pixels (map-relative), put
+    where it covers the fewest slots, markers and other names. `clear` is False when the name
+    could not avoid the centre of a slot: it is then drawn under the cars, not over them."""
     s = scale
-    obstacles = []          # circles (x, y, r) in picture pixels
+    obstacles = []          # circles (x, y, r, cost) in picture pixels
     for route in board.routes:
         for x, y, a in route.slots:
+            obstacles.append((x * s, y * s, 6 * s, 60))
             for dd in (-20, -7, 7, 20):
                 px, py = along(x, y, a, dd)
-                obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s))
-    markers = [(n.x * s, n.y * s, (CITY_R + 3) * s) for n in board.nodes]
+                obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s, 4))
+    markers = [(n.x * s, n.y * s, (CITY_R + 3) * s, 40) for n in board.nodes]
+    if board.rules.stations:            # where a station will stand (draw.STATION_AT)
+        markers += [((n.x + STATION_AT[0]) * s, (n.y + STATION_AT[1]) * s, 14 * s, 40)
+                    for n in board.nodes if not n.country]
     W, H = board.width * s, board.height * s
     placed = []
     out = {}
     h = round(size * 0.78)                                  # capitals and descenders
     order = sorted((n for n in board.nodes if not n.country),
-                   key=lambda n: -len(board.node_routes[n.index]))
+                   key=lambda n: (-len(board.node_routes[n.index]), n.index))
     for n in order:
         w = T.width(n.name, size, True)
         cx, cy = n.x * s, n.y * s
         rm = (CITY_R + 4) * s
+        reach = (w + 80 * s) ** 2
+        near = [o for o in obstacles + markers if (o[0] - cx) ** 2 + (o[1] - cy) ** 2 < reach]
         best = None
-        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8)):
+        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8), (36 * s, 14)):
             r = rm + far
             cands = [
                 (cx + r, cy - h / 2, 0), (cx - r - w, cy - h / 2, 0.6),
@@ -281,15 +278,12 @@ def place_labels(board, scale, size=LABEL_SIZE):
             ]
             for x, y, pref in cands:
                 cost = pref + extra
-                box = (x - 2, y - 2, x + w + 2, y + h + 2)
+                box = (x - 3, y - 3, x + w + 3, y + h + 3)
                 if box[0] < 4 or box[1] < 4 or box[2] > W - 4 or box[3] > H - 4:
                     cost += 1000
-                for ox, oy, orr in obstacles:
+                for ox, oy, orr, c in near:
                     if _hits(box, ox, oy, orr):
-                        cost += 4
-                for ox, oy, orr in markers:
-                    if _hits(box, ox, oy, orr):
-                        cost += 40
+                        cost += c
                 for pb in placed:
                     if box[0] < pb[2] and pb[0] < box[2] and box[1] < pb[3] and pb[1] < box[3]:
                         cost += 200
@@ -299,8 +293,30 @@ def place_labels(board, scale, size=LABEL_SIZE):
                 break
         _, x, y, box = best
         placed.append(box)
-        out[n.index] = (x, y)
+        clear = not any(_hits(box, ox, oy, orr) for ox, oy, orr, c in near if c == 60)
+        out[n.index] = (x, y, clear)
     return out
+
+
+_LABELS = {}
+
+
+def labels(board, scale):
+    """[(x, y, name, clear)] of the map's city names (cached)."""
+    key = (fingerprint(board), scale)
+    got = _LABELS.get(key)
+    if got is None:
+        got = tuple((x, y - round(0.22 * LABEL_SIZE), board.nodes[n].name, clear)
+                    for n, (x, y, clear) in sorted(place_labels(board, scale).items()))
+        with _LOCK:
+            _LABELS.setdefault(key, got)
+    return got
+
+
+def draw_labels(img, items, ox=0, oy=0):
+    for x, y, name, _ in items:
+        T.draw(img, ox + x, oy + y, name, LABEL_SIZE, P.INK, bold=True, halo=P.HALO,
+               halo_width=3, valign="top")
 
 
 def _hits(box, cx, cy, r):
@@ -332,6 +348,8 @@ def build_map(board, scale, locale):
                 continue
             T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
                    align="center")
+    # Names that cannot avoid a slot's centre go under the cars; the others over them.
+    draw_labels(img, [i for i in labels(board, scale) if not i[3]])
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
     return img
@@ -349,10 +367,11 @@ class Art:
 
 _LOCK = threading.Lock()
 _PAGES = OrderedDict()        # key -> Art
-_MAPS = {}                    # (fingerprint, scale, locale) -> map image
+_MAPS = OrderedDict()         # (fingerprint, scale, locale) -> map image, while pages are built
 _SPRITES = {}                 # (fingerprint, scale) -> Sprites
 _BUILDING = {}                # key -> Lock, so that one thread builds while the others wait
-MAX_PAGES = 24
+MAX_PAGES = 12                # ~8 MB each: 4 maps x 3 kinds in one language
+MAX_MAPS = 4
 
 
 def art(board, kind, locale, make_layout, draw_static_panel):
@@ -383,7 +402,10 @@ def art(board, kind, locale, make_layout, draw_static_panel):
         draw_static_panel(page, lay, board, locale)
         a = Art(lay, page, sprites)
         with _LOCK:
-            _MAPS.setdefault((fp, lay.scale, locale), map_img)
+            _MAPS[(fp, lay.scale, locale)] = map_img
+            _MAPS.move_to_end((fp, lay.scale, locale))
+            while len(_MAPS) > MAX_MAPS:
+                _MAPS.popitem(last=False)
             sprites = _SPRITES.setdefault((fp, lay.scale), sprites)
             a.sprites = sprites
             _PAGES[key] = a
@@ -399,3 +421,4 @@ def clear():
         _PAGES.clear()
         _MAPS.clear()
         _SPRITES.clear()
+        _LABELS.clear()

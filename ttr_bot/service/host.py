@@ -286,6 +286,10 @@ class GameService:
         if illegal is not None:
             raise ServiceError("service.illegal", illegal=illegal)
         action_json = action_to_json(game, action, names)
+        # Apply what the log row says, so that replaying the log reaches this very state: the
+        # record names things as players see them, and e.g. Switzerland's two identical copies
+        # of a country ticket are told apart only by their order in the offer.
+        action = action_from_json(game, action_json, names)
         events = game.apply(action)
         results = None
         if game.over:

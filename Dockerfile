@@ -1,0 +1,29 @@
+# Ticket to Ride on Discord: the bot in a small image.
+#   docker build -t ttr-bot .
+#   docker run -d --name ttr --restart unless-stopped --env-file .env -v ttr-data:/data ttr-bot
+#   docker run --rm --env-file .env ttr-bot python bot.py sync --guild YOUR_SERVER_ID
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    TTR_DB=/data/ttr.sqlite3
+
+WORKDIR /app
+
+# Dependencies first, so code changes do not reinstall them (all have wheels: no compiler).
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY bot.py ./
+COPY ttr_bot ./ttr_bot
+COPY maps ./maps
+
+# Run as an unprivileged user; the database lives on a volume it owns.
+RUN useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin ttr \
+    && mkdir -p /data && chown ttr:ttr /data
+USER ttr
+VOLUME ["/data"]
+
+CMD ["python", "bot.py"]

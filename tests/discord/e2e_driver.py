@@ -1,0 +1,242 @@
+"""Drives the real bot through the fake Discord the way players would.
+
+A `Table` owns the fake world (guild, channel, users) and the running bot; `Player.move()`
+asks a computer player *what* a human would do (from that human's own view), then does it
+through Discord: a slash command, or a click on the button or menu the bot showed — alternating
+between the two so both paths are exercised. Nothing here calls the service to act: every
+move goes through an interaction.
+"""
+import asyncio
+import os
+
+from fakediscord import FakeDiscord  # noqa: F401  (re-exported for the tests)
+
+from ttr_bot.ai import make_agent
+from ttr_bot.discord import ids
+from ttr_bot.discord.bot import TTRBot
+from ttr_bot.discord.config import Config
+from ttr_bot.engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets,
+                                    Pass, TunnelDecline, TunnelPay)
+from ttr_bot.engine.cards import CARD_NAMES, LOCO
+from ttr_bot.engine import payment
+
+BAD_WORDS = ("Traceback", "Sorry, something went wrong")
+
+
+class Table:
+    def __init__(self, fake, db_path, *, bot_delay=0.02):
+        self.fake = fake
+        self.db_path = str(db_path)
+        self.bot_delay = bot_delay
+        self.guild = fake.add_guild("Rails")
+        self.channel = fake.add_text_channel(self.guild, "ticket-to-ride")
+        self.bot = None
+        self.generation = 0
+        self.answers = []          # every ephemeral answer seen: (user, Message)
+
+    async def start_bot(self, sync=False):
+        self.generation += 1
+        self.bot = TTRBot(Config(token=self.fake.token, db_path=self.db_path),
+                          bot_delay=self.bot_delay, dm_delay=0.01)
+        await self.fake.start_bot(self.bot)
+        if sync:
+            await self.bot.tree.sync()
+        return self.bot
+
+    async def restart_bot(self):
+        await self.settle()
+        await self.fake.stop_bot(self.bot)
+        return await self.start_bot()
+
+    async def settle(self):
+        """Until the bot has posted everything it queued and Discord is quiet."""
+        for _ in range(3):
+            await self.bot.delivery.drain()
+            await self.fake.idle(quiet=0.03, timeout=20)
+
+    async def game(self):
+        """The channel's game; once it is over, the last one played here."""
+        loaded = await self.bot.service.for_channel(self.channel.id)
+        if loaded is not None:
+            self.game_id = loaded.id
+        elif getattr(self, "game_id", None) is not None:
+            loaded = await self.bot.service.load(self.game_id)
+        return loaded
+
+    async def wait_for_humans(self, timeout=30.0):
+        """Until a human is to move (computer players move on their timers) or the game ends."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while loop.time() < end:
+            loaded = await self.game()
+            if loaded is None:
+                return None
+            game = loaded.game
+            if game.over or any(loaded.seats[s].user_id for s in game.to_move()):
+                await self.settle()
+                loaded = await self.game()
+                if loaded is None or loaded.game.over or any(
+                        loaded.seats[s].user_id for s in loaded.game.to_move()):
+                    return loaded
+            await asyncio.sleep(0.02)
+        raise TimeoutError("computer players did not move")
+
+    # ----- interactions -------------------------------------------------------------------------
+    async def reply(self, handle):
+        """The ephemeral answer of a deferred interaction (checked for error texts)."""
+        msg = await handle.followup(0, timeout=20)
+        for bad in BAD_WORDS:
+            assert bad not in msg.content, msg.content
+        self.answers.append((handle.user, msg))
+        return msg
+
+    async def slash(self, user, sub, **options):
+        handle = await self.fake.slash(user, self.channel, "ttr", sub, options)
+        return await self.reply(handle)
+
+    async def click(self, user, message, custom_id):
+        handle = await self.fake.click(user, message, custom_id)
+        return await self.reply(handle)
+
+    async def select(self, user, message, custom_id, values):
+        handle = await self.fake.select(user, message, custom_id, [str(v) for v in values])
+        return await self.reply(handle)
+
+    def public_messages(self):
+        return [m for m in self.fake.messages_in(self.channel) if not m.ephemeral]
+
+    def last_panel(self):
+        """The latest public message with turn buttons."""
+        for m in reversed(self.public_messages()):
+            if any(c.startswith("ttr:draw:") for c in m.custom_ids()):
+                return m
+        return None
+
+
+def find_cid(message, prefix):
+    return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
+
+
+class Player:
+    """A human at the table, played by a computer player's judgement."""
+
+    def __init__(self, table, user, level="easy", seed=0):
+        self.table = table
+        self.user = user
+        self.agent = make_agent(level, seed=seed)
+        self.count = 0
+        self.pending = None        # the latest ephemeral answer with components (next step)
+
+    async def view(self):
+        loaded = await self.table.game()
+        seat, v = await self.table.bot.service.player_view(loaded.id, self.user.id)
+        return loaded, v
+
+    async def move(self):
+        loaded, v = await self.view()
+        action = self.agent.act(v)
+        self.count += 1
+        use_buttons = self.count % 2 == 0
+        t = self.table
+        if isinstance(action, KeepTickets):
+            msg = await self._keep(loaded, v, action, use_buttons)
+        elif isinstance(action, DrawCard):
+            msg = await self._draw(loaded, v, action, use_buttons)
+        elif isinstance(action, ClaimRoute):
+            msg = await self._claim(loaded, v, action, use_buttons)
+        elif isinstance(action, DrawTickets):
+            panel = t.last_panel()
+            cid = find_cid(panel, "ttr:tickets:") if panel and use_buttons else None
+            msg = await (t.click(self.user, panel, cid) if cid else t.slash(self.user, "tickets"))
+        elif isinstance(action, (TunnelPay, TunnelDecline)):
+            msg = await self._tunnel(loaded, action)
+        elif isinstance(action, BuildStation):
+            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
+            msg = await t.slash(self.user, "station", city=str(action.city), color=color)
+            if find_cid(msg, "ttr:pay:"):
+                msg = await t.click(self.user, msg, find_cid(msg, "ttr:pay:"))
+        elif isinstance(action, Pass):
+            msg = await t.slash(self.user, "pass")
+        else:
+            raise AssertionError(f"unexpected action {action!r}")
+        self.pending = msg if msg.custom_ids() else None
+        await t.settle()
+        return action, msg
+
+    async def _keep(self, loaded, v, action, use_buttons):
+        t = self.table
+        positions = [v.offer.index(x) + 1 for x in action.tickets]
+        if use_buttons:
+            source = self._keep_menu(loaded)
+            if source is None:     # DMs closed or none yet: "My hand" gives the menu privately
+                start = next(m for m in t.public_messages() if find_cid(m, "ttr:hand:"))
+                source = await t.click(self.user, start, find_cid(start, "ttr:hand:"))
+            cid = find_cid(source, "ttr:keep:")
+            if cid:
+                return await t.select(self.user, source, cid, action.tickets)
+        return await t.slash(self.user, "keep", tickets=",".join(map(str, positions)))
+
+    def _keep_menu(self, loaded):
+        """The current keep menu: from the last ephemeral answer, else the latest DM."""
+        if self.pending is not None and find_cid(self.pending, "ttr:keep:"):
+            return self.pending
+        dms = self.table.fake.dms_to(self.user)
+        for m in reversed(dms):
+            cid = find_cid(m, "ttr:keep:")
+            if cid and loaded.game.phase == "setup":
+                return m
+        return None
+
+    async def _draw(self, loaded, v, action, use_buttons):
+        t = self.table
+        src = "deck" if action.card < 0 else CARD_NAMES[action.card]
+        if use_buttons:
+            source = self.pending if v.step == "second_card" else t.last_panel()
+            cid = f"ttr:draw:{loaded.id}:{loaded.row.seq}:{src}"
+            if source is not None and cid in source.custom_ids():
+                return await t.click(self.user, source, cid)
+        return await t.slash(self.user, "draw", source=src)
+
+    async def _claim(self, loaded, v, action, use_buttons):
+        t = self.table
+        route = v.board.routes[action.route]
+        used = payment.route_payment(v.board.rules, route, action.cards)
+        color = "locomotive" if used < 0 else CARD_NAMES[used]
+        if use_buttons:
+            panel = t.last_panel()
+            cid = find_cid(panel, "ttr:claim:") if panel else None
+            if cid:
+                menu = await t.click(self.user, panel, cid)
+                sel = find_cid(menu, "ttr:route:")
+                options = [o["value"] for o in menu.component(sel)["options"]] if sel else []
+                if str(action.route) in options:
+                    msg = await t.select(self.user, menu, sel, [action.route])
+                    pay = f"ttr:pay:{loaded.id}:{loaded.row.seq}:r{action.route}:" + \
+                        ids.encode_cards(action.cards)
+                    if pay in msg.custom_ids():
+                        return await t.click(self.user, msg, pay)
+                    if not find_cid(msg, "ttr:pay:"):
+                        return msg
+                    # the agent wants a payment that is not among the sensible ones: say it
+        return await t.slash(self.user, "claim", route=str(action.route), color=color,
+                             locomotives=action.cards[LOCO])
+
+    async def _tunnel(self, loaded, action):
+        t = self.table
+        if isinstance(action, TunnelDecline):
+            if self.pending is not None and find_cid(self.pending, "ttr:tunnel:"):
+                cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:decline"
+                if cid in self.pending.custom_ids():
+                    return await t.click(self.user, self.pending, cid)
+            return await t.slash(self.user, "tunnel", choice="decline")
+        cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:{ids.encode_cards(action.cards)}"
+        if self.pending is not None and cid in self.pending.custom_ids():
+            return await t.click(self.user, self.pending, cid)
+        msg = await t.slash(self.user, "tunnel", choice="pay")
+        if cid in msg.custom_ids():
+            return await t.click(self.user, msg, cid)
+        return msg
+
+
+def db_file(tmp_path):
+    return os.path.join(str(tmp_path), "ttr.sqlite3")

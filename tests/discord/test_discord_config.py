@@ -1,0 +1,69 @@
+"""Configuration and the entry point: without a token, bot.py explains how to get one and
+exits cleanly; the environment (and .env) configure the bot."""
+import logging
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+from ttr_bot.discord.config import DEFAULT_DB, ConfigError, load
+
+
+def run_bot(args, env, cwd):
+    return subprocess.run([sys.executable, str(REPO / "bot.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)
+
+
+def minimal_env():
+    # an empty environment, except what the interpreter needs to find its packages
+    return {k: v for k, v in os.environ.items() if k in ("PATH", "SYSTEMROOT")}
+
+
+def test_without_a_token_it_says_how_to_get_one_and_exits_0(tmp_path):
+    result = run_bot([], minimal_env(), tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "DISCORD_TOKEN" in out
+    assert "New Application" in out and "Reset Token" in out and ".env" in out
+    assert "python -m ttr_bot.replay" in out
+    assert "Traceback" not in result.stderr
+
+
+def test_sync_without_a_token_does_not_try_to_connect(tmp_path):
+    result = run_bot(["sync", "--guild", "123"], minimal_env(), tmp_path)
+    assert result.returncode == 0 and "DISCORD_TOKEN" in result.stdout
+
+
+def test_a_token_in_dotenv_is_read(tmp_path, monkeypatch):
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc.def\nTTR_DEV_GUILD=42\n")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("TTR_DEV_GUILD", raising=False)
+    monkeypatch.chdir(tmp_path)
+    config = load()
+    assert config.token == "abc.def" and config.dev_guild == 42
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("TTR_DEV_GUILD", raising=False)
+
+
+def test_defaults_and_values():
+    config = load({})
+    assert config.token is None and config.db_path == DEFAULT_DB and config.dev_guild is None
+    assert config.log_level == logging.INFO
+    config = load({"DISCORD_TOKEN": " t ", "TTR_DB": "/data/ttr.sqlite3", "TTR_LOG_LEVEL": "debug"})
+    assert config.token == "t" and config.db_path == "/data/ttr.sqlite3"
+    assert config.log_level == logging.DEBUG
+
+
+@pytest.mark.parametrize("env", [{"TTR_DEV_GUILD": "my-server"}, {"TTR_LOG_LEVEL": "LOUD"}])
+def test_bad_values_are_refused_clearly(env):
+    with pytest.raises(ConfigError):
+        load(env)
+
+
+def test_the_bot_needs_no_privileged_intents():
+    from ttr_bot.discord.bot import intents
+    value = intents()
+    assert value.guilds
+    assert not (value.message_content or value.members or value.presences)

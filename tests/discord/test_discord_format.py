@@ -1,0 +1,138 @@
+"""format.py: what the bot writes. Public text never shows hidden information, and every
+message fits Discord's 2000 characters."""
+import random
+
+import pytest
+
+from conftest import new_game
+from ttr_bot.engine.cards import CARD_NAMES
+from ttr_bot.engine.view import view
+from ttr_bot.discord import format as F
+from ttr_bot.i18n import t
+from ttr_bot.service.effects import split_events
+
+COLOURS = [t(f"bot.card.{c}") for c in CARD_NAMES]
+
+
+def random_game_events(map_id="usa", n=3, seed=3, limit=4000):
+    """(game, [(events of one action)]) of a whole random game."""
+    game = new_game(map_id, n, seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(limit):
+        if game.over:
+            break
+        seat = game.to_move()[0]
+        out.append(game.apply(rng.choice(game.legal_actions(seat))))
+    return game, out
+
+
+def hidden_texts(board, private_part):
+    """The words that would give a private part away."""
+    out = []
+    if "card" in private_part:
+        out.append(F.card_name(private_part["card"], "en"))
+    for key in ("tickets", "returned", "offer"):
+        out += [F.ticket_text(board.tickets[x]) for x in private_part.get(key, ())]
+        out += [board.tickets[x].label() for x in private_part.get(key, ())]
+    return out
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe", "switzerland", "nordic"])
+def test_public_lines_never_show_hidden_cards_or_tickets(map_id):
+    game, actions = random_game_events(map_id, n=2 if map_id in ("switzerland", "nordic") else 3)
+    names = ["Ann", "Ben", "Cy"][:game.n]
+    checked = 0
+    for events in actions:
+        public, private = split_events(events)
+        for raw, pub in zip(events, public):
+            if "private" not in raw:
+                continue
+            # both the service's public events and raw engine events (with "private" still in)
+            for e in (pub, raw):
+                line = F.event_lines([e], game.board, names, "en")[0]
+                for secret in hidden_texts(game.board, raw["private"]):
+                    assert secret not in line, (line, secret)
+                if raw["type"] == "draw_card":
+                    assert line == t("bot.ev.draw_deck", name=names[raw["seat"]])
+                    assert not any(c in line.split() for c in COLOURS)
+            checked += 1
+    assert checked > 20
+
+
+def test_ticket_draw_says_how_many_kept_never_which():
+    game = new_game("usa", 2, seed=5)
+    events = game.apply(game.legal_actions(0)[0])      # keep the first option at setup
+    public, _ = split_events(events)
+    line = F.event_lines(public, game.board, ["Ann", "Ben"], "en")[0]
+    kept = events[0]["private"]["tickets"]
+    assert str(len(kept)) in line
+    assert all(game.board.tickets[x].origin not in line for x in kept)
+
+
+def test_fit_and_chunks_respect_the_limit():
+    text = "\n".join(f"line {i} " + "x" * 70 for i in range(200))
+    assert len(F.fit(text)) <= 2000 and F.fit(text).endswith("…")
+    assert F.fit("short") == "short"
+    assert len(F.fit("y" * 5000)) == 2000
+    parts = F.chunks(text.splitlines())
+    assert all(len(p) <= 2000 for p in parts)
+    assert "\n".join(parts) == text          # nothing lost when lines are short enough
+    assert all(len(p) <= 2000 for p in F.chunks(["z" * 4500, "a"]))
+
+
+def test_final_reveal_of_a_big_game_splits_into_messages_that_fit():
+    game, _ = random_game_events("usa", n=5, seed=11)
+    names = ["A very long display name number %d" % i for i in range(5)]
+    lines = F.reveal_lines(game.scores(), names, "en")
+    parts = F.chunks(lines)
+    assert all(len(p) <= 2000 for p in parts)
+    joined = "\n".join(parts)
+    for p in range(5):
+        for tk in game.scores()[0][p]["tickets"]:
+            assert tk["from"] in joined
+
+
+def test_status_shows_counts_not_contents():
+    game, _ = random_game_events("usa", n=3, seed=7, limit=60)
+    names = ["Ann", "Ben", "Cy"]
+    text = "\n".join(F.status_lines(game, names, "en"))
+    for p in range(3):
+        assert f"{sum(game.hands[p])} cards" in text
+        assert f"{len(game.tickets[p])} tickets" in text
+        for x in game.tickets[p]:
+            assert game.board.tickets[x].label() not in text
+    assert len(text) <= 2000
+
+
+def test_hand_shows_own_cards_and_ticket_progress():
+    game, _ = random_game_events("usa", n=2, seed=9, limit=200)
+    v = view(game, 0)
+    text = "\n".join(F.hand_lines(v, "en"))
+    assert F.cards_text(v.hand, "en") in text
+    for x in v.tickets:
+        assert F.ticket_text(game.board.tickets[x]) in text
+    assert ("✅" in text) or ("⬜" in text)
+    other = view(game, 1)
+    for x in other.tickets:
+        if x not in v.tickets:
+            assert F.ticket_text(game.board.tickets[x]) not in text
+
+
+@pytest.mark.parametrize("map_id", ["usa", "europe", "switzerland", "nordic"])
+def test_route_labels_fit_choice_limits(map_id):
+    board = new_game(map_id, 2).board
+    for route in board.routes:
+        label = F.route_choice_label(board, route, "en")
+        assert len(label) <= 100 and board.route_label(route) in label
+
+
+def test_route_label_reads_like_the_issue_example():
+    board = new_game("usa", 2).board
+    route = next(r for r in board.routes if {board.nodes[r.a].name, board.nodes[r.b].name}
+                 == {"Dallas", "El Paso"})
+    assert F.route_choice_label(board, route, "en") == f"{board.route_label(route)} · red 4"
+
+
+def test_fold_ignores_case_and_accents():
+    assert F.fold("Zürich") == F.fold("zurich")

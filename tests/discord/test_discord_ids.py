@@ -1,0 +1,100 @@
+"""Custom ids: they parse back to what was put in, stay within 100 characters even with the
+largest numbers, and the components built from them match their DynamicItem templates."""
+import re
+
+import pytest
+
+from conftest import new_game
+from ttr_bot.discord import components as C
+from ttr_bot.discord import ids
+
+BIG_GAME = 2 ** 63 - 1         # the largest SQLite integer id
+BIG_SEQ = 10 ** 10 - 1
+CARDS = (12, 0, 3, 0, 0, 0, 0, 9, 14)
+
+CASES = [
+    ("lobby", (BIG_GAME, "start"), {"game": BIG_GAME, "op": "start"}),
+    ("addbot", (7,), {"game": 7}),
+    ("draw", (BIG_GAME, BIG_SEQ, "locomotive"), {"game": BIG_GAME, "seq": BIG_SEQ, "src": "locomotive"}),
+    ("draw", (1, 0, "deck"), {"game": 1, "seq": 0, "src": "deck"}),
+    ("claim", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ}),
+    ("route", (3, 4), {"game": 3, "seq": 4}),
+    ("pay", (BIG_GAME, BIG_SEQ, "r9999", ids.encode_cards(CARDS)),
+     {"game": BIG_GAME, "seq": BIG_SEQ, "what": "r", "target": 9999, "cards": CARDS}),
+    ("pay", (2, 5, "s12", ids.encode_cards((1,) + (0,) * 8)),
+     {"game": 2, "seq": 5, "what": "s", "target": 12, "cards": (1,) + (0,) * 8}),
+    ("tickets", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ}),
+    ("keep", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ}),
+    ("tunnel", (BIG_GAME, BIG_SEQ, "pay", ids.encode_cards(CARDS)),
+     {"game": BIG_GAME, "seq": BIG_SEQ, "op": "pay", "cards": CARDS}),
+    ("tunnel", (1, 2, "decline"), {"game": 1, "seq": 2, "op": "decline", "cards": None}),
+    ("hand", (BIG_GAME,), {"game": BIG_GAME}),
+]
+
+
+@pytest.mark.parametrize("kind,parts,expected", CASES)
+def test_round_trip_and_length(kind, parts, expected):
+    cid = ids.make(kind, *parts)
+    assert len(cid) <= 100
+    assert ids.parse(cid) == (kind, expected)
+
+
+@pytest.mark.parametrize("bad", ["ttr:draw:1:2", "ttr:draw:x:2:deck", "ttr:lobby:1:explode",
+                                 "other:draw:1:2:deck", "ttr:pay:1:2:r3:1.2.3", "ttr:hand:1:2",
+                                 "ttr:draw:1:2:DECK", ""])
+def test_foreign_or_broken_ids_are_not_ours(bad):
+    assert ids.parse(bad) is None
+
+
+def test_make_refuses_what_would_not_parse():
+    with pytest.raises(ValueError):
+        ids.make("lobby", 1, "explode")
+    with pytest.raises(ValueError):
+        ids.make("draw", 1, 2, "x" * 200)
+
+
+def _items(view):
+    return list(view.children)
+
+
+def test_every_component_the_bot_builds_matches_its_template():
+    game = new_game("europe", 3, seed=2)
+    board = game.board
+    views = [
+        C.lobby_view(BIG_GAME, "en"),
+        C.turn_view(BIG_GAME, BIG_SEQ, game, "en"),
+        C.turn_view(BIG_GAME, BIG_SEQ, game, "en", step="second_card"),
+        C.keep_view(BIG_GAME, BIG_SEQ, board, game.offers[0], 2, "en"),
+        C.tunnel_view(BIG_GAME, BIG_SEQ, [CARDS, (0,) * 8 + (3,)], "en"),
+        C.route_view(BIG_GAME, BIG_SEQ, board, list(board.routes[:40]), "en"),
+        C.pay_view(BIG_GAME, BIG_SEQ, "r", 100, [CARDS] * 3, "en"),
+        C.hand_view(BIG_GAME, "en"),
+    ]
+    seen = set()
+    for view in views:
+        for item in _items(view):
+            assert isinstance(item, C.DYNAMIC_ITEMS)
+            assert re.fullmatch(item.template, item.custom_id)
+            assert len(item.custom_id) <= 100
+            seen.add(type(item))
+            payload = item.to_component_dict()
+            assert len(payload.get("label", "")) <= 80
+            assert len(payload.get("options", [])) <= 25
+    assert seen == set(C.DYNAMIC_ITEMS)
+
+
+def test_keep_menu_demands_the_rules_minimum():
+    game = new_game("usa", 2, seed=4)
+    view = C.keep_view(1, 0, game.board, game.offers[0], 2, "en")
+    menu = _items(view)[0].item
+    assert menu.min_values == 2 and menu.max_values == len(game.offers[0])
+    assert {o.value for o in menu.options} == {str(x) for x in game.offers[0]}
+
+
+def test_second_card_panel_has_no_face_up_locomotive():
+    game = new_game("usa", 2, seed=1)
+    game.faceup = [8, 8, 0, 1, 2]
+    first = {i.custom_id for i in _items(C.turn_view(1, 1, game, "en"))}
+    second = {i.custom_id for i in _items(C.turn_view(1, 1, game, "en", step="second_card"))}
+    assert "ttr:draw:1:1:locomotive" in first and "ttr:draw:1:1:locomotive" not in second
+    assert "ttr:claim:1:1" in first and "ttr:claim:1:1" not in second

@@ -1,0 +1,259 @@
+"""End to end: the real bot plays complete games through the fake Discord.
+
+Every request the bot sends is checked against Discord's OpenAPI description and its hard
+limits (`fake.assert_clean()`); the bot is restarted mid-game and the old buttons keep working;
+a player with closed DMs is served privately in the channel; and no public message shows a
+ticket before the final reveal, or says which card a blind draw gave.
+"""
+import json
+import re
+
+import pytest
+import pytest_asyncio
+
+from e2e_driver import FakeDiscord, Player, Table, db_file, find_cid
+from ttr_bot.engine.cards import CARD_NAMES
+from ttr_bot.discord.format import ticket_text
+from ttr_bot.i18n import catalog, t
+from ttr_bot.records import replay
+
+pytestmark = pytest.mark.asyncio
+MAX_ACTIONS = 1500
+# the opening words of the private answers ("You drew", "You kept"): never in public
+PRIVATE_WORDS = [catalog("en")[k].split("{")[0].strip() for k in ("bot.you.drew", "bot.you.kept")]
+
+
+@pytest_asyncio.fixture
+async def fake():
+    async with FakeDiscord() as f:
+        yield f
+
+
+async def open_game(table, host, others, map_id="europe", bots=1):
+    await table.slash(host, "new", map=map_id)
+    lobby = table.public_messages()[-1]
+    for user in others:
+        await table.click(user, lobby, f"ttr:lobby:{lobby_game(lobby)}:join")
+    for _ in range(bots):
+        await table.select(host, lobby, find_cid(lobby, "ttr:addbot:"), ["easy"])
+    await table.slash(host, "start")
+    await table.settle()
+
+
+def lobby_game(lobby):
+    return int(find_cid(lobby, "ttr:lobby:").split(":")[2])
+
+
+async def play_to_end(table, players, restart_at=None, on_restart=None):
+    by_id = {p.user.id: p for p in players}
+    restarted = False
+    for _ in range(MAX_ACTIONS):
+        loaded = await table.wait_for_humans()
+        if loaded is None or loaded.game.over:
+            return loaded
+        if restart_at and not restarted and loaded.game.turn >= restart_at and \
+                loaded.game.step == "idle" and loaded.game.phase == "play":
+            restarted = True
+            await table.restart_bot()
+            if on_restart:
+                await on_restart()
+            continue
+        seat = loaded.game.to_move()[0]
+        human = [s for s in loaded.game.to_move() if loaded.seats[s].user_id]
+        seat = human[0] if human else seat
+        await by_id[loaded.seats[seat].user_id].move()
+    raise AssertionError("the game did not end")
+
+
+def public_leaks(messages, board, reveal_id):
+    """Public messages before the reveal that show a ticket, or name a blind-drawn card."""
+    tickets = [ticket_text(tk) for tk in board.tickets]
+    colours = [t(f"bot.card.{c}", "en") for c in CARD_NAMES]
+    deck_line = t("bot.ev.draw_deck", "en", name="")
+    leaks = []
+    for m in messages:
+        if m.id >= reveal_id:
+            break
+        leaks += [(m.id, tk) for tk in tickets if tk in m.content]
+        for line in m.content.splitlines():
+            if deck_line.strip() in line and any(re.search(rf"\b{c}\b", line) for c in colours):
+                leaks.append((m.id, line))
+        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.content]
+    return leaks
+
+
+async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild, dms_closed=True)
+    players = [Player(table, alice, seed=1), Player(table, bob, seed=2)]
+    await open_game(table, alice, [bob])
+
+    # bob's DMs are closed: told once in the channel, without private content
+    notices = [m for m in table.public_messages() if str(bob.id) in m.content and "direct" in m.content]
+    assert len(notices) == 1 and find_cid(notices[0], "ttr:hand:")
+    assert fake.dms_to(alice), "alice gets her hand by DM"
+    loaded = await table.game()
+    game_id = loaded.id
+
+    old_panel = {}
+
+    async def after_restart():
+        # a button posted before the restart still works afterwards
+        loaded = await table.wait_for_humans()
+        panel = table.last_panel()
+        seat = loaded.game.current
+        user = alice if loaded.seats[seat].user_id == alice.id else bob
+        old_panel["clicked"] = panel.id
+        msg = await table.click(user, panel, f"ttr:draw:{game_id}:{loaded.row.seq}:deck")
+        assert "You drew" in msg.content
+        await table.settle()
+        # the second card, by slash command, after the restart
+        await table.slash(user, "draw", source="deck")
+        await table.settle()
+
+    final = await play_to_end(table, players, restart_at=8, on_restart=after_restart)
+    assert table.generation == 2 and old_panel.get("clicked")
+    assert final is not None and final.game.over
+
+    messages = table.public_messages()
+    reveal = next(m for m in messages if "🏁" in m.content)
+    assert any(f.endswith(".png") for m in messages[messages.index(reveal):] for f in m.files)
+    assert public_leaks(messages, final.game.board, reveal.id) == []
+    # every player's tickets are revealed at the end
+    names = final.names()
+    for p, name in enumerate(names):
+        assert name in "\n".join(m.content for m in messages if m.id >= reveal.id)
+    for tid in final.game.tickets[0]:
+        tk = final.game.board.tickets[tid]
+        assert tk.origin in "\n".join(m.content for m in messages if m.id >= reveal.id)
+
+    # bob never got a DM; alice's DMs never went to the channel
+    assert fake.dms_to(bob) == []
+    # the record can be exported, and replays to the same result
+    msg = await table.slash(alice, "export")
+    data = json.loads(next(iter(msg.files.values())))
+    game, _, error = replay(data)
+    assert error is None and game.over
+    assert game.scores()[0] == final.game.scores()[0]
+
+    fake.assert_clean()
+    assert fake.spec_violations == []
+    await fake.stop_bot(table.bot)
+
+
+async def test_stale_and_foreign_clicks_get_clear_answers(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    carol = fake.add_user("carol", guild=table.guild)
+    await open_game(table, alice, [bob], map_id="usa", bots=0)
+    for user in (alice, bob):
+        await table.slash(user, "keep", tickets="1,2")
+    await table.settle()
+    panel = table.last_panel()
+    loaded = await table.game()
+    deck = f"ttr:draw:{loaded.id}:{loaded.row.seq}:deck"
+    current = alice if loaded.game.current == 0 else bob
+    other = bob if current is alice else alice
+
+    msg = await table.click(carol, panel, deck)
+    assert msg.content == t("service.not_a_player")
+    msg = await table.click(other, panel, deck)
+    assert msg.content == t("illegal.not_your_turn")
+    first = await table.click(current, panel, deck)
+    assert "You drew" in first.content
+    # the same (now stale) button again: refused, with the current panel attached
+    again = await table.click(current, panel, deck)
+    assert again.content.startswith(t("service.stale"))
+    assert any(c.startswith("ttr:draw:") for c in again.custom_ids())
+    # an illegal move by slash: the engine's reason, privately
+    msg = await table.slash(current, "tickets")
+    assert msg.content == t("illegal.second_card_pending") and msg.ephemeral
+    await table.settle()
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_autocomplete_lists_only_affordable_routes(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    await open_game(table, alice, [bob], map_id="usa", bots=0)
+    for user in (alice, bob):
+        await table.slash(user, "keep", tickets="1,2,3")
+    await table.settle()
+    loaded = await table.game()
+    current = alice if loaded.game.current == 0 else bob
+    handle = await fake.autocomplete(current, table.channel, "ttr", "claim", {"route": ""},
+                                     focused="route")
+    choices = (await handle.response()).choices
+    assert len(choices) <= 25
+    hand = loaded.game.hands[loaded.game.current]
+    for c in choices:
+        route = loaded.game.board.routes[int(c["value"])]
+        assert route.length <= max(hand[:8]) + hand[8]
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_information_commands_and_language(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    msg = await table.slash(alice, "status")
+    assert msg.content == t("service.no_game")
+    await open_game(table, alice, [bob], map_id="switzerland", bots=0)
+    rules = await table.slash(alice, "rules")
+    assert "Switzerland" in rules.content and "three-locomotive" in rules.content
+    status = await table.slash(bob, "status")
+    assert "alice" in status.content and "bob" in status.content and status.ephemeral
+    board = await table.slash(bob, "board")
+    assert any(f.endswith(".png") for f in board.files)
+    hand = await table.slash(bob, "hand")
+    assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
+    helptext = await table.slash(bob, "help")
+    assert "/ttr claim" in helptext.content
+    export = await table.slash(bob, "export")
+    assert export.content == t("bot.export.none")
+    done = await table.slash(bob, "language", language="ja")
+    assert await table.bot.store.get_locale(bob.id) == "ja" and done.content
+    # Japanese has no catalog yet: English is the fallback, never a missing text
+    msg = await table.slash(bob, "status")
+    assert "alice" in msg.content
+    await table.settle()
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_channel_the_bot_cannot_post_in(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    mute = fake.add_text_channel(table.guild, "read-only", bot_can_send=False)
+    handle = await fake.slash(alice, mute, "ttr", "new", {"map": "usa"})
+    msg = await handle.followup(0)
+    assert msg.content == t("bot.error.cannot_post")
+    # the failed lobby does not block the channel
+    assert await table.bot.service.for_channel(mute.id) is None
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_game_in_a_thread(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    thread = fake.add_thread(table.channel, "ttr game")
+    table.channel = thread
+    await open_game(table, alice, [], map_id="usa", bots=1)
+    await table.slash(alice, "keep", tickets="1,2")
+    loaded = await table.wait_for_humans()
+    assert loaded.game.phase == "play"
+    assert any("ttr:draw:" in " ".join(m.custom_ids()) for m in fake.messages_in(thread))
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

@@ -1,0 +1,43 @@
+"""`python -m ttr_bot.replay FILE --png OUT.png` writes the board as it stands at the end."""
+import io
+import json
+import random
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+REPO = Path(__file__).resolve().parents[2]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+from ttr_bot import replay  # noqa: E402
+from ttr_bot.engine.dealer import Dealer  # noqa: E402
+from ttr_bot.engine.game import Game  # noqa: E402
+from ttr_bot.maps import load_board  # noqa: E402
+from ttr_bot.records import action_to_json, export_record  # noqa: E402
+from ttr_bot.render import render_board  # noqa: E402
+
+
+def test_replay_writes_the_final_board(tmp_path, capsys):
+    board = load_board("europe")
+    names = ["Zoë", "Øystein", "Renée"]
+    game = Game(board, 3, Dealer(4))
+    rng = random.Random(4)
+    actions = []
+    while not game.over and len(actions) < 120:
+        seat = game.to_move()[0]
+        action = rng.choice(game.legal_actions(seat))
+        actions.append(action_to_json(game, action, names))
+        game.apply(action)
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(export_record(game, names, actions), ensure_ascii=False),
+                      encoding="utf-8")
+    out = tmp_path / "board.png"
+    assert replay.main([str(record), "--png", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["turn"] == game.turn
+    data = out.read_bytes()
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG" and 1600 <= img.width <= 2000
+    assert data == render_board(game, names)

@@ -1,0 +1,178 @@
+"""Crash safety: a writer process is killed with SIGKILL at random moments while it plays many
+games; after every kill the file must hold every action the writer reported done, and every
+game's stored state must equal the replay of its log. The next round resumes the same games.
+
+TTR_CRASH_ROUNDS and TTR_CRASH_SEED change the number of kill/restart rounds and the seed of
+the kill moments (the seed is printed on failure, to replay a failing run).
+"""
+import asyncio
+import hashlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from svckit import make_service, open_store, state_of
+
+WRITER = Path(__file__).with_name("crash_writer.py")
+ROUNDS = int(os.environ.get("TTR_CRASH_ROUNDS", "20"))
+SEED = int(os.environ.get("TTR_CRASH_SEED", str(random.SystemRandom().randrange(10 ** 6))))
+GAMES = 6
+
+
+def digest(action):
+    text = json.dumps(action, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+class Writer:
+    """The writer subprocess, its stdout collected line by line by a thread."""
+
+    def __init__(self, db, round_no):
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WRITER), str(db), str(round_no), str(GAMES)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            if not line.endswith("\n"):     # cut off by the kill: never reported
+                break
+            self.lines.append(line.split())
+            if line.startswith("ready"):
+                self.ready.set()
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.thread.join(timeout=10)
+        stderr = self.proc.stderr.read()
+        self.proc.stderr.close()
+        return stderr
+
+
+async def check(db, reported, checked):
+    """Everything reported is in the log; every game's snapshot equals its replay.
+    `checked` maps game id -> (seq, status) already verified, so unchanged finished games are
+    not replayed again every round. Returns the number of games verified."""
+    conn = sqlite3.connect(db)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        conn.close()
+    store = await open_store(db)
+    try:
+        svc = make_service(store)
+        for game_id, seqs in reported.items():
+            log = await store.load_actions(game_id)           # validates: no gaps, no extra
+            row = await store.get_game(game_id)
+            assert row.seq == len(log) >= max(seqs), (game_id, row.seq, max(seqs))
+            for seq, dig in seqs.items():
+                assert digest(log[seq - 1].action) == dig, (game_id, seq)
+        verified = 0
+        for game_id in started_games(db):
+            row = await store.get_game(game_id)
+            previous = checked.get(game_id)
+            if previous is not None:
+                assert row.seq >= previous[0], (game_id, "seq went back", previous, row.seq)
+                if previous == (row.seq, row.status) and row.status == "finished":
+                    continue
+            snap = await store.load_snapshot(game_id)
+            rebuilt = await svc.rebuild(game_id)
+            assert snap.seq == row.seq
+            assert snap.state == state_of(rebuilt), game_id
+            results = await store.load_results(game_id)
+            if row.status == "finished":
+                assert rebuilt.over and len(results) == rebuilt.n
+                assert any(r.won for r in results)
+            else:
+                assert not rebuilt.over and results == []
+            checked[game_id] = (row.seq, row.status)
+            verified += 1
+        return verified
+    finally:
+        await store.close()
+
+
+def started_games(db):
+    conn = sqlite3.connect(db)
+    try:
+        return [r[0] for r in conn.execute(
+            "SELECT id FROM games WHERE status IN ('active', 'finished') ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def test_sigkill_at_random_moments_loses_nothing_reported(tmp_path):
+    db = tmp_path / "crash.db"
+    rng = random.Random(SEED)
+    reported = {}           # game id -> {seq: digest} of every action reported done
+    checked = {}
+    done_total = mid_stream_kills = 0
+    started = time.monotonic()
+    for round_no in range(1, ROUNDS + 1):
+        writer = Writer(db, round_no)
+        early = rng.random() < 0.15
+        if early:                    # possibly during startup, migrations or game creation
+            time.sleep(rng.uniform(0.0, 0.4))
+        else:
+            assert writer.ready.wait(15), f"seed {SEED}: writer not ready: {writer.kill()}"
+            time.sleep(rng.uniform(0.02, 1.5))
+        alive = writer.proc.poll() is None
+        stderr = writer.kill()
+        assert alive and writer.proc.returncode == -signal.SIGKILL, (
+            f"seed {SEED}, round {round_no}: the writer died by itself:\n{stderr}")
+        done = [ln for ln in writer.lines if ln[0] == "done"]
+        assert all(ln[0] in ("ready", "done") for ln in writer.lines), writer.lines[-3:]
+        for _, game_id, seq, dig in done:
+            seqs = reported.setdefault(int(game_id), {})
+            assert int(seq) not in seqs, (f"seed {SEED}: seq {seq} of game {game_id} "
+                                          f"reported twice")
+            seqs[int(seq)] = dig
+        done_total += len(done)
+        mid_stream_kills += bool(done) and not early
+        try:
+            asyncio.run(check(db, reported, checked))
+        except AssertionError as e:
+            raise AssertionError(f"seed {SEED}, round {round_no}: {e}") from e
+    # the test did what it says: many actions, most kills in the middle of the stream
+    assert done_total >= 30 * ROUNDS, (SEED, done_total)
+    assert mid_stream_kills >= ROUNDS // 2, (SEED, mid_stream_kills)
+    finished = sum(1 for seq, status in checked.values() if status == "finished")
+    print(f"crash test: seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "
+          f"{len(checked)} games ({finished} finished), {time.monotonic() - started:.1f} s")
+
+
+def test_the_checker_catches_a_lost_action(tmp_path):
+    """The check above can fail: a reported action missing from the log is caught."""
+    db = tmp_path / "crash.db"
+    writer = Writer(db, 1)
+    assert writer.ready.wait(15)
+    deadline = time.monotonic() + 10
+    while sum(ln[0] == "done" for ln in writer.lines) < 20 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    writer.kill()
+    done = [ln for ln in writer.lines if ln[0] == "done"]
+    game_id, seq = int(done[-1][1]), int(done[-1][2])
+    reported = {game_id: {seq: done[-1][3]}}
+    asyncio.run(check(db, reported, {}))                       # intact: passes
+    with pytest.raises(AssertionError):
+        asyncio.run(check(db, {game_id: {seq + 1: "0" * 16}}, {}))   # never written
+    with pytest.raises(AssertionError):
+        asyncio.run(check(db, {game_id: {seq: "0" * 16}}, {}))       # another action
+    conn = sqlite3.connect(db, isolation_level=None)               # a stale snapshot
+    conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id != ? "
+                 "LIMIT 1) WHERE game_id = ?", (game_id, game_id))
+    conn.close()
+    with pytest.raises(AssertionError):
+        asyncio.run(check(db, reported, {}))

@@ -1,0 +1,96 @@
+"""/ttr hand, board, status, rules, help, export, language: reading the game (answers are
+ephemeral: only the asker sees them, and nothing private ever reaches the channel)."""
+import io
+import json
+
+import discord
+from discord import app_commands
+
+from ...i18n import LOCALES, t
+from ...service import ServiceError
+from .. import flow
+from ..errors import UserFacing, answer
+from ..format import chunks, fit, rules_lines, status_lines, summary_lines
+from ..translator import text
+from . import GroupedCog
+
+HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep", "tunnel",
+             "station", "pass", "hand", "board", "status", "rules", "export", "language", "cancel")
+
+
+class Info(GroupedCog):
+    @app_commands.command(name="hand", description=text("bot.cmd.hand"))
+    async def hand(self, interaction: discord.Interaction):
+        loc = await flow.begin(interaction)
+        loaded = await flow.channel_game(interaction)
+        await flow.show_hand(interaction, loc, loaded.id)
+
+    @app_commands.command(name="board", description=text("bot.cmd.board"))
+    async def board(self, interaction: discord.Interaction):
+        bot = interaction.client
+        loc = await flow.begin(interaction)
+        loaded = await flow.channel_game(interaction)
+        game, names = loaded.game, loaded.names()
+        png = await bot.delivery.render(game, names, locale=loc)
+        lines = status_lines(game, names, loc)
+        if png is None:
+            lines += summary_lines(game, names, loc)
+        await answer(interaction, fit("\n".join(lines)),
+                     file=bot.delivery.as_file(png) if png else None)
+
+    @app_commands.command(name="status", description=text("bot.cmd.status"))
+    async def status(self, interaction: discord.Interaction):
+        loc = await flow.begin(interaction)
+        loaded = await flow.channel_game(interaction)
+        await answer(interaction, fit("\n".join(status_lines(loaded.game, loaded.names(), loc))))
+
+    @app_commands.command(name="rules", description=text("bot.cmd.rules"))
+    async def rules(self, interaction: discord.Interaction):
+        loc = await flow.begin(interaction)
+        loaded = await flow.channel_game(interaction, started=False)
+        board = interaction.client.board_of(loaded)
+        for part in chunks(rules_lines(board, loc)):
+            await answer(interaction, part)
+
+    @app_commands.command(name="help", description=text("bot.cmd.help"))
+    async def help(self, interaction: discord.Interaction):
+        loc = await flow.begin(interaction)
+        lines = [t("bot.help.title", loc)]
+        lines += [f"`/ttr {k}` — {t(f'bot.cmd.{k}', loc)}" for k in HELP_KEYS]
+        lines.append(t("bot.help.footer", loc))
+        for part in chunks(lines):
+            await answer(interaction, part)
+
+    @app_commands.command(name="export", description=text("bot.cmd.export"))
+    @app_commands.describe(game=text("bot.opt.game"))
+    async def export(self, interaction: discord.Interaction,
+                     game: app_commands.Range[int, 1] | None = None):
+        """The record of a finished game: it reveals every card dealt, so never mid-game."""
+        bot = interaction.client
+        loc = await flow.begin(interaction)
+        if game is None:
+            done = await bot.store.results_for_user(interaction.user.id, limit=1)
+            if not done:
+                raise UserFacing("bot.export.none")
+            game = done[0].game_id
+        loaded = await bot.service.load(game)
+        if loaded is None or loaded.row.guild_id != interaction.guild_id:
+            raise ServiceError("service.no_game")
+        if loaded.row.status != "finished":
+            raise UserFacing("bot.export.not_finished")
+        record = await bot.service.export(game)
+        data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+        file = discord.File(io.BytesIO(data), filename=f"ttr-game-{game}.json")
+        await answer(interaction, t("bot.export.done", loc, game=game), file=file)
+
+    @app_commands.command(name="language", description=text("bot.cmd.language"))
+    @app_commands.describe(language=text("bot.opt.language"))
+    @app_commands.choices(language=[
+        app_commands.Choice(name=text(f"bot.lang.{code}"), value=code) for code in LOCALES
+    ] + [app_commands.Choice(name=text("bot.lang.auto"), value="auto")])
+    async def language(self, interaction: discord.Interaction, language: str):
+        bot = interaction.client
+        await flow.begin(interaction)
+        await bot.set_user_locale(interaction.user.id, None if language == "auto" else language)
+        loc = await bot.user_locale(interaction)
+        await answer(interaction, t("bot.language.done", loc, language=t(f"bot.lang.{language}", loc)))
