@@ -12,6 +12,7 @@ may push them, and they rarely change.
 """
 import argparse
 import asyncio
+import inspect
 import logging
 import sys
 import tempfile
@@ -52,7 +53,12 @@ def offline_demo():
     out = tempfile.mkdtemp(prefix="ttr-demo-")
     print(f"Playing an offline demo game (pictures in {out}):\n", flush=True)
     try:
-        demo_main(["--out", out])
+        params = inspect.signature(demo_main).parameters
+        by_name = next((n for n in ("out_dir", "out", "output", "outdir") if n in params), None)
+        if by_name:
+            demo_main(**{by_name: out})
+        else:
+            demo_main(["--out", out])
     except SystemExit:
         pass
     except Exception as exc:   # the demo is a courtesy: the message above is what matters

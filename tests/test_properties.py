@@ -68,15 +68,15 @@ def _try_mutation(game, rng, action, names, cfg):
     except Exception:          # an action no record could name (bad index): must be refused
         as_json = None
     try:
-        events = game.apply(mut)
+        game.apply(mut)
     except Illegal as e:
         assert snapshot(game) == before, f"refused {mut} ({e.key}) but the state changed"
         assert not listed, f"legal_actions lists {mut} but apply refused it ({e.key})"
-        return None, None
+        return None
     assert as_json is not None, f"accepted an action with no record form: {mut}"
     nordic_claim = game.board.map_id == "nordic" and isinstance(mut, A.ClaimRoute)
     assert listed or nordic_claim, f"apply accepted {mut} that legal_actions does not list"
-    return as_json, events
+    return as_json
 
 
 def play_and_check(map_id, variant, n, seed, play_seed, style, mutate_rate):
@@ -89,47 +89,50 @@ def play_and_check(map_id, variant, n, seed, play_seed, style, mutate_rate):
     actions = []
     probe_at = rng.randrange(1, 200)
     probe = None
-    final_from = None
+    final_from = None           # game.turn when a turn ended with 2 or fewer trains (§4)
+    passes_in_a_row = 0
     while not game.over:
         assert len(actions) < MAX_ACTIONS, "the game does not end"
         movers = game.to_move()
         assert movers, "nobody may move in an unfinished game"
-        trains_before = list(game.trains)
-        as_json = events = None
+        turn_before = game.turn
+        as_json = None
         if rng.random() < mutate_rate:
             seat = rng.choice(movers)
-            as_json, events = _try_mutation(game, rng, rng.choice(game.legal_actions(seat)),
-                                            names, cfg)
+            as_json = _try_mutation(game, rng, rng.choice(game.legal_actions(seat)), names, cfg)
         if as_json is None:
             seat = rng.choice(movers)
             legal = game.legal_actions(seat)
             assert legal, f"seat {seat} may move but has no legal action"
             action = choose(rng, legal, style)
             as_json = action_to_json(game, action, names)
-            events = game.apply(action)
+            game.apply(action)
         actions.append(as_json)
         check_invariants(game, cfg)
-        for e in events:
-            if e["type"] == "final_round":       # §4: the turn left 2 or fewer trains
-                assert final_from is None and game.trains[e["seat"]] <= 2
-                assert all(t > 2 for t in trains_before), "the final round started late"
+        if game.turn != turn_before:            # a turn ended
+            assert game.turn == turn_before + 1
+            passes_in_a_row = passes_in_a_row + 1 if as_json["type"] == "pass" else 0
+            actor = names.index(as_json["player"])
+            if final_from is None and game.trains[actor] <= 2:
                 final_from = game.turn
-            if e["type"] == "game_over" and e["reason"] == "trains":
-                assert game.turn - final_from == n, "every player gets exactly one more turn"
+            elif final_from is not None and not game.over:
+                assert game.turn - final_from < n, "the final round is too long"
         if len(actions) % SCORE_EVERY == 0:
             players, winners = game.scores()
             assert_scores_match(game, players, winners)
         if len(actions) == probe_at:
             probe = (probe_at, play_state(game))
 
-    # the end: nothing more is legal, and refusing changes nothing
+    # the end: after the final round (each player one more turn, §4, §11.13), or after as many
+    # passes in a row as there are players (§3.6)
+    if passes_in_a_row < n:
+        assert final_from is not None and game.turn - final_from == n, (final_from, game.turn)
     assert all(game.legal_actions(s) == [] for s in range(n))
     before = snapshot(game)
     for a in (A.DrawCard(0), A.Pass(game.current), A.DrawTickets(0)):
         with pytest.raises(Illegal):
             game.apply(a)
     assert snapshot(game) == before
-    assert game.final_turns_left == 0 or game.passes >= n
 
     players, winners = game.scores()
     assert_scores_match(game, players, winners)
@@ -195,8 +198,10 @@ def test_hoarders_empty_the_deck_and_reshuffle():
         steps = 0
         while not game.over and steps < MAX_ACTIONS:
             seat = rng.choice(game.to_move())
-            for e in game.apply(choose(rng, game.legal_actions(seat), "hoarder")):
-                seen.add(e["type"])
+            deck_before = len(game.deck)
+            game.apply(choose(rng, game.legal_actions(seat), "hoarder"))
+            if len(game.deck) > deck_before:     # only a reshuffle makes the deck grow
+                seen.add("reshuffle")
             if not game.deck and not game.discard:
                 seen.add("deck_and_discard_empty")
             if len(game.faceup) < 5:
@@ -355,10 +360,10 @@ def _give(game, seat, cards):
     assert card_census(game) == FULL_DECK
 
 
-def _started(map_id, n=2):
+def _started(map_id, n=2, variant="base"):
     """A game past the starting ticket choice, with empty hands and an empty face-up row (their
     cards put back under the deck), so that a test can hand out exactly the cards it needs."""
-    game = Game(load_board(map_id), n, Dealer(1))
+    game = Game(load_board(map_id, variant), n, Dealer(1))
     for seat in range(n):
         game.apply(game.legal_actions(seat)[0])
         for card, k in enumerate(game.hands[seat]):
@@ -421,31 +426,118 @@ def test_double_route_lanes_by_player_count():
                                     ("nordic", "Stockholm", "Sundsvall", 3)):
         board = load_board(map_id)
         lanes = [_route(board, a, b, 1), _route(board, a, b, 2)]
+        pays = []
+        for r in lanes:
+            route = board.routes[r]
+            pay = [0] * 9
+            pay[0] = route.length - route.ferry          # gray: purple, + the ferry locomotives
+            pay[8] = route.ferry
+            pays.append(tuple(pay))
         for n in range(board.rules.min_players, board.rules.max_players + 1):
             game = _started(map_id, n)
-            pays = []
-            for r in lanes:
-                route = board.routes[r]
-                pay = [0] * 9
-                pay[0] = route.length - route.ferry        # gray: purple, + the ferry locomotives
-                pay[8] = route.ferry
-                pays.append(tuple(pay))
             first = game.current
             second = (first + 1) % n
-            _give(game, first, [2 * pays[0][0]] + [0] * 7 + [2 * pays[0][8]])
+            _give(game, first, [pays[0][0] + pays[1][0]] + [0] * 7 + [pays[0][8] + pays[1][8]])
             _give(game, second, [pays[1][0]] + [0] * 7 + [pays[1][8]])
             game.apply(A.ClaimRoute(first, lanes[0], pays[0]))
-            assert game.owner[lanes[0]] == first
-            # the owner of lane 1 may never take lane 2 (checked without waiting for their turn)
-            assert game._route_blocked(first, lanes[1]) == "double_own"
-            assert game.current == second
-            action = A.ClaimRoute(second, lanes[1], pays[1])
+            assert game.owner[lanes[0]] == first and game.current == second
             if n < both_from:
                 before = snapshot(game)
                 with pytest.raises(Illegal) as exc:
-                    game.apply(action)
+                    game.apply(A.ClaimRoute(second, lanes[1], pays[1]))
                 assert exc.value.key == "double_closed"
                 assert snapshot(game) == before
-            else:
-                game.apply(action)
-                assert game.owner[lanes[1]] == second
+                continue
+            while game.current != first:                # the others draw; then ann again
+                game.apply(A.DrawCard(game.current))
+                game.apply(A.DrawCard(game.current))
+            before = snapshot(game)
+            with pytest.raises(Illegal) as exc:
+                game.apply(A.ClaimRoute(first, lanes[1], pays[1]))
+            assert exc.value.key == "double_own"
+            assert snapshot(game) == before
+            game.apply(A.DrawCard(first))
+            game.apply(A.DrawCard(first))
+            game.apply(A.ClaimRoute(second, lanes[1], pays[1]))
+            assert game.owner[lanes[1]] == second
+
+
+# ----- winners and tie-breaks (§5.4, §6, §11.8, §11.9) ------------------------------------------------
+def _own(game, seat, a, b):
+    """Give a route to a seat (as if claimed: trains and route points follow)."""
+    r = _route(game.board, a, b)
+    length = game.board.routes[r].length
+    game.owner[r] = seat
+    game.routes_of[seat].append(r)
+    game.trains[seat] -= length
+    game.route_points[seat] += {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15}[length]
+
+
+def _tickets(game, seat, *pairs):
+    game.tickets[seat] = [next(t.id for t in game.board.tickets if {t.origin, *t.dests} == set(p))
+                          for p in pairs]
+
+
+def _totals_and_winners(game):
+    players, winners = game.scores()
+    assert_scores_match(game, players, winners)
+    return [p["total"] for p in players], winners
+
+
+def test_exact_tie_with_both_longest_paths_shares_the_win():
+    game = _started("usa")
+    _tickets(game, 0)
+    _tickets(game, 1)
+    _own(game, 0, "Seattle", "Helena")          # 15 + longest path 6 -> +10
+    _own(game, 1, "Miami", "New Orleans")       # 15 + longest path 6 -> +10
+    assert _totals_and_winners(game) == ([25, 25], [0, 1])
+
+
+def test_tie_broken_by_completed_tickets():
+    game = _started("usa")
+    _own(game, 0, "Denver", "Santa Fe")         # 2
+    _own(game, 0, "Santa Fe", "El Paso")        # 2, trail 4
+    _tickets(game, 0, ("Denver", "El Paso"))    # +4
+    _own(game, 1, "Chicago", "Omaha")           # 7, trail 4
+    _own(game, 1, "Dallas", "Houston")          # 1
+    _tickets(game, 1)
+    # both trails are 4: both get 10. ann 2 + 2 + 4 + 10 = 18, bob 7 + 1 + 10 = 18
+    assert _totals_and_winners(game) == ([18, 18], [0])
+
+
+def test_tie_broken_by_the_longest_path_bonus():
+    game = _started("usa")
+    _tickets(game, 0)
+    _tickets(game, 1)
+    _own(game, 0, "Seattle", "Helena")          # 15, trail 6: bonus 10 -> 25
+    for a, b in (("Portland", "San Francisco"), ("Montréal", "Sault St. Marie"),
+                 ("Chicago", "Duluth"), ("Kansas City", "Omaha")):
+        _own(game, 1, a, b)                     # 10 + 10 + 4 + 1 = 25, trail 5
+    assert _totals_and_winners(game) == ([25, 25], [0])
+
+
+def test_europe_fewest_stations_before_the_express():
+    game = _started("europe")
+    _tickets(game, 0)
+    _tickets(game, 1)
+    for a, b in (("Warszawa", "Wilno"), ("Kyiv", "Smolensk"), ("Sarajevo", "Zagrab"),
+                 ("Cadiz", "Madrid"), ("Budapest", "Wien")):
+        _own(game, 0, a, b)                     # 4 * 4 + 1 = 17, trail 3, 3 stations: +12 = 29
+    _own(game, 1, "Marseille", "Pamplona")      # 7, trail 4: Express +10
+    _own(game, 1, "Athina", "Sofia")            # 4
+    city = game.board.place_nodes["Berlin"][0]  # one station placed: 2 left, +8 -> 29
+    game.station_owner[city] = 1
+    game.stations_of[1].append(city)
+    game.stations_left[1] -= 1
+    assert _totals_and_winners(game) == ([29, 29], [0])
+
+
+def test_1910_has_no_longest_path_tie_break():
+    game = _started("usa", variant="1910")
+    _tickets(game, 0)
+    _tickets(game, 1)
+    _own(game, 0, "Seattle", "Helena")          # 15, trail 6
+    for a, b in (("Chicago", "Omaha"), ("Denver", "Oklahoma City"), ("Dallas", "Houston")):
+        _own(game, 1, a, b)                     # 7 + 7 + 1 = 15, trail 4
+    # Globetrotter: both have 0 completed tickets: both get 15 (§11.8); still tied: both win
+    assert _totals_and_winners(game) == ([30, 30], [0, 1])

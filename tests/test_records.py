@@ -335,12 +335,19 @@ def test_station_costs_grow_and_need_one_colour():
 
 
 def test_station_serves_only_one_borrowed_route():
-    # bob's station at Venezia could borrow Venezia–Zürich or Venezia–Zagrab (both ann's);
-    # Zürich–Brindisi needs the first. The engine must pick it.
-    _, game, _ = run(load("europe_tunnels_stations.json"))
-    players, _ = game.scores()
-    assert players[1]["tickets_completed"] == 1
-    assert len(players[1]["borrowed_routes"]) == 1
+    # bob keeps Zagrab–Brindisi 6 instead of Berlin–Roma. His Venezia station may borrow ann's
+    # Venezia–Zürich (Zürich–Brindisi done) or her Venezia–Zagrab (Zagrab–Brindisi done), not
+    # both: +6 - 6 = 0, one ticket completed, total 4 + 0 + 4 = 8.
+    doc = load("europe_tunnels_stations.json")
+    deck = doc["decks"]["tickets"]
+    i, j = deck.index(["Berlin", "Roma"]), deck.index(["Zagrab", "Brindisi"])
+    deck[i], deck[j] = deck[j], deck[i]
+    doc["actions"][1]["keep"] = [["Zürich", "Brindisi"], ["Zagrab", "Brindisi"]]
+    out, _, error = run(doc)
+    assert error is None
+    bob = players_by_name(out)["bob"]
+    assert (bob["ticket_points"], bob["tickets_completed"], bob["total"]) == (0, 1, 8)
+    assert sorted(t["completed"] for t in bob["tickets"]) == [False, True]
 
 
 # ----- Switzerland: tickets to countries --------------------------------------------------------

@@ -9,8 +9,6 @@ move goes through an interaction.
 import asyncio
 import os
 
-from fakediscord import FakeDiscord  # noqa: F401  (re-exported for the tests)
-
 from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
 from ttr_bot.discord.bot import TTRBot
@@ -50,9 +48,11 @@ class Table:
 
     async def settle(self):
         """Until the bot has posted everything it queued and Discord is quiet."""
-        for _ in range(3):
+        while True:
             await self.bot.delivery.drain()
-            await self.fake.idle(quiet=0.03, timeout=20)
+            await self.fake.idle(quiet=0.02, timeout=20)
+            if not self.bot.delivery._tasks:
+                return
 
     async def game(self):
         """The channel's game; once it is over, the last one played here."""

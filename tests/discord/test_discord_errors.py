@@ -100,7 +100,7 @@ async def test_expected_refusals_are_not_logged_as_errors(caplog):
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
 
 
-def test_missing_permissions_get_a_useful_sentence():
+async def test_missing_permissions_get_a_useful_sentence():
     forbidden = discord.Forbidden(FakeHTTPResponse(403), {"code": 50013, "message": "Missing"})
     text, expected = errors.message_for(forbidden, "en")
     assert expected and text == t("bot.error.cannot_post")

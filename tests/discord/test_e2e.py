@@ -11,7 +11,8 @@ import re
 import pytest
 import pytest_asyncio
 
-from e2e_driver import FakeDiscord, Player, Table, db_file, find_cid
+from e2e_driver import Player, Table, db_file, find_cid
+from fakediscord import FakeDiscord
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.discord.format import ticket_text
 from ttr_bot.i18n import catalog, t
@@ -257,3 +258,22 @@ async def test_a_game_in_a_thread(fake, tmp_path):
     assert any("ttr:draw:" in " ".join(m.custom_ids()) for m in fake.messages_in(thread))
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
+    import importlib.util
+    from conftest import REPO
+    from ttr_bot.discord.config import Config
+    spec = importlib.util.spec_from_file_location("ttr_entry", REPO / "bot.py")
+    entry = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(entry)
+    guild = fake.add_guild("Dev")
+    await entry.sync_commands(Config(token=fake.token), guild.id)
+    commands = fake.commands(guild)
+    assert set(commands) == {"ttr"}
+    subs = {o["name"] for o in commands["ttr"]["options"]}
+    assert {"new", "draw", "claim", "keep", "tunnel", "station", "hand", "export"} <= subs
+    assert fake.commands() == {}          # nothing global was pushed
+    await entry.sync_commands(Config(token=fake.token), None)
+    assert set(fake.commands()) == {"ttr"}
+    fake.assert_clean()

@@ -148,6 +148,9 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
                 board.rules, route, v.hand):
             raise UserFacing("bot.claim.no_such_payment", route=label)
         raise UserFacing("bot.claim.cannot_pay", route=label)
+    why = _explain(v, ClaimRoute(seat, route_index, options[0]))
+    if why is not None:         # taken, not their turn…: say so before asking how to pay
+        raise ServiceError("service.illegal", illegal=why)
     seq = expected_seq if expected_seq is not None else (await _loaded(bot, game_id)).row.seq
     await answer(interaction, t("bot.claim.choose", loc, route=label),
                  view=C.pay_view(game_id, seq, "r", route_index, options, loc))

@@ -271,6 +271,14 @@ def status_lines(game, names, loc):
     return lines
 
 
+def own_score_line(game, seat, loc):
+    """A player's own score as if the game ended now (RULES §11.14): for their eyes only, as
+    it depends on their tickets."""
+    pl = game.scores()[0][seat]
+    return t("bot.status.you", loc, total=pl["total"], routes=pl["route_points"],
+             tickets=pl["ticket_points"], bonuses=sum(pl["bonuses"].values()))
+
+
 def rules_lines(board, loc):
     r = board.rules
     lines = [t("bot.rules.title", loc, map=map_title(board, loc)),

@@ -6,9 +6,11 @@ in one transaction, and only then return `Effects` saying who must be told what.
 imports discord; the store is reached only through its interface.
 """
 import asyncio
+import logging
 import json
 import random
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 
@@ -19,9 +21,10 @@ from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
 from ..maps import MapError, load_board, variants
 from ..records import action_from_json, action_to_json, export_record
-from ..store import ChannelBusy, CorruptLog, SeatResult, SeatTaken, StaleSequence
+from ..store import ChannelBusy, CorruptSnapshot, CorruptLog, SeatResult, SeatTaken, StaleSequence
 from .effects import Effects, ServiceError, changed_seats, split_events
 
+log = logging.getLogger(__name__)
 BOT_LEVELS = {"easy": 1, "medium": 2, "hard": 3}
 LEVEL_NAMES = {v: k for k, v in BOT_LEVELS.items()}
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
@@ -60,7 +63,7 @@ class GameService:
         self.timers = timers            # a store.TimerService, set by the adapter
         self.agents = agents            # level name -> agent factory (ttr_bot.ai.make_agent)
         self._cache = OrderedDict()
-        self._locks = {}
+        self._locks = weakref.WeakValueDictionary()   # a lock lives while someone holds or awaits it
 
     # ----- loading ------------------------------------------------------------------------
     def lock(self, game_id):
@@ -83,7 +86,11 @@ class GameService:
             loaded = Loaded(row, seats)
             if row.status == "lobby":
                 break
-            snap = await self.store.load_snapshot(game_id)
+            try:
+                snap = await self.store.load_snapshot(game_id)
+            except CorruptSnapshot:
+                log.error("game %s: snapshot unreadable, rebuilding from the action log", game_id)
+                snap = None
             if snap is not None and snap.seq != row.seq:
                 continue  # an action was committed between the two reads: read both again
             board = load_board(row.map, row.variant)
@@ -98,10 +105,7 @@ class GameService:
         self._cache[loaded.id] = loaded
         self._cache.move_to_end(loaded.id)
         while len(self._cache) > self.cache_size:
-            old, _ = self._cache.popitem(last=False)
-            lock = self._locks.get(old)
-            if lock is not None and not lock.locked():
-                del self._locks[old]
+            self._cache.popitem(last=False)
 
     def forget(self, game_id):
         self._cache.pop(game_id, None)
@@ -361,10 +365,10 @@ def _unique(names):
 
 def _seat_results(loaded, game):
     players, winners = game.scores()
-    order = sorted(range(game.n), key=lambda p: -players[p]["total"])
-    rank = {p: order.index(p) + 1 for p in order}
-    for w in winners:
-        rank[w] = 1
+    # competition ranking: a higher total is ahead; on equal totals the tie-break winners are
+    # ahead; players still equal share a rank
+    key = [(pl["total"], p in winners) for p, pl in enumerate(players)]
+    rank = {p: 1 + sum(1 for k in key if k > key[p]) for p in range(game.n)}
     return [SeatResult(seat=p, user_id=loaded.seats[p].user_id, score=players[p]["total"],
                        rank=rank[p], won=p in winners,
                        tickets_completed=players[p]["tickets_completed"]) for p in range(game.n)]

@@ -24,10 +24,9 @@ class GroupedCog(commands.Cog):
         self.__cog_app_commands__ = []   # they live in the group, not at the top level
 
     async def cog_unload(self):
-        for name in list(self.bot.ttr._children):
-            cmd = self.bot.ttr.get_command(name)
+        for cmd in list(self.bot.ttr.commands):
             if getattr(cmd, "binding", None) is self:
-                self.bot.ttr.remove_command(name)
+                self.bot.ttr.remove_command(cmd.name)
 
 
 def all_cogs():

@@ -10,7 +10,7 @@ from ...i18n import LOCALES, t
 from ...service import ServiceError
 from .. import flow
 from ..errors import UserFacing, answer
-from ..format import chunks, fit, rules_lines, status_lines, summary_lines
+from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
 from ..translator import text
 from . import GroupedCog
 
@@ -42,7 +42,11 @@ class Info(GroupedCog):
     async def status(self, interaction: discord.Interaction):
         loc = await flow.begin(interaction)
         loaded = await flow.channel_game(interaction)
-        await answer(interaction, fit("\n".join(status_lines(loaded.game, loaded.names(), loc))))
+        lines = status_lines(loaded.game, loaded.names(), loc)
+        seat = loaded.seat_of(interaction.user.id)
+        if seat is not None and loaded.game.phase != "setup":
+            lines.append(own_score_line(loaded.game, seat, loc))
+        await answer(interaction, fit("\n".join(lines)))
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):
