@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import inspect
 import logging
+import signal
 import sys
 import tempfile
 
@@ -82,6 +83,10 @@ async def sync_commands(config, guild_id):
             print(f"Synced {len(synced)} global command(s) (may take a while to appear).")
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     from ttr_bot.discord.config import ConfigError, load
@@ -104,6 +109,9 @@ def main(argv=None):
 
     from ttr_bot.discord.bot import TTRBot
     bot = TTRBot(config)
+    # `docker stop` sends SIGTERM: shut down as on Ctrl+C (timers stopped, posts finished,
+    # database closed) instead of being killed mid-write
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         bot.run(config.token, log_handler=None)
     except discord.LoginFailure:

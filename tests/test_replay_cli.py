@@ -1,7 +1,6 @@
 """`python -m ttr_bot.replay FILE` as external checks run it (shared RECORD.md, "Output"):
 exit 0 and exactly one JSON document with the documented keys; exit 2, a message on standard
 error and nothing on standard output for a document that is not a record; `-` reads stdin."""
-import copy
 import json
 import subprocess
 import sys
@@ -173,8 +172,6 @@ def test_bad_action_contents_are_reported_not_crashed(tmp_path):
         assert out["error"]["action"] == 4, bad
 
 
-@pytest.mark.xfail(strict=True, reason="bug: records.action_from_json crashes (TypeError, "
-                                       "traceback, exit 1) on a face-up card given as a list")
 def test_unhashable_card_is_reported_not_crashed(tmp_path):
     doc = load("usa_illegal.json")
     doc["actions"] = doc["actions"][:4] + [{"player": "bob", "type": "draw_card",
@@ -282,8 +279,6 @@ def test_missing_file_exits_2(tmp_path):
     assert code == 2 and stdout == "" and stderr.strip() and "Traceback" not in stderr
 
 
-@pytest.mark.xfail(strict=True, reason="bug: replay.main reads the file as UTF-8 and does not catch "
-                                       "UnicodeDecodeError (traceback, exit 1)")
 def test_file_that_is_not_utf8_exits_2(tmp_path):
     path = tmp_path / "latin1.json"
     path.write_bytes(b'{"format": "ttr-record/1", "map": "usa", "players": ["\xe9", "b"]}')
@@ -291,8 +286,6 @@ def test_file_that_is_not_utf8_exits_2(tmp_path):
     assert code == 2 and stdout == "" and "Traceback" not in stderr
 
 
-@pytest.mark.xfail(strict=True, reason="bug: replay.main catches only ValueError around json.loads; "
-                                       "deeply nested input raises RecursionError (traceback, exit 1)")
 def test_deeply_nested_json_exits_2(tmp_path):
     path = write(tmp_path, "[" * 100_000 + "]" * 100_000)
     code, stdout, stderr = cli(path)

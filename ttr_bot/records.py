@@ -199,13 +199,13 @@ def action_from_json(game, obj, names):
             return A.DrawCard(seat)
         if src == "faceup":
             card = obj.get("card")
-            if card not in CARD_INDEX:
+            if not isinstance(card, str) or card not in CARD_INDEX:
                 raise Illegal("record_unknown_card", card=str(card))
             return A.DrawCard(seat, CARD_INDEX[card])
         raise Illegal("record_missing_field", field="from")
     if kind == "claim_route":
         lane = obj.get("lane")
-        if lane is not None and lane not in (1, 2):
+        if lane is not None and (type(lane) is not int or lane not in (1, 2)):
             raise Illegal("record_missing_field", field="lane")
         route = find_route(game, _str(obj, "from"), _str(obj, "to"), _str(obj, "color"), lane)
         return A.ClaimRoute(seat, route, _cards(obj))

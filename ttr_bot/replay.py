@@ -17,13 +17,16 @@ def main(argv=None):
     ap.add_argument("--png", metavar="OUT.png", help="also write the board as it stands at the end")
     args = ap.parse_args(argv)
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
+        raw = sys.stdin.buffer.read() if args.file == "-" else open(args.file, "rb").read()
     except OSError as e:
         print(f"replay: cannot read {args.file}: {e.strerror}", file=sys.stderr)
         return 2
     try:
-        doc = json.loads(text)
-    except ValueError as e:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        print("replay: the record is not UTF-8 text", file=sys.stderr)
+        return 2
+    except (ValueError, RecursionError) as e:
         print(f"replay: not valid JSON: {e}", file=sys.stderr)
         return 2
     try:
@@ -32,8 +35,9 @@ def main(argv=None):
         print(f"replay: not a valid ttr-record/1: {e}", file=sys.stderr)
         return 2
     message = reason(error[1]) if error else None
-    json.dump(result(game, names, error, message), sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    out = json.dumps(result(game, names, error, message), ensure_ascii=False, indent=2) + "\n"
+    sys.stdout.buffer.write(out.encode("utf-8"))   # UTF-8 whatever the locale: names may be Thai
+    sys.stdout.flush()
     if args.png:
         from .render import render_board
         with open(args.png, "wb") as f:

@@ -43,6 +43,7 @@ class Table:
 
     async def restart_bot(self):
         await self.settle()
+        self.last_id_before_restart = max(m.id for m in self.fake.messages_in(self.channel))
         await self.fake.stop_bot(self.bot)
         return await self.start_bot()
 

@@ -31,11 +31,6 @@ def test_without_a_token_it_says_how_to_get_one_and_exits_0(tmp_path):
     assert "Traceback" not in result.stderr
 
 
-def test_sync_without_a_token_does_not_try_to_connect(tmp_path):
-    result = run_bot(["sync", "--guild", "123"], minimal_env(), tmp_path)
-    assert result.returncode == 0 and "DISCORD_TOKEN" in result.stdout
-
-
 def test_a_token_in_dotenv_is_read(tmp_path, monkeypatch):
     (tmp_path / ".env").write_text("DISCORD_TOKEN=abc.def\nTTR_DEV_GUILD=42\n")
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)

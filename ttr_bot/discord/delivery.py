@@ -20,8 +20,8 @@ import discord
 from ..engine.view import view as player_view
 from ..i18n import normalize, t
 from . import components as C
-from .format import (chunks, event_lines, fit, hand_lines, keep_min, lobby_lines, reveal_lines,
-                     row_line, summary_lines)
+from .format import (chunks, event_lines, fit, hand_lines, keep_min, lobby_lines, map_title,
+                     reveal_lines, row_line, summary_lines)
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -130,7 +130,7 @@ class Delivery:
     async def _post_start(self, loaded, loc):
         game = loaded.game
         names = loaded.names()
-        lines = [t("bot.start.title", loc, map=game.board.name)]
+        lines = [t("bot.start.title", loc, map=map_title(game.board, loc))]
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
         lines.append(t("bot.start.choose", loc))
         humans = [s.user_id for s in loaded.seats if s.user_id]

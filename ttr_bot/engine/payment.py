@@ -71,6 +71,8 @@ def _any_cards_route(route, cards, total, used):
     if extra < 0 or extra % (n - 1):
         raise Illegal("pay_any_cards", count=route.length, any=n)
     subs = extra // (n - 1)
+    if subs > route.length:
+        raise Illegal("pay_any_cards", count=route.length, any=n)
     for color in _colors_for(route):
         if cards[color] >= route.length - subs:
             return color

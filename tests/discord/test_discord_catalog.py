@@ -1,0 +1,41 @@
+"""The adapter's sentences all come from the catalog, and fit Discord's limits for command
+metadata."""
+import re
+
+from conftest import REPO
+from ttr_bot.discord.cogs.info import HELP_KEYS
+from ttr_bot.discord.cogs.lobby import LEVELS, MAPS, VARIANTS
+from ttr_bot.engine.cards import CARD_NAMES
+from ttr_bot.i18n import LOCALES, catalog
+
+EN = catalog("en")
+SOURCES = list((REPO / "ttr_bot" / "discord").rglob("*.py")) + [REPO / "bot.py"]
+
+
+def test_every_literal_key_in_the_adapter_is_in_the_english_catalog():
+    used = set()
+    for path in SOURCES:
+        used |= set(re.findall(r'(?<![\w{])"(bot\.[a-z0-9_.]*[a-z0-9_])"', path.read_text()))
+    used.discard("bot.py")
+    missing = sorted(k for k in used if k not in EN)
+    assert not missing
+    assert len(used) > 100
+
+
+def test_keys_built_at_run_time_exist():
+    keys = [f"bot.card.{c}" for c in CARD_NAMES] + [f"bot.map.{m}" for m in MAPS]
+    keys += [f"bot.variant.{v}" for v in VARIANTS] + [f"bot.level.{lv}" for lv in LEVELS]
+    keys += [f"bot.lang.{code}" for code in LOCALES + ("auto",)]
+    keys += [f"bot.btn.{op}" for op in ("join", "leave", "start")]
+    keys += [f"bot.lobby.{s}" for s in ("started", "cancelled")]
+    keys += [f"bot.end.bonus.{b}" for b in ("longest_path", "globetrotter", "stations")]
+    keys += [f"bot.cmd.{k}" for k in HELP_KEYS]
+    assert [k for k in keys if k not in EN] == []
+
+
+def test_command_texts_fit_discord_limits():
+    for key, text in EN.items():
+        if key.startswith(("bot.cmd.", "bot.opt.")):
+            assert 1 <= len(text) <= 100, key
+        if key.startswith(("bot.map.", "bot.variant.", "bot.level.", "bot.lang.", "bot.card.")):
+            assert 1 <= len(text) <= 100, key
