@@ -2,7 +2,7 @@
 metadata."""
 import re
 
-from conftest import REPO
+from adapter_kit import REPO
 from ttr_bot.discord.cogs.info import HELP_KEYS
 from ttr_bot.discord.cogs.lobby import LEVELS, MAPS, VARIANTS
 from ttr_bot.engine.cards import CARD_NAMES
@@ -39,3 +39,15 @@ def test_command_texts_fit_discord_limits():
             assert 1 <= len(text) <= 100, key
         if key.startswith(("bot.map.", "bot.variant.", "bot.level.", "bot.lang.", "bot.card.")):
             assert 1 <= len(text) <= 100, key
+
+
+def _fields(text):
+    import string
+    return {f[1] for f in string.Formatter().parse(text) if f[1]}
+
+
+def test_translations_of_the_bot_texts_use_only_known_placeholders():
+    for loc in LOCALES:
+        for key, text in catalog(loc).items():
+            if key.startswith("bot.") and key in EN:
+                assert _fields(text) <= _fields(EN[key]), (loc, key)

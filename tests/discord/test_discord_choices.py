@@ -2,7 +2,7 @@
 station, how typed text is read back, and when the bot picks the payment itself."""
 import pytest
 
-from conftest import new_game
+from adapter_kit import new_game
 from ttr_bot.discord import autocomplete as A
 from ttr_bot.discord import pay
 from ttr_bot.engine import payment

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from conftest import new_game
+from adapter_kit import new_game
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.engine.view import view
 from ttr_bot.discord import format as F

@@ -84,7 +84,7 @@ def public_leaks(messages, board, reveal_id):
 
 
 async def test_the_leak_check_can_fail():
-    from conftest import new_game
+    from adapter_kit import new_game
     game = new_game("usa")
     ticket = ticket_text(game.board.tickets[0])
 
@@ -281,7 +281,7 @@ async def test_a_game_in_a_thread(fake, tmp_path):
 
 async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
     import importlib.util
-    from conftest import REPO
+    from adapter_kit import REPO
     from ttr_bot.discord.config import Config
     spec = importlib.util.spec_from_file_location("ttr_entry", REPO / "bot.py")
     entry = importlib.util.module_from_spec(spec)
@@ -296,3 +296,33 @@ async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
     await entry.sync_commands(Config(token=fake.token), None)
     assert set(fake.commands()) == {"ttr"}
     fake.assert_clean()
+
+
+async def test_lobby_leave_and_cancel(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    await table.slash(alice, "new", map="nordic")
+    lobby = table.public_messages()[-1]
+    game = lobby_game(lobby)
+    await table.click(bob, lobby, f"ttr:lobby:{game}:join")
+    await table.settle()
+    assert "bob" in fake.messages_in(table.channel)[0].content        # the lobby was updated
+    msg = await table.click(bob, lobby, f"ttr:lobby:{game}:start")
+    assert msg.content == t("service.host_only")
+    msg = await table.slash(bob, "cancel")
+    assert msg.content == t("service.cancel_denied")
+    await table.click(bob, lobby, f"ttr:lobby:{game}:leave")
+    msg = await table.click(alice, lobby, f"ttr:lobby:{game}:start")
+    assert msg.content == t("service.player_count", min=2, max=3)
+    await table.slash(alice, "cancel")
+    await table.settle()
+    lobby_now = fake.messages_in(table.channel)[0]
+    assert lobby_now.custom_ids() == [] and t("bot.lobby.cancelled") in lobby_now.content
+    assert table.public_messages()[-1].content == t("bot.cancelled")
+    # the old lobby buttons are gone; /ttr join now finds no game here
+    msg = await table.slash(bob, "join")
+    assert msg.content == t("service.no_game")
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

@@ -169,6 +169,7 @@ class Panel:
 
     def __init__(self, board, kind, portrait, locale="en"):
         self.board, self.kind, self.portrait, self.locale = board, kind, portrait, locale
+        self.base = T.direction(locale)     # "rtl" for a right-to-left language's sentences
         self.z = PORTRAIT_ZOOM if portrait else 1.0
         k = self.k
         self.row = k(54)
@@ -317,7 +318,13 @@ class Panel:
 
     def title(self, img, x, y, key):
         T.draw(img, x, y + self.k(12), t(key, self.locale).upper(), self.k(16), P.INK_SOFT,
-               bold=True)
+               bold=True, base=self.base)
+
+    def label(self, img, x, y, text, size, max_w, ink=P.INK):
+        """A catalog label in at most max_w pixels: a little smaller if need be, then cut."""
+        size = T.fit_size(text, size, False, max_w, smallest=max(10, round(size * 0.8)),
+                          base=self.base)
+        T.draw(img, x, y, T.fit(text, size, False, max_w, self.base), size, ink, base=self.base)
 
     # ----- sections -----
     def status(self, img, x, y, w, g, names):
@@ -333,19 +340,19 @@ class Panel:
         bw = 0
         if g.final_turns_left is not None and g.phase != "over":
             banner = t("render.final_round", loc, count=g.final_turns_left)
-            size = T.fit_size(banner, k(22), True, w // 2)
-            bw = T.width(banner, size, True) + k(28)
+            size = T.fit_size(banner, k(22), True, w // 2, base=self.base)
+            bw = T.width(banner, size, True, self.base) + k(28)
             ImageDraw.Draw(img).rounded_rectangle((x + w - bw, y + 2, x + w, y + h - 4), k(10),
                                                   fill=P.BANNER)
             T.draw(img, x + w - bw / 2, y + (h - 2) / 2, banner, size, (255, 255, 255),
-                   bold=True, align="center")
+                   bold=True, align="center", base=self.base)
         tx = x
         if who is not None:
             paste(img, swatch(who, k(32)), x, y + k(5))
             tx += k(42)
         size = k(26)
-        T.draw(img, tx, y + h / 2, T.fit(text, size, True, w - bw - (tx - x) - 16), size, P.INK,
-               bold=True)
+        T.draw(img, tx, y + h / 2, T.fit(text, size, True, w - bw - (tx - x) - 16, self.base), size,
+               P.INK, bold=True, base=self.base)
 
     def last_move(self, img, x, y, w, g, names):
         k, loc, board = self.k, self.locale, g.board
@@ -368,7 +375,8 @@ class Panel:
         d.ellipse((x + k(4), mid - k(11), x + k(26), mid + k(11)), outline=P.HIGHLIGHT,
                   width=k(5))
         size = k(20)
-        T.draw(img, x + k(38), mid, T.fit(text, size, False, w - k(40)), size, P.INK)
+        T.draw(img, x + k(38), mid, T.fit(text, size, False, w - k(40), self.base), size, P.INK,
+               base=self.base)
 
     def _columns(self, w):
         """(key, x offset, width) of the players table."""
@@ -390,10 +398,10 @@ class Panel:
     def players_head(self, img, x, y, w):
         for i, (key, cx, cw) in enumerate(self._columns(w)):
             label = t(f"render.col.{key}", self.locale)
-            size = T.fit_size(label, self.k(16), True, cw - 6)
+            size = T.fit_size(label, self.k(16), True, cw - 6, base=self.base)
             tx = x + cx + (cw / 2 if i else 0)
             T.draw(img, tx, y + self.title_h / 2 - 1, label, size, P.INK_SOFT, bold=True,
-                   align="center" if i else "left")
+                   align="center" if i else "left", base=self.base)
         ImageDraw.Draw(img).line((x, y + self.title_h - 2, x + w, y + self.title_h - 2),
                                  fill=P.RULE, width=2)
 
@@ -442,15 +450,35 @@ class Panel:
         for i, c in enumerate(g.faceup):
             paste(img, card_image(c, cw, ch, loc), x + i * (cw + self.gap), top)
         py = top + ch + k(12) + k(14)
+        items = [(t(key, loc), str(count)) for key, count in (("render.deck", len(g.deck)),
+                                                               ("render.discard", len(g.discard)),
+                                                               ("render.ticket_deck",
+                                                                len(g.ticket_deck)))]
         col = self.market_w() / 3
-        for i, (key, count) in enumerate((("render.deck", len(g.deck)),
-                                          ("render.discard", len(g.discard)),
-                                          ("render.ticket_deck", len(g.ticket_deck)))):
-            px = x + i * col
-            label = t(key, loc)
-            size = T.fit_size(label, k(16), False, col - k(50))
-            lw = T.draw(img, px, py, label, size, P.INK_SOFT)
-            T.draw(img, px + lw + k(8), py, str(count), k(22), P.INK, bold=True)
+        sizes = [T.fit_size(label, k(16), False, col - k(50), base=self.base)
+                 for label, _ in items]
+        if min(sizes) >= round(k(16) * 0.8):                # three equal columns
+            for i, ((label, count), size) in enumerate(zip(items, sizes)):
+                px = x + i * col
+                lw = T.draw(img, px, py, label, size, P.INK_SOFT, base=self.base)
+                T.draw(img, px + lw + k(8), py, count, k(22), P.INK, bold=True)
+            return
+        # longer labels (Thai, Japanese...): one size for the three, the room shared by need
+        nums = [T.width(count, k(22), True) + k(8) for _, count in items]
+        room = self.market_w() - sum(nums) - 2 * k(14)
+        size = k(16)
+        while size > 11 and sum(T.width(lb, size, False, self.base) for lb, _ in items) > room:
+            size -= 1
+        labels = [lb for lb, _ in items]
+        if sum(T.width(lb, size, False, self.base) for lb in labels) > room:
+            labels = [T.fit(lb, size, False, room / 3, self.base) for lb in labels]
+        widths = [T.width(lb, size, False, self.base) for lb in labels]
+        gap = (self.market_w() - sum(widths) - sum(nums)) / 2
+        px = x
+        for label, (_, count), lw, nw in zip(labels, items, widths, nums):
+            T.draw(img, px, py, label, size, P.INK_SOFT, base=self.base)
+            T.draw(img, px + lw + k(8), py, count, k(22), P.INK, bold=True)
+            px += lw + nw + gap
 
     def legend_block(self, img, x, y, w, cols, heading):
         """Last move, tunnel, ferry, station, ticket cities, longest path."""
@@ -467,9 +495,7 @@ class Panel:
             ix, iy = x + (i % cols) * cw, y + h + (i // cols) * self.legend_row
             paste(img, legend_icon(key, iw, ih), ix, iy + 2)
             label = t(f"render.legend.{key}", self.locale)
-            size = k(17)
-            T.draw(img, ix + iw + k(8), iy + 2 + ih / 2, T.fit(label, size, False, cw - iw - k(14)),
-                   size, P.INK)
+            self.label(img, ix + iw + k(8), iy + 2 + ih / 2, label, k(17), cw - iw - k(14))
 
     def colour_key(self, img, x, y, w):
         """Each card colour with its letter and name (the colour-blind key)."""
@@ -482,9 +508,7 @@ class Panel:
             ix, iy = x + (i // rows) * cw, y + self.title_h + (i % rows) * rh
             paste(img, card_image(i, kw, kh, self.locale), ix, iy)
             label = t(f"render.color.{P.card_name(i)}", self.locale)
-            size = k(17)
-            T.draw(img, ix + kw + k(10), iy + kh / 2, T.fit(label, size, False, cw - kw - k(14)),
-                   size, P.INK)
+            self.label(img, ix + kw + k(10), iy + kh / 2, label, k(17), cw - kw - k(14))
 
     def hand(self, img, x, y, w, counts):
         """The viewer's train cards: each kind with its count."""
@@ -504,7 +528,8 @@ class Panel:
         k, line, loc = self.k, self.line, self.locale
         top = y + self.title_h
         if not rows:
-            T.draw(img, x, top + k(12), t("render.no_tickets", loc), k(18), P.INK_SOFT)
+            T.draw(img, x, top + k(12), T.fit(t("render.no_tickets", loc), k(18), False, w, self.base),
+                   k(18), P.INK_SOFT, base=self.base)
             return
         fit_rows = max(1, int((max_h - self.title_h) // line))
         shown = rows if len(rows) <= fit_rows else rows[:fit_rows - 1]
@@ -526,7 +551,7 @@ class Panel:
         if len(shown) < len(rows):
             ry = top + len(shown) * line + k(12)
             T.draw(img, x + 2 * r + k(8), ry, t("render.more", loc, count=len(rows) - len(shown)),
-                   k(18), P.INK_SOFT)
+                   k(18), P.INK_SOFT, base=self.base)
 
     # ----- the final picture -----
     def draw_final(self, img, lay, g, names, players, winners):
@@ -543,14 +568,16 @@ class Panel:
         else:
             banner = t("render.final.winners", loc, names=", ".join(win_names))
         head = t("render.final.title", loc).upper()
-        tw = T.draw(img, x, y + k(21), head, k(18), P.INK_SOFT, bold=True) + k(24)
-        size = T.fit_size(banner, k(30), True, w - tw - k(60) - (0 if self.portrait else 780))
+        tw = T.draw(img, x, y + k(21), head, k(18), P.INK_SOFT, bold=True, base=self.base) + k(24)
+        room = w - tw - k(60) - (0 if self.portrait else 780)
+        size = T.fit_size(banner, k(30), True, room, base=self.base)
+        banner = T.fit(banner, size, True, room, self.base)
         bx = x + tw
-        bw = T.width(banner, size, True) + k(70)
+        bw = T.width(banner, size, True, self.base) + k(70)
         d.rounded_rectangle((bx, y, bx + bw, y + k(42)), k(10), fill=P.TRAIL, outline=P.CAR_LINE,
                             width=2)
         crown(d, bx + k(24), y + k(22), k(12))
-        T.draw(img, bx + k(46), y + k(21), banner, size, P.INK, bold=True)
+        T.draw(img, bx + k(46), y + k(21), banner, size, P.INK, bold=True, base=self.base)
         rows = final_rows(g.rules)
         card_h = self.final_card_h()
         n = g.n
@@ -583,8 +610,8 @@ class Panel:
                 vw = T.draw(img, cx + card_w - k(14), ry, val, k(20),
                             P.BANNER if key == "tickets_lost" and val.startswith("–") else P.INK,
                             bold=True, align="right")
-                label = T.fit(t(f"render.final.{key}", loc), k(18), False, card_w - k(36) - vw)
-                T.draw(img, cx + k(14), ry, label, k(18), P.INK_SOFT)
+                self.label(img, cx + k(14), ry, t(f"render.final.{key}", loc), k(18),
+                           card_w - k(36) - vw, ink=P.INK_SOFT)
 
 
 def _final_value(key, pl):

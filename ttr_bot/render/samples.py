@@ -2,8 +2,9 @@
 
     python -m ttr_bot.render.samples [OUT_DIR]   (default docs/images)
 
-writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map, and
-`<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic.
+writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map,
+`<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic, and
+`usa-mid-ja.png` (the USA mid-game board in Japanese, with Japanese player names).
 """
 import heapq
 import random
@@ -17,6 +18,8 @@ from ..engine.game import Game
 from ..maps import available_maps, load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
+# (file, map, locale, player names): the pictures in another language
+LOCALIZED = (("usa-mid-ja.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
 PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}
 
 
@@ -153,10 +156,6 @@ def names_for(game):
 
 
 def main(argv=None):
-    import io
-
-    from PIL import Image
-
     from . import render_board, render_final
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0] if argv else "docs/images")
@@ -169,12 +168,28 @@ def main(argv=None):
         if map_id in ("europe", "nordic"):
             files[f"{map_id}-private.png"] = render_board(mid, names_for(mid), viewer=0)
         for name, data in files.items():
-            # the bot sends the fast encoding; the documentation keeps a smaller file
-            buf = io.BytesIO()
-            Image.open(io.BytesIO(data)).save(buf, "PNG", optimize=True)
-            (out / name).write_bytes(buf.getvalue())
-            print(f"{out / name}: {len(data) // 1024} KiB as sent, {len(buf.getvalue()) // 1024} KiB here")
+            _save(out, name, data)
+    localized(out)
     return 0
+
+
+def localized(out):
+    """The LOCALIZED pictures (mid-game boards) into the folder `out`."""
+    from . import render_board
+    for name, map_id, locale, names in LOCALIZED:
+        mid = greedy_game(map_id, seed=7, until=0.5)
+        _save(Path(out), name, render_board(mid, list(names[:mid.n]), locale=locale))
+
+
+def _save(out, name, data):
+    # the bot sends the fast encoding; the documentation keeps a smaller file
+    import io
+
+    from PIL import Image
+    buf = io.BytesIO()
+    Image.open(io.BytesIO(data)).save(buf, "PNG", optimize=True)
+    (out / name).write_bytes(buf.getvalue())
+    print(f"{out / name}: {len(data) // 1024} KiB as sent, {len(buf.getvalue()) // 1024} KiB here")
 
 
 if __name__ == "__main__":

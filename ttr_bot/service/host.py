@@ -86,11 +86,14 @@ class GameService:
             loaded = Loaded(row, seats)
             if row.status == "lobby":
                 break
+            corrupt = False
             try:
                 snap = await self.store.load_snapshot(game_id)
             except CorruptSnapshot:
                 log.error("game %s: snapshot unreadable, rebuilding from the action log", game_id)
-                snap = None
+                snap, corrupt = None, True
+            if snap is None and not corrupt and row.status == "cancelled":
+                break  # cancelled in the lobby: it never had a game to rebuild
             if snap is not None and snap.seq != row.seq:
                 continue  # an action was committed between the two reads: read both again
             board = load_board(row.map, row.variant)
