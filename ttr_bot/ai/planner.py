@@ -11,6 +11,7 @@ from ..engine.cards import GRAY, LOCO
 from ..engine.payment import route_payments, station_payments
 
 INF = float("inf")
+MIN_COST = 0.25
 N_COLORS = 8
 
 
@@ -85,7 +86,7 @@ def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None
             c -= model.hand_discount * min(have, route.length) / route.length
         if extra is not None:
             c += extra[r]
-        out[r] = c
+        out[r] = max(c, MIN_COST)   # positive: Dijkstra needs it, and own routes stay cheaper
     return out
 
 
