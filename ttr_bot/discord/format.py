@@ -18,7 +18,13 @@ VARIANT_KEYS = {"base": "bot.variant.base", "1910": "bot.variant.1910", "mega": 
                 "big_cities": "bot.variant.big_cities"}
 
 
+def sep(loc):
+    """The list separator of the language ("、" in Japanese, "، " in Persian)."""
+    return t("bot.list_sep", loc)
+
+
 # ----- length limits --------------------------------------------------------------------------
+
 def fit(text, limit=LIMIT):
     """`text` cut to `limit` characters, at a line end when one is near, marked with …"""
     if len(text) <= limit:
@@ -69,14 +75,14 @@ def cards_text(cards, loc):
         cards = {CARD_NAMES[i]: n for i, n in enumerate(cards) if n}
     parts = [t("bot.count_card", loc, count=n, card=card_name(name, loc), emoji=EMOJI[name])
              for name, n in sorted(cards.items(), key=lambda kv: CARD_NAMES.index(kv[0])) if n]
-    return ", ".join(parts) if parts else t("bot.no_cards", loc)
+    return sep(loc).join(parts) if parts else t("bot.no_cards", loc)
 
 
 def card_list_text(cards, loc):
     """A list of single cards (revealed, face-up) -> 'red, red, locomotive'."""
     if not cards:
         return t("bot.no_cards", loc)
-    return ", ".join(f"{EMOJI[CARD_NAMES[c]]} {card_name(c, loc)}" for c in cards)
+    return sep(loc).join(f"{EMOJI[CARD_NAMES[c]]} {card_name(c, loc)}" for c in cards)
 
 
 def route_text(board, r):
@@ -177,7 +183,7 @@ def private_lines(parts, board, loc):
             out.append(t("bot.you.drew", loc, card=card_name(p["card"], loc),
                          emoji=EMOJI[CARD_NAMES[p["card"]]]))
         elif kind == "keep_tickets":
-            kept = ", ".join(ticket_text(board.tickets[x]) for x in p.get("tickets", ()))
+            kept = sep(loc).join(ticket_text(board.tickets[x]) for x in p.get("tickets", ()))
             out.append(t("bot.you.kept", loc, tickets=kept or "—"))
         elif kind == "draw_tickets":
             out.append(t("bot.you.offered", loc, count=len(p.get("offer", ()))))
@@ -249,7 +255,7 @@ def status_lines(game, names, loc):
     board = game.board
     lines = [t("bot.status.title", loc, map=map_title(board, loc), turn=game.turn + 1)]
     if game.phase == "setup":
-        waiting = ", ".join(names[p] for p in game.to_move())
+        waiting = sep(loc).join(names[p] for p in game.to_move())
         lines.append(t("bot.status.setup", loc, names=waiting))
     elif game.phase == "over":
         lines.append(t("bot.status.over", loc))
@@ -311,7 +317,7 @@ def rules_lines(board, loc):
 def reveal_lines(scores, names, loc):
     """The final reveal: every player's tickets and score breakdown, winners first line."""
     players, winners = scores
-    lines = [t("bot.end.title", loc, names=", ".join(names[w] for w in winners))]
+    lines = [t("bot.end.title", loc, names=sep(loc).join(names[w] for w in winners))]
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
     for p in order:
         pl = players[p]
@@ -323,7 +329,7 @@ def reveal_lines(scores, names, loc):
                        routes=pl["route_points"], tickets=pl["ticket_points"],
                        done=pl["tickets_completed"], count=len(pl["tickets"]),
                        longest=pl["longest_path"],
-                       bonuses=", ".join(bonus) if bonus else t("bot.end.no_bonus", loc)))
+                       bonuses=sep(loc).join(bonus) if bonus else t("bot.end.no_bonus", loc)))
         for tk in pl["tickets"]:
             to = "/".join(tk["to"]) if isinstance(tk["to"], list) else tk["to"]
             key = "bot.end.ticket_done" if tk["completed"] else "bot.end.ticket_failed"
@@ -338,5 +344,5 @@ def summary_lines(game, names, loc):
     for p, name in enumerate(names):
         routes = [board.route_label(r) for r in game.routes_of[p]]
         lines.append(t("bot.board.routes", loc, name=name,
-                       routes=", ".join(routes) if routes else "—"))
+                       routes=sep(loc).join(routes) if routes else "—"))
     return lines
