@@ -5,9 +5,16 @@ asks a computer player *what* a human would do (from that human's own view), the
 through Discord: a slash command, or a click on the button or menu the bot showed — alternating
 between the two so both paths are exercised. Nothing here calls the service to act: every
 move goes through an interaction.
+
+`Player(style=...)` picks the path: "mixed" (the default) alternates as above; "slash" does
+every action by `/ttr ...` commands alone (claims with the value the route autocomplete
+offers); "buttons" uses the button or menu the bot showed whenever one exists for the action
+and falls back to a slash command only where none does (`Player.used` counts which path each
+action took).
 """
 import asyncio
 import os
+from collections import Counter
 
 from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
@@ -118,15 +125,39 @@ def find_cid(message, prefix):
     return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
 
 
+STYLES = ("mixed", "slash", "buttons")
+
+
 class Player:
     """A human at the table, played by a computer player's judgement."""
 
-    def __init__(self, table, user, level="easy", seed=0):
+    def __init__(self, table, user, level="easy", seed=0, style="mixed"):
+        if style not in STYLES:
+            raise ValueError(f"unknown style {style!r}")
         self.table = table
         self.user = user
         self.agent = make_agent(level, seed=seed)
+        self.style = style
         self.count = 0
         self.pending = None        # the latest ephemeral answer with components (next step)
+        self.used = Counter()      # (action kind, "slash" | "component") -> count
+
+    def _buttons(self):
+        if self.style == "mixed":
+            return self.count % 2 == 0
+        return self.style == "buttons"
+
+    async def _slash(self, kind, sub, **options):
+        self.used[kind, "slash"] += 1
+        return await self.table.slash(self.user, sub, **options)
+
+    async def _click(self, kind, message, cid):
+        self.used[kind, "component"] += 1
+        return await self.table.click(self.user, message, cid)
+
+    async def _select(self, kind, message, cid, values):
+        self.used[kind, "component"] += 1
+        return await self.table.select(self.user, message, cid, values)
 
     async def view(self):
         loaded = await self.table.game()
@@ -137,7 +168,7 @@ class Player:
         loaded, v = await self.view()
         action = self.agent.act(v)
         self.count += 1
-        use_buttons = self.count % 2 == 0
+        use_buttons = self._buttons()
         t = self.table
         if isinstance(action, KeepTickets):
             msg = await self._keep(loaded, v, action, use_buttons)
@@ -147,22 +178,34 @@ class Player:
             msg = await self._claim(loaded, v, action, use_buttons)
         elif isinstance(action, DrawTickets):
             panel = t.last_panel()
-            cid = find_cid(panel, "ttr:tickets:") if panel and use_buttons else None
-            msg = await (t.click(self.user, panel, cid) if cid else t.slash(self.user, "tickets"))
+            cid = f"ttr:tickets:{loaded.id}:{loaded.row.seq}"
+            if self.style == "mixed":
+                cid = find_cid(panel, "ttr:tickets:") if panel else None
+            msg = await (self._click("tickets", panel, cid)
+                         if use_buttons and panel is not None and cid in panel.custom_ids()
+                         else self._slash("tickets", "tickets"))
         elif isinstance(action, (TunnelPay, TunnelDecline)):
             msg = await self._tunnel(loaded, action)
         elif isinstance(action, BuildStation):
             color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
-            msg = await t.slash(self.user, "station", city=str(action.city), color=color)
+            msg = await self._slash("station", "station", city=str(action.city), color=color)
             if find_cid(msg, "ttr:pay:"):
-                msg = await t.click(self.user, msg, find_cid(msg, "ttr:pay:"))
+                msg = await self._pay(msg, loaded, "s", action.city, action.cards, "station")
         elif isinstance(action, Pass):
-            msg = await t.slash(self.user, "pass")
+            msg = await self._slash("pass", "pass")
         else:
             raise AssertionError(f"unexpected action {action!r}")
         self.pending = msg if msg.custom_ids() else None
         await t.settle()
         return action, msg
+
+    async def _pay(self, msg, loaded, what, target, cards, kind):
+        """A payment asked for with buttons: the agent's one if offered, else the first (the
+        buttons are the sensible payments; a slash command has no way to pick one)."""
+        cid = f"ttr:pay:{loaded.id}:{loaded.row.seq}:{what}{target}:" + ids.encode_cards(cards)
+        if self.style == "mixed" or cid not in msg.custom_ids():
+            cid = find_cid(msg, "ttr:pay:")
+        return await self._click(kind, msg, cid)
 
     async def _keep(self, loaded, v, action, use_buttons):
         t = self.table
@@ -171,11 +214,11 @@ class Player:
             source = self._keep_menu(loaded)
             if source is None:     # DMs closed or none yet: "My hand" gives the menu privately
                 start = next(m for m in t.public_messages() if find_cid(m, "ttr:hand:"))
-                source = await t.click(self.user, start, find_cid(start, "ttr:hand:"))
+                source = await self._click("hand", start, find_cid(start, "ttr:hand:"))
             cid = find_cid(source, "ttr:keep:")
             if cid:
-                return await t.select(self.user, source, cid, action.tickets)
-        return await t.slash(self.user, "keep", tickets=",".join(map(str, positions)))
+                return await self._select("keep", source, cid, action.tickets)
+        return await self._slash("keep", "keep", tickets=",".join(map(str, positions)))
 
     def _keep_menu(self, loaded):
         """The current keep menu: from the last ephemeral answer, else the latest DM."""
@@ -189,14 +232,13 @@ class Player:
         return None
 
     async def _draw(self, loaded, v, action, use_buttons):
-        t = self.table
         src = "deck" if action.card < 0 else CARD_NAMES[action.card]
         if use_buttons:
-            source = self.pending if v.step == "second_card" else t.last_panel()
+            source = self.pending if v.step == "second_card" else self.table.last_panel()
             cid = f"ttr:draw:{loaded.id}:{loaded.row.seq}:{src}"
             if source is not None and cid in source.custom_ids():
-                return await t.click(self.user, source, cid)
-        return await t.slash(self.user, "draw", source=src)
+                return await self._click("draw", source, cid)
+        return await self._slash("draw", "draw", source=src)
 
     async def _claim(self, loaded, v, action, use_buttons):
         t = self.table
@@ -205,37 +247,68 @@ class Player:
         color = "locomotive" if used < 0 else CARD_NAMES[used]
         if use_buttons:
             panel = t.last_panel()
-            cid = find_cid(panel, "ttr:claim:") if panel else None
-            if cid:
-                menu = await t.click(self.user, panel, cid)
+            cid = f"ttr:claim:{loaded.id}:{loaded.row.seq}"
+            if self.style == "mixed":
+                cid = find_cid(panel, "ttr:claim:") if panel else None
+            if panel is not None and cid in panel.custom_ids():
+                menu = await self._click("claim", panel, cid)
                 sel = find_cid(menu, "ttr:route:")
                 options = [o["value"] for o in menu.component(sel)["options"]] if sel else []
                 if str(action.route) in options:
-                    msg = await t.select(self.user, menu, sel, [action.route])
+                    msg = await self._select("claim", menu, sel, [action.route])
                     pay = f"ttr:pay:{loaded.id}:{loaded.row.seq}:r{action.route}:" + \
                         ids.encode_cards(action.cards)
                     if pay in msg.custom_ids():
-                        return await t.click(self.user, msg, pay)
+                        return await self._click("claim", msg, pay)
                     if not find_cid(msg, "ttr:pay:"):
                         return msg
+                    if self.style == "buttons":
+                        return await self._pay(msg, loaded, "r", action.route, action.cards, "claim")
                     # the agent wants a payment that is not among the sensible ones: say it
-        return await t.slash(self.user, "claim", route=str(action.route), color=color,
-                             locomotives=action.cards[LOCO])
+                else:   # the menu lists 25 routes at most: a route beyond them is typed
+                    self.used["claim", "not in menu"] += 1
+        value = str(action.route)
+        if self.style == "slash":
+            value = await self._route_choice(v.board, route)
+        return await self._slash("claim", "claim", route=value, color=color,
+                                 locomotives=action.cards[LOCO])
+
+    async def _route_choice(self, board, route):
+        """Type the route's city names into /ttr claim's route option; the value of the
+        choice the autocomplete offers for this route."""
+        typed = f"{board.nodes[route.a].name} {board.nodes[route.b].name}"
+        t = self.table
+        handle = await t.fake.autocomplete(self.user, t.channel, "ttr", "claim", {"route": typed},
+                                           focused="route")
+        self.used["claim", "autocomplete"] += 1
+        choices = (await handle.response()).choices
+        values = [c["value"] for c in choices]
+        assert str(route.index) in values, (typed, choices)
+        return str(route.index)
 
     async def _tunnel(self, loaded, action):
         t = self.table
         if isinstance(action, TunnelDecline):
-            if self.pending is not None and find_cid(self.pending, "ttr:tunnel:"):
+            if self.style != "slash" and self.pending is not None and \
+                    find_cid(self.pending, "ttr:tunnel:"):
                 cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:decline"
                 if cid in self.pending.custom_ids():
-                    return await t.click(self.user, self.pending, cid)
-            return await t.slash(self.user, "tunnel", choice="decline")
+                    return await self._click("tunnel", self.pending, cid)
+            return await self._slash("tunnel", "tunnel", choice="decline")
         cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:{ids.encode_cards(action.cards)}"
-        if self.pending is not None and cid in self.pending.custom_ids():
-            return await t.click(self.user, self.pending, cid)
-        msg = await t.slash(self.user, "tunnel", choice="pay")
+        if self.style != "slash" and self.pending is not None:
+            if cid in self.pending.custom_ids():
+                return await self._click("tunnel", self.pending, cid)
+            other = find_cid(self.pending, f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:")
+            if self.style == "buttons" and other:     # only the first four ways are buttons
+                return await self._click("tunnel", self.pending, other)
+        msg = await self._slash("tunnel", "tunnel", choice="pay")
         if cid in msg.custom_ids():
-            return await t.click(self.user, msg, cid)
+            return await self._click("tunnel", msg, cid)
+        other = find_cid(msg, f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:")
+        if self.style != "mixed" and other:
+            # several ways to pay the extra cards: only the buttons can say which
+            return await self._click("tunnel", msg, other)
         return msg
 
 

@@ -141,6 +141,7 @@ def test_bidi_levels_follow_the_algorithm():
                                                                      (1, "b")]
 
 
+@pytest.mark.skipif(not T.HAVE_RAQM, reason="mirroring is libraqm's (Pillow without it)")
 def test_a_right_to_left_sentence_mirrors_its_brackets():
     rtl = T.rasterise("پریسا (ما)", 32, base="rtl").fill
     assert rtl.getbbox() is not None

@@ -14,13 +14,15 @@ offered as blocks), and tickets that overlap its network are taken greedily.
 """
 import random
 
-from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets)
+from ..engine.actions import ClaimRoute, DrawTickets, KeepTickets
+from ..engine.cards import LOCO
 from ..engine.errors import Illegal
 from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
 from .medium import Context, MediumAgent
 from .planner import best_payment, keep_choices, route_costs
+from .threat import threats
 
 
 class RolloutPolicy(MediumAgent):
@@ -41,19 +43,24 @@ class RolloutPolicy(MediumAgent):
         seat = v.seat
         hit = self.plans.get(seat)
         if hit is not None:
-            tickets, cost, plan = hit
+            tickets, free, cost, plan = hit
             if tickets == v.tickets:
                 owner = v.owner
-                if all(owner[r] < 0 or owner[r] == seat for r in plan.routes if cost[r] > 0.75):
+                if all(owner[r] < 0 or owner[r] == seat for r in free):
                     return cost, plan
         cost, plan = super().make_plan(ctx)
-        self.plans[seat] = (list(v.tickets), cost, plan)
+        free = [r for r in plan.routes if v.owner[r] < 0]
+        self.plans[seat] = (list(v.tickets), free, cost, plan)
         return cost, plan
 
 
 class HardAgent(MediumAgent):
     level = "hard"
     plan_orders = 3
+    long_bonus = 1.0
+    ticket_trains = 25
+    block_threshold = 8.0  # play a block without search when it costs them this many points
+    contest_weight = 0.5   # planned routes the opponents need too are claimed earlier
     budget = 6000          # simulated actions per decision
     min_samples = 4        # determinizations per decision, at least …
     max_samples = 40       # … and at most
@@ -65,7 +72,9 @@ class HardAgent(MediumAgent):
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
-        self.sim = RolloutPolicy(seed)
+        # simulations play us with our own planner settings, the others as medium players
+        self.sim_self = RolloutPolicy(seed, long_bonus=self.long_bonus, ticket_trains=self.ticket_trains)
+        self.sim_other = RolloutPolicy(seed)
         self.infer_cache = {}
         self.searches = 0
 
@@ -79,7 +88,7 @@ class HardAgent(MediumAgent):
         if v.step == "second_card":
             return self.draw(ctx, second=True)
         cands = self.candidates(ctx)
-        if len(cands) == 1:
+        if len(cands) == 1 or not self.budget:
             return cands[0]
         return cands[self.pick(self.search(v, cands))]
 
@@ -96,6 +105,42 @@ class HardAgent(MediumAgent):
         var = sum((d - m) ** 2 for d in diffs) / (len(diffs) - 1)
         se = (var / len(diffs)) ** 0.5
         return best if m > self.margin_z * se else 0
+
+    # ----- heuristics on top of medium -----------------------------------------------------------
+    def threat(self, ctx):
+        t = getattr(ctx, "_threat", None)
+        if t is None:
+            t = threats(ctx.info, ctx.v, self.infer_cache)
+            ctx._threat = t
+        return t
+
+    def claim_value(self, ctx, r):
+        return super().claim_value(ctx, r) + self.contest_weight * self.threat(ctx).get(r, 0.0)
+
+    def block_move(self, ctx, threshold):
+        """The affordable route whose loss would hurt the opponents most, if it hurts enough."""
+        info = ctx.info
+        best = None
+        for r, loss in self.threat(ctx).items():
+            if loss < threshold or not ctx.claimable(r):
+                continue
+            pay = best_payment(info, r, ctx.hand, ctx.demand)
+            if pay is None:
+                continue
+            # own use of the route and its points count too; cards taken from the plan count against
+            val = loss + 0.3 * info.points[r] - 1.5 * pay[LOCO]
+            if best is None or val > best[0]:
+                best = (val, r, pay)
+        if best is None:
+            return None
+        return ClaimRoute(ctx.seat, best[1], best[2])
+
+    def turn(self, ctx):
+        if not ctx.last_turn:
+            a = self.block_move(ctx, self.block_threshold)
+            if a is not None and a.route not in ctx.to_claim:
+                return a
+        return super().turn(ctx)
 
     def candidates(self, ctx):
         v, info = ctx.v, ctx.info
@@ -121,6 +166,8 @@ class HardAgent(MediumAgent):
                 add(DrawTickets(ctx.seat))
         add(self.filler_claim(ctx))
         add(self.station_move(ctx))
+        if not ctx.last_turn:
+            add(self.block_move(ctx, 3.0))
         return out[:self.max_candidates]
 
     def choose_tickets_search(self, v):
@@ -137,7 +184,7 @@ class HardAgent(MediumAgent):
             scored.append((s, combo))
         scored.sort(key=lambda x: -x[0])
         combos = [c for _, c in scored[:self.keep_candidates]]
-        if len(combos) == 1:
+        if len(combos) == 1 or not self.budget:
             return KeepTickets(v.seat, tuple(combos[0]))
         cands = [KeepTickets(v.seat, tuple(c)) for c in combos]
         return cands[self.pick(self.search(v, cands))]
@@ -168,11 +215,12 @@ class HardAgent(MediumAgent):
         return results
 
     def rollout(self, g, me, cap=3000):
-        pol = self.sim
-        pol.reset()
+        self.sim_self.reset()
+        self.sim_other.reset()
         steps = 0
         while not g.over and steps < cap:
             for seat in g.to_move():
+                pol = self.sim_self if seat == me else self.sim_other
                 v = make_view(g, seat)
                 a = pol.decide(v)
                 try:

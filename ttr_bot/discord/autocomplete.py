@@ -169,7 +169,7 @@ async def _player_view(interaction):
     """(view, locale) of the user in this channel's game, or (None, locale)."""
     bot = interaction.client
     loc = bot.locale_hint(interaction)
-    loaded = await bot.service.for_channel(interaction.channel_id)
+    loaded = await bot.channel_game(interaction.channel_id)
     if loaded is None or loaded.game is None or loaded.seat_of(interaction.user.id) is None:
         return None, loc
     _, view = await bot.service.player_view(loaded.id, interaction.user.id)

@@ -61,6 +61,7 @@ class TTRBot(commands.Bot):
         self._agents = agents
         self._locale_override = {}      # user id -> stored /ttr language choice (None: none)
         self._seen_locale = {}          # user id -> locale of their latest interaction
+        self._channel_games = {}        # channel id -> id of the open game last found there
 
     # ----- setup -------------------------------------------------------------------------------
     async def setup_hook(self):
@@ -141,6 +142,26 @@ class TTRBot(commands.Bot):
         self._locale_override[user_id] = locale
 
     # ----- helpers -----------------------------------------------------------------------------
+    async def channel_game(self, channel_id):
+        """The channel's open game (lobby or active), or None. While the service's cached copy
+        of the game last found there is still open in that channel it is the answer (a channel
+        has one open game at most, and the service updates its copy's status on start, finish
+        and cancel), so no store query: on the store's one connection a query waits behind
+        every other game's writes, which with 50 busy games took a second, too long for
+        autocomplete (it cannot defer) and for every command's answer."""
+        game_id = self._channel_games.get(channel_id)
+        if game_id is not None:
+            loaded = await self.service.load(game_id)
+            if loaded is not None and loaded.row.channel_id == channel_id and \
+                    loaded.row.status in ("lobby", "active"):
+                return loaded
+        loaded = await self.service.for_channel(channel_id)
+        if loaded is None:
+            self._channel_games.pop(channel_id, None)
+        else:
+            self._channel_games[channel_id] = loaded.id
+        return loaded
+
     @staticmethod
     def board_of(loaded):
         if loaded.game is not None:

@@ -34,7 +34,7 @@ async def begin(interaction, *, ephemeral=True):
 
 async def channel_game(interaction, *, started=True):
     """The game of the interaction's channel (ServiceError if none, or not started yet)."""
-    loaded = await interaction.client.service.for_channel(interaction.channel_id)
+    loaded = await interaction.client.channel_game(interaction.channel_id)
     if loaded is None:
         raise ServiceError("service.no_game")
     if started and loaded.game is None:

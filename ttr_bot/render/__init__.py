@@ -6,12 +6,14 @@
     render_final(game, names, locale="en") -> bytes
         The end: score breakdown per player, the winner, the longest path drawn on the map.
 
-Both are deterministic and thread-safe, and read nothing but the bundled font (Noto Sans, SIL
-OFL 1.1, `fonts/`). A map's static layer (map, free slots, cities, names, panel frame and
-legends) is drawn once per page kind and language and cached; a turn copies it, overlays the
-claimed cars, stations, highlights and figures, and encodes. From the bot, render in a worker
-thread: `await render_board_async(...)` copies the game first (cheap), so the game may go on
-changing while the picture is made.
+Both are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
+`fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto Sans Thai, Noto Sans
+Arabic and a Japanese subset of Noto Sans CJK JP (`text.py` picks the font of each character,
+orders right-to-left text and shapes it). A map's static layer (map, free slots, cities, names,
+panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
+overlays the claimed cars, stations, highlights and figures, and encodes. From the bot, render in
+a worker thread: `await render_board_async(...)` copies the game first (cheap), so the game may
+go on changing while the picture is made.
 """
 import asyncio
 

@@ -528,8 +528,8 @@ class Panel:
         k, line, loc = self.k, self.line, self.locale
         top = y + self.title_h
         if not rows:
-            T.draw(img, x, top + k(12), T.fit(t("render.no_tickets", loc), k(18), False, w, self.base),
-                   k(18), P.INK_SOFT, base=self.base)
+            none = T.fit(t("render.no_tickets", loc), k(18), False, w, self.base)
+            T.draw(img, x, top + k(12), none, k(18), P.INK_SOFT, base=self.base)
             return
         fit_rows = max(1, int((max_h - self.title_h) // line))
         shown = rows if len(rows) <= fit_rows else rows[:fit_rows - 1]

@@ -75,7 +75,7 @@ def _font_bytes(face, bold):
 @lru_cache(maxsize=None)
 def coverage(face):
     """The code points the face's Regular font has a glyph for (its cmap; Bold is the same)."""
-    return frozenset(_cmap(_font_bytes(face, False)))
+    return frozenset(_cmap(FACES[face].files[0].read_bytes()))
 
 
 def _cmap(data):
@@ -125,11 +125,13 @@ def font(size, bold=False):
 
 @lru_cache(maxsize=256)
 def face_font(face, size, bold=False, shaped=True):
-    """A face at this size; `shaped`: laid out by libraqm (where Pillow has it)."""
+    """A face at this size; `shaped`: laid out by libraqm (where Pillow has it). Opened by
+    path: FreeType maps the file, shared by all sizes, where a font given as bytes would keep
+    its own copy (2 MB for each size of the Japanese font)."""
     if face == LATIN and not shaped:
         return font(size, bold)
     engine = ImageFont.Layout.RAQM if shaped and HAVE_RAQM else ImageFont.Layout.BASIC
-    return ImageFont.truetype(io.BytesIO(_font_bytes(face, bold)), size, layout_engine=engine)
+    return ImageFont.truetype(str(FACES[face].files[bool(bold)]), size, layout_engine=engine)
 
 
 def ignorable(ch):

@@ -1,0 +1,186 @@
+"""End to end, one way of playing per test: three human players (no computer player) play a
+complete game through the fake Discord, either by slash commands alone or by the buttons and
+menus the bot shows (a slash command only where no component exists), with the bot restarted
+in between. Every request must pass Discord's OpenAPI description and limits, the game must
+end with the final reveal, and the exported record must replay to the same scores.
+
+The games are deterministic: the service's seed source is fixed, and so are the agents'.
+"""
+import json
+import random
+from collections import Counter
+
+import pytest
+import pytest_asyncio
+
+from e2e_driver import Player, Table, db_file, find_cid
+from fakediscord import FakeDiscord
+from fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
+from ttr_bot.records import replay
+
+pytestmark = pytest.mark.asyncio
+MAX_ACTIONS = 2000
+NAMES = ("alice", "bob", "carol")
+
+
+@pytest_asyncio.fixture
+async def fake():
+    async with FakeDiscord() as f:
+        yield f
+
+
+async def seated_table(fake, tmp_path, style, seed):
+    table = Table(fake, db_file(tmp_path), bot_delay=0.01)
+    await table.start_bot(sync=True)
+    table.bot.service.seeds = random.Random(seed)      # the dealer's seed: a fixed game
+    users = [fake.add_user(name, guild=table.guild) for name in NAMES]
+    players = [Player(table, u, seed=seed * 10 + i, style=style) for i, u in enumerate(users)]
+    return table, users, players
+
+
+def restart_due(loaded, restarts, done):
+    """The next restart point reached: (turn, step) with step None meaning any."""
+    if done >= len(restarts) or loaded.game.phase != "play":
+        return False
+    turn, step = restarts[done]
+    return loaded.game.turn >= turn and (step is None or loaded.game.step == step)
+
+
+async def play_to_end(table, players, restarts=(), on_restart=None):
+    """Each human to move moves in turn; the bot is restarted at each point of `restarts`."""
+    by_id = {p.user.id: p for p in players}
+    done = 0
+    for _ in range(MAX_ACTIONS):
+        loaded = await table.wait_for_humans()
+        if loaded is None or loaded.game.over:
+            return loaded, done
+        if restart_due(loaded, restarts, done):
+            done += 1
+            await table.restart_bot()
+            if on_restart:
+                await on_restart(by_id)
+            continue
+        seat = next(s for s in loaded.game.to_move() if loaded.seats[s].user_id)
+        await by_id[loaded.seats[seat].user_id].move()
+    raise AssertionError("the game did not end")
+
+
+async def check_end(table, final, user):
+    """The final reveal was posted, and the exported record replays to the same scores."""
+    assert final is not None and final.game.over
+    messages = table.public_messages()
+    reveal = next(m for m in messages if "🏁" in m.content)
+    after = messages[messages.index(reveal):]
+    assert any(f.endswith(".png") for m in after for f in m.files)
+    revealed = "\n".join(m.content for m in after)
+    for name in final.names():
+        assert name in revealed
+    for tickets in final.game.tickets:
+        for tid in tickets:
+            assert final.game.board.tickets[tid].origin in revealed
+    # the record of the game, by /ttr export: it replays to the very same result
+    msg = await table.slash(user, "export")
+    data = json.loads(next(iter(msg.files.values())))
+    game, names, error = replay(data)
+    assert error is None and game.over
+    assert names == final.names()
+    assert game.scores() == final.game.scores()
+
+
+def subcommands(fake, kind):
+    """Counter of the /ttr subcommands of the interactions of `kind` (command or autocomplete)."""
+    out = Counter()
+    for h in fake.interactions.values():
+        if h.type == kind:
+            out[h.payload["data"]["options"][0]["name"]] += 1
+    return out
+
+
+def total(players):
+    used = Counter()
+    for p in players:
+        used.update(p.used)
+    return used
+
+
+async def test_three_humans_by_slash_commands_alone(fake, tmp_path):
+    table, users, players = await seated_table(fake, tmp_path, "slash", seed=3)
+    alice, bob, carol = users
+    await table.slash(alice, "new", map="usa")
+    await table.slash(bob, "join")
+    await table.slash(carol, "join")
+    await table.slash(alice, "start")
+    await table.settle()
+
+    # one restart at the start of a turn, one between a player's two cards
+    final, restarts = await play_to_end(table, players, restarts=[(6, "idle"), (14, "second_card")])
+    assert restarts == 2 and table.generation == 3
+    await check_end(table, final, bob)
+
+    # nothing but slash commands (and the route autocomplete they offer) was used
+    kinds = Counter(h.type for h in fake.interactions.values())
+    assert set(kinds) == {APPLICATION_COMMAND, AUTOCOMPLETE}, kinds
+    used = total(players)
+    assert all(how != "component" for _, how in used), used
+    assert used["claim", "slash"] == used["claim", "autocomplete"] > 0
+    assert used["keep", "slash"] >= 3 and used["draw", "slash"] > 0
+    commands = subcommands(fake, APPLICATION_COMMAND)
+    assert commands["keep"] == used["keep", "slash"] and commands["claim"] == used["claim", "slash"]
+    assert commands["draw"] == used["draw", "slash"]
+    assert subcommands(fake, AUTOCOMPLETE) == {"claim": used["claim", "autocomplete"]}
+
+    fake.assert_clean()
+    assert fake.spec_violations == []
+    await fake.stop_bot(table.bot)
+
+
+async def test_three_humans_by_buttons_and_menus(fake, tmp_path):
+    table, users, players = await seated_table(fake, tmp_path, "buttons", seed=5)
+    alice, bob, carol = users
+    await table.slash(alice, "new", map="europe")                 # no button opens a lobby
+    lobby = table.public_messages()[-1]
+    game_id = int(find_cid(lobby, "ttr:lobby:").split(":")[2])
+    await table.click(bob, lobby, f"ttr:lobby:{game_id}:join")
+    await table.click(carol, lobby, f"ttr:lobby:{game_id}:join")
+    await table.click(alice, lobby, f"ttr:lobby:{game_id}:start")
+    await table.settle()
+
+    clicked = {}
+
+    async def after_restart(by_id):
+        # a button posted by the previous process: the turn panel's "deck"
+        loaded = await table.wait_for_humans()
+        panel = table.last_panel()
+        assert panel.id <= table.last_id_before_restart
+        player = by_id[loaded.seats[loaded.game.current].user_id]
+        cid = f"ttr:draw:{loaded.id}:{loaded.row.seq}:deck"
+        msg = await player._click("draw", panel, cid)
+        assert "You drew" in msg.content
+        clicked["panel"] = panel.id
+        player.pending = msg             # the second card: from the panel this answer carries
+        await table.settle()
+
+    final, restarts = await play_to_end(table, players, restarts=[(10, "idle")],
+                                        on_restart=after_restart)
+    assert restarts == 1 and table.generation == 2 and clicked
+    await check_end(table, final, carol)
+
+    used = total(players)
+    # every action with a component was done with it...
+    for kind in ("draw", "keep", "tickets", "tunnel"):
+        assert used[kind, "slash"] == 0, (kind, used)
+    assert used["draw", "component"] > 0 and used["keep", "component"] >= 3
+    assert used["claim", "component"] > 0 and used["tunnel", "component"] > 0, used
+    # ...and a slash command only where none exists: a route beyond the menu's 25, a station,
+    # passing, and /ttr new and /ttr export
+    assert used["claim", "slash"] == used["claim", "not in menu"], used
+    commands = subcommands(fake, APPLICATION_COMMAND)
+    assert set(commands) <= {"new", "claim", "station", "pass", "export"}, commands
+    assert commands["claim"] == used["claim", "slash"]
+    assert commands["station"] == used["station", "slash"]
+    assert sum(1 for h in fake.interactions.values() if h.type == MESSAGE_COMPONENT) == \
+        sum(n for (_, how), n in used.items() if how == "component") + 3     # + the lobby
+
+    fake.assert_clean()
+    assert fake.spec_violations == []
+    await fake.stop_bot(table.bot)
