@@ -12,6 +12,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# libfribidi: Pillow's complex-text layout (raqm) loads it to join Persian letters.
+RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 # Dependencies first, so code changes do not reinstall them (all have wheels: no compiler).
 COPY requirements.txt .
 RUN pip install -r requirements.txt
