@@ -266,7 +266,7 @@ def test_final_picture_draws_the_longest_path():
     g = game("usa", until=None)
     players, _ = g.scores()
     holder = next(s for s, pl in enumerate(players) if pl["bonuses"]["longest_path"])
-    from ttr_bot.render.trail import longest_trail_routes
+    from ttr_bot.engine.scoring import longest_trail_routes
     length, routes = longest_trail_routes(g.board, g.routes_of[holder])
     assert length == players[holder]["longest_path"]
     img = png(render_final(g, names(g)))

@@ -11,9 +11,8 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from ttr_bot.engine.scoring import longest_trail  # noqa: E402
+from ttr_bot.engine.scoring import longest_trail, longest_trail_routes  # noqa: E402
 from ttr_bot.maps import available_maps, load_board  # noqa: E402
-from ttr_bot.render.trail import longest_trail_routes  # noqa: E402
 
 
 def is_trail(board, routes):

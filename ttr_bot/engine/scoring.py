@@ -48,21 +48,32 @@ def tickets_score(board, route_ids, tickets):
 
 
 def longest_trail(board, route_ids):
-    """Length in trains of the longest trail (no route used twice; cities may repeat).
+    """Length in trains of the longest trail (no route used twice; cities may repeat)."""
+    return _longest(board, route_ids, False)[0]
 
-    Exact: a longest trail either uses every route of an Euler-traversable component (0 or 2
-    odd-degree cities), or starts at an odd-degree city — any trail starting at an even-degree
-    city could be extended there. Depth-first search from those cities, pruned by the length
-    still unused in the component."""
+
+def longest_trail_routes(board, route_ids):
+    """(length, sorted route indices of one longest trail), for drawing it. The same routes
+    in the same order always give the same trail."""
+    length, trail = _longest(board, route_ids, True)
+    return length, tuple(sorted(trail or ()))
+
+
+def _longest(board, route_ids, want_routes):
+    """Exact: a longest trail either uses every route of an Euler-traversable component (0 or
+    2 odd-degree cities), or starts at an odd-degree city — any trail starting at an
+    even-degree city could be extended there. Depth-first search from those cities, pruned by
+    the length still unused in the component. The routes are tracked only when asked: this
+    runs at every scoring, in every simulated game."""
     if not route_ids:
-        return 0
+        return 0, None
     routes = board.routes
     adj = {}
     for r in route_ids:
         ro = routes[r]
         adj.setdefault(ro.a, []).append((r, ro.b, ro.length))
         adj.setdefault(ro.b, []).append((r, ro.a, ro.length))
-    best = 0
+    best, best_routes = 0, None
     seen = set()
     for start in adj:
         if start in seen:
@@ -73,10 +84,12 @@ def longest_trail(board, route_ids):
             continue
         odd = [v for v in comp_nodes if len(adj[v]) % 2]
         if len(odd) <= 2:
-            best = total
+            best, best_routes = total, comp_edges
             continue
-        best = max(best, _search(adj, odd, total, best))
-    return best
+        length, trail = _search(adj, odd, total, best, [] if want_routes else None)
+        if length > best:
+            best, best_routes = length, trail
+    return best, best_routes
 
 
 def _component(adj, start, routes):
@@ -93,21 +106,28 @@ def _component(adj, start, routes):
     return nodes, edges, sum(routes[r].length for r in edges)
 
 
-def _search(adj, starts, total, best):
+def _search(adj, starts, total, floor, path):
+    """(best length above `floor`, or `floor`; its routes when `path` is a list, else None)."""
     used = set()
+    best = [floor, None]
 
     def dfs(v, length, remaining):
-        nonlocal best
-        if length > best:
-            best = length
-            if best == total:
+        if length > best[0]:
+            best[0] = length
+            if path is not None:
+                best[1] = list(path)
+            if length == total:
                 return True
-        if length + remaining <= best:
+        if length + remaining <= best[0]:
             return False
         for r, w, n in adj[v]:
             if r not in used:
                 used.add(r)
+                if path is not None:
+                    path.append(r)
                 done = dfs(w, length + n, remaining - n)
+                if path is not None:
+                    path.pop()
                 used.discard(r)
                 if done:
                     return True
@@ -116,7 +136,7 @@ def _search(adj, starts, total, best):
     for s in starts:
         if dfs(s, 0, total):
             break
-    return best
+    return best[0], best[1]
 
 
 def station_options(board, seat, stations, owner):

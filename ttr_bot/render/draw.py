@@ -6,7 +6,7 @@ from . import palette as P
 from . import panel as PN
 from . import static as S
 from .geometry import layout
-from .trail import longest_trail_routes
+from ..engine.scoring import longest_trail_routes
 
 PNG_LEVEL = 1          # zlib's fastest: most of a turn's time is the encoding
 MARK_R = 5             # radius of a player's mark on a car, picture pixels
