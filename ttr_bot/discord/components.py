@@ -18,7 +18,14 @@ LEVELS = ("easy", "medium", "hard")
 
 
 class _Handled:
-    """Mixin: run `self.run(interaction)` and send any error to the one handler."""
+    """Mixin: rebuild the item from its custom id's fields (`FIELDS`, in the order `__init__`
+    takes them), run `self.run(interaction)` and send any error to the one handler."""
+    FIELDS = ("game", "seq")
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match, /):
+        f = ids.fields(match)
+        return cls(*(f[k] for k in cls.FIELDS), item=item)
 
     async def callback(self, interaction):
         try:
@@ -27,12 +34,9 @@ class _Handled:
             await errors.handle(interaction, exc)
 
 
-def _f(match):
-    return ids.fields(match)
-
-
 # ----- lobby ------------------------------------------------------------------------------------
 class LobbyButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["lobby"]):
+    FIELDS = ("game", "op")
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary}
 
@@ -42,26 +46,19 @@ class LobbyButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=
             label=t(f"bot.btn.{op}", loc), style=self.STYLES[op], row=0,
             custom_id=ids.make("lobby", game_id, op)))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["op"], item=item)
-
     async def run(self, interaction):
         from .cogs import lobby
         await lobby.lobby_button(interaction, self.game_id, self.op)
 
 
 class AddBotSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["addbot"]):
+    FIELDS = ("game",)
+
     def __init__(self, game_id, loc="en", item=None):
         self.game_id = game_id
         super().__init__(item or discord.ui.Select(
             custom_id=ids.make("addbot", game_id), placeholder=t("bot.btn.addbot", loc), row=1,
             options=[discord.SelectOption(label=t(f"bot.level.{lv}", loc), value=lv) for lv in LEVELS]))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(_f(match)["game"], item=item)
 
     async def run(self, interaction):
         from .cogs import lobby
@@ -78,6 +75,8 @@ def lobby_view(game_id, loc):
 
 # ----- the turn -----------------------------------------------------------------------------------
 class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["draw"]):
+    FIELDS = ("game", "seq", "src")
+
     def __init__(self, game_id, seq, src, loc="en", count=1, row=0, item=None):
         self.game_id, self.seq, self.src = game_id, seq, src
         if item is None:
@@ -91,11 +90,6 @@ class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
                                      else discord.ButtonStyle.secondary,
                                      custom_id=ids.make("draw", game_id, seq, src))
         super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], f["src"], item=item)
 
     async def run(self, interaction):
         from . import flow
@@ -111,11 +105,6 @@ class ClaimButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=
             label=t("bot.btn.claim", loc), emoji="🛤️", style=discord.ButtonStyle.success, row=2,
             custom_id=ids.make("claim", game_id, seq)))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], item=item)
-
     async def run(self, interaction):
         from . import flow
         loc = await flow.begin(interaction)
@@ -129,11 +118,6 @@ class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=
             custom_id=ids.make("route", game_id, seq), placeholder=t("bot.menu.route", loc),
             options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], item=item)
-
     async def run(self, interaction):
         from . import flow
         loc = await flow.begin(interaction)
@@ -143,17 +127,13 @@ class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=
 
 class PayButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["pay"]):
     """One way to pay for a route ('r') or a station ('s') when several make sense."""
+    FIELDS = ("game", "seq", "what", "target", "cards")
 
     def __init__(self, game_id, seq, what, target, cards, loc="en", item=None):
         self.game_id, self.seq, self.what, self.target, self.cards = game_id, seq, what, target, cards
         super().__init__(item or discord.ui.Button(
             label=clip(cards_text(cards, loc), 80), style=discord.ButtonStyle.secondary,
             custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], f["what"], f["target"], f["cards"], item=item)
 
     async def run(self, interaction):
         from . import flow
@@ -167,11 +147,6 @@ class TicketsButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], templat
         super().__init__(item or discord.ui.Button(
             label=t("bot.btn.tickets", loc), emoji="🎫", style=discord.ButtonStyle.secondary, row=2,
             custom_id=ids.make("tickets", game_id, seq)))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], item=item)
 
     async def run(self, interaction):
         from . import flow
@@ -192,11 +167,6 @@ class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=i
                                      min_values=minimum, max_values=len(options), options=options)
         super().__init__(item)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], item=item)
-
     async def run(self, interaction):
         from . import flow
         loc = await flow.begin(interaction)
@@ -205,6 +175,8 @@ class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=i
 
 
 class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tunnel"]):
+    FIELDS = ("game", "seq", "op", "cards")
+
     def __init__(self, game_id, seq, op, cards=None, loc="en", item=None):
         self.game_id, self.seq, self.op, self.cards = game_id, seq, op, cards
         if item is None:
@@ -218,11 +190,6 @@ class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template
             item = discord.ui.Button(label=clip(label, 80), style=style, custom_id=cid)
         super().__init__(item)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        f = _f(match)
-        return cls(f["game"], f["seq"], f["op"], f["cards"], item=item)
-
     async def run(self, interaction):
         from . import flow
         from ..engine.actions import TunnelPay
@@ -233,16 +200,13 @@ class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template
 
 class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["hand"]):
     """'My hand': always current (no sequence number), so it is also the way back to a panel."""
+    FIELDS = ("game",)
 
     def __init__(self, game_id, loc="en", row=2, item=None):
         self.game_id = game_id
         super().__init__(item or discord.ui.Button(
             label=t("bot.btn.hand", loc), emoji="🃏", style=discord.ButtonStyle.secondary, row=row,
             custom_id=ids.make("hand", game_id)))
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match, /):
-        return cls(_f(match)["game"], item=item)
 
     async def run(self, interaction):
         from . import flow
