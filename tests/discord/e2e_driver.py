@@ -263,7 +263,8 @@ class Player:
                     if not find_cid(msg, "ttr:pay:"):
                         return msg
                     if self.style == "buttons":
-                        return await self._pay(msg, loaded, "r", action.route, action.cards, "claim")
+                        return await self._pay(msg, loaded, "r", action.route, action.cards,
+                                               "claim")
                     # the agent wants a payment that is not among the sensible ones: say it
                 else:   # the menu lists 25 routes at most: a route beyond them is typed
                     self.used["claim", "not in menu"] += 1
@@ -287,7 +288,6 @@ class Player:
         return str(route.index)
 
     async def _tunnel(self, loaded, action):
-        t = self.table
         if isinstance(action, TunnelDecline):
             if self.style != "slash" and self.pending is not None and \
                     find_cid(self.pending, "ttr:tunnel:"):

@@ -6,17 +6,19 @@ against the fake Discord of the tests (tests/fakediscord: aiohttp REST and gatew
 127.0.0.1). GAMES games are played at once, one per channel, by 2 or 3 human players each (no
 computer player). Every move is an interaction: a random legal action (ttr_bot.ai's random
 player, from the player's own view), done by slash command or by the button or menu the bot
-showed, at random (`--buttons`, the share of component use); by command where no component
-exists or it is not posted yet. Claims by command first type the route into the autocomplete.
-A player waits for each answer before the next step, so about GAMES interactions are in flight
-at any time (three per game while the starting tickets are chosen).
+showed, at random (`--buttons`: the share of moves made with a component where one exists; such
+a player waits for the turn's panel to be posted). Claims by command first type the route into
+the autocomplete. A player waits for each answer before the next step, so about GAMES
+interactions are in flight at any time (three per game while the starting tickets are chosen);
+`--think` adds a pause before each move, as people take.
 
 Acknowledgement latency: the fake's clock from dispatching INTERACTION_CREATE to the bot's first
 callback for it (the deferral, a direct response, or the autocomplete result). Printed: p50,
-p95, p99 and max over all interactions and per kind, the number of interactions, turns played,
-games finished, wall time, and how long the shared event loop stalled (the overshoot of a 10 ms
-ticker; the fake and the players run in the bot's process and loop, so their work counts too).
-Target: p99 <= 250 ms.
+p95, p99 and max over all interactions and per kind, the number of interactions and how many
+awaited their answer at once, turns played, games finished, wall time, the time until the
+player sees the answer (the follow-up after the deferral), and how long the shared event loop
+stalled (the overshoot of a 10 ms ticker: the fake and the players run in the bot's process
+and event loop, so their work is counted against the bot). Target: p99 <= 250 ms.
 
     python -m ttr_bot.bench discord [--games 50] [--turns 20] [--maps usa,europe] [--seed 1]
                                     [--buttons 0.5] [--players 2,3] [--think 0] [--profile FILE]
@@ -41,6 +43,7 @@ REPO = Path(__file__).resolve().parents[2]
 TESTS = REPO / "tests"
 TARGET_P99 = 0.250
 REPLY_TIMEOUT = 60.0
+PANEL_WAIT = 10.0
 BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 
@@ -81,7 +84,6 @@ class Waiter:
         self.period = period
         self._waiting = []          # (predicate, future, deadline)
         self._task = None
-        self.in_flight = []         # how many answers were awaited, at each poll
 
     def start(self):
         self._task = asyncio.create_task(self._poll())
@@ -114,7 +116,6 @@ class Waiter:
                 else:
                     keep.append((predicate, fut, deadline))
             self._waiting = keep
-            self.in_flight.append(len(keep))
 
 
 class Board:
@@ -153,12 +154,18 @@ class Bench:
         self.how = Counter()        # (action kind, "command" | "component") -> count
         self.problems = Counter()   # answers with an error text, driver retries
         self.answer_times = []      # seconds from dispatch to the answer seen by the player
+        self.awaiting = 0           # interactions dispatched and not answered yet
+        self.in_flight = []         # `awaiting`, sampled every 10 ms
 
     # ----- interactions ---------------------------------------------------------------------------
-    async def answer(self, handle):
+    async def answer(self, handle, kind):
         """The ephemeral answer of a deferred interaction."""
-        await self.waiter.until(lambda: handle.followup_ids)
-        self.answer_times.append(self.fake.clock.now() - handle.created_at)
+        self.awaiting += 1
+        try:
+            await self.waiter.until(lambda: handle.followup_ids)
+        finally:
+            self.awaiting -= 1
+        self.answer_times.append((kind, self.fake.clock.now() - handle.created_at))
         msg = self.fake.state.messages[handle.followup_ids[0]]
         if any(b in (msg.content or "") for b in BAD_WORDS):
             self.problems["error answer"] += 1
@@ -167,20 +174,25 @@ class Bench:
     async def slash(self, game, user, sub, kind=None, **options):
         self.how[kind or sub, "command"] += 1
         handle = await self.fake.slash(user, game.channel, "ttr", sub, options)
-        return await self.answer(handle)
+        return await self.answer(handle, kind or sub)
 
     async def click(self, user, message, cid, kind):
         self.how[kind, "component"] += 1
-        return await self.answer(await self.fake.click(user, message, cid))
+        return await self.answer(await self.fake.click(user, message, cid), kind)
 
     async def select(self, user, message, cid, values, kind):
         self.how[kind, "component"] += 1
-        return await self.answer(await self.fake.select(user, message, cid, [str(v) for v in values]))
+        handle = await self.fake.select(user, message, cid, [str(v) for v in values])
+        return await self.answer(handle, kind)
 
     async def autocomplete(self, game, user, sub, option, typed):
         handle = await self.fake.autocomplete(user, game.channel, "ttr", sub, {option: typed},
                                               focused=option)
-        await self.waiter.until(lambda: handle.callbacks)
+        self.awaiting += 1
+        try:
+            await self.waiter.until(lambda: handle.callbacks)
+        finally:
+            self.awaiting -= 1
         return handle.callbacks[0].choices
 
 
@@ -264,11 +276,21 @@ class BenchGame:
         action = self.agent.act(v)
         gid, seq = loaded.id, loaded.row.seq
         buttons = self.buttons()
-        b.board.update()
         pending = self.pending.get(user_id)
-        panel = b.board.panel.get(self.channel.id)
-        if panel is not None and f"ttr:draw:{gid}:{seq}:deck" not in panel.custom_ids():
-            panel = None            # the panel of this turn is not posted yet
+
+        def current_panel():
+            b.board.update()
+            panel = b.board.panel.get(self.channel.id)
+            return panel if panel is not None and \
+                f"ttr:draw:{gid}:{seq}:deck" in panel.custom_ids() else None
+        panel = current_panel()
+        if buttons and panel is None and v.phase == "play" and v.step == "idle":
+            # the turn's panel is posted after its board is drawn: a player who clicks waits
+            try:
+                await b.waiter.until(lambda: current_panel() is not None, timeout=PANEL_WAIT)
+            except TimeoutError:
+                b.problems["panel not posted within %g s" % PANEL_WAIT] += 1
+            panel = current_panel()
         msg = None
         if isinstance(action, KeepTickets):
             if buttons:
@@ -353,10 +375,11 @@ class BenchGame:
 
 
 class LoopLag:
-    """How late a 10 ms ticker wakes up: the event loop's stalls."""
+    """How late a 10 ms ticker wakes up: the event loop's stalls (and, while at it, how many
+    interactions are awaiting their answer)."""
 
-    def __init__(self, period=0.010):
-        self.period = period
+    def __init__(self, bench, period=0.010):
+        self.bench, self.period = bench, period
         self.lags = []
 
     async def run(self):
@@ -365,6 +388,7 @@ class LoopLag:
             t0 = loop.time()
             await asyncio.sleep(self.period)
             self.lags.append(loop.time() - t0 - self.period)
+            self.bench.in_flight.append(self.bench.awaiting)
 
 
 class ErrorCount(logging.Handler):
@@ -400,7 +424,7 @@ async def run(args, fakediscord):
                 users = [fake.add_user(f"p{i + 1}_{k + 1}", guild=guild) for k in range(n)]
                 games.append(BenchGame(bench, i, channel, users, maps[i % len(maps)],
                                        random.Random(rng.randrange(1 << 30))))
-            lag = LoopLag()
+            lag = LoopLag(bench)
             lag_task = asyncio.create_task(lag.run())
             bench.waiter.start()
             first = len(fake.interactions)
@@ -413,7 +437,7 @@ async def run(args, fakediscord):
             crashed = [(g.index, r) for g, r in zip(games, results) if isinstance(r, BaseException)]
             handles = list(fake.interactions.values())[first:]
             report = dict(games=games, handles=handles, wall=wall, lag=lag.lags, bench=bench,
-                          in_flight=bench.waiter.in_flight,
+                          in_flight=bench.in_flight,
                           crashed=crashed, violations=list(fake.violations),
                           unhandled=list(fake.unhandled_requests),
                           bot_errors=fake.bot_errors() + errors.records)
@@ -457,10 +481,17 @@ def show(report, args):
           f"mean {sum(flight) / max(1, len(flight)):.0f}, max {max(flight, default=0)}")
     print(f"turns played: {turns}; games finished: {finished} of {len(games)}")
     print(f"wall time: {report['wall']:.1f} s")
-    answers = sorted(bench.answer_times)
+    answers = sorted(x for _, x in bench.answer_times)
     print(f"answer seen by the player (dispatch -> first follow-up, 5 ms polling): "
           f"p50 {percentile(answers, 50) * ms:.0f}  p95 {percentile(answers, 95) * ms:.0f}  "
           f"p99 {percentile(answers, 99) * ms:.0f}  max {answers[-1] * ms:.0f} ms")
+    per = defaultdict(list)
+    for kind, x in bench.answer_times:
+        per[kind].append(x)
+    print("  by action: " + "; ".join(
+        f"{kind} {len(xs)}: p50 {percentile(sorted(xs), 50) * ms:.0f} p99 "
+        f"{percentile(sorted(xs), 99) * ms:.0f}"
+        for kind, xs in sorted(per.items(), key=lambda kv: -len(kv[1]))) + " ms")
     lags = sorted(report["lag"])
     if lags:
         print(f"event loop stalls (10 ms ticker overshoot): p50 {percentile(lags, 50) * ms:.1f}  "
@@ -503,11 +534,12 @@ def main(argv=None):
                              "pressure; a few seconds is closer to people)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE",
-                        help="cProfile the run (the event loop's thread) into FILE and print the top")
+                        help="cProfile the run (the event loop's thread) into FILE; print the top")
     args = parser.parse_args(argv)
     fakediscord = import_fake()
     if fakediscord is None:
-        print(f"bench discord: the fake Discord is missing ({TESTS / 'fakediscord'})", file=sys.stderr)
+        print(f"bench discord: the fake Discord is missing ({TESTS / 'fakediscord'})",
+              file=sys.stderr)
         return 2
     profiler = cProfile.Profile() if args.profile else None
     if profiler:

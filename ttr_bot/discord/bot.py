@@ -159,8 +159,12 @@ class TTRBot(commands.Bot):
         if loaded is None:
             self._channel_games.pop(channel_id, None)
         else:
-            self._channel_games[channel_id] = loaded.id
+            self.note_channel_game(loaded)
         return loaded
+
+    def note_channel_game(self, loaded):
+        """Remember a game just opened, so that the channel's first lookup needs no query."""
+        self._channel_games[loaded.row.channel_id] = loaded.id
 
     @staticmethod
     def board_of(loaded):

@@ -45,6 +45,7 @@ async def open_lobby(interaction, map_id, variant):
         guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=player_name(interaction.user), map_id=map_id,
         variant=variant)
+    bot.note_channel_game(loaded)
     public = bot.delivery.public_locale(loaded)
     lines = lobby_lines(bot.board_of(loaded), loaded.names(), player_name(interaction.user), public)
     try:
