@@ -101,9 +101,9 @@ def check_record(doc, expected):
 
 
 def _worker(job):
-    map_id, variant, levels, names, seed, index, records, verify = job
+    map_id, variant, levels, names, seed, index, records, verify, options = job
     board = load_board(map_id, variant)
-    res = play_game(board, levels, names, seed, index)
+    res = play_game(board, levels, names, seed, index, options)
     doc = res.pop("record")
     if verify:
         check_record(doc, {name: p["score"] for name, p in res["players"].items()})
@@ -136,8 +136,9 @@ def percentile(xs, q):
 
 
 def run(map_id, levels, games, seed, variant="base", records=None, workers=1, verify=None,
-        progress=None):
-    """Play the games and return the summary document (the --json output)."""
+        progress=None, agent_options=None):
+    """Play the games and return the summary document (the --json output).
+    `agent_options` ({level: {knob: value}}) tunes a level, e.g. a smaller search for tests."""
     names = player_names(levels)
     board = load_board(map_id, variant)
     if not board.rules.min_players <= len(levels) <= board.rules.max_players:
@@ -147,7 +148,8 @@ def run(map_id, levels, games, seed, variant="base", records=None, workers=1, ve
         os.makedirs(records, exist_ok=True)
     if verify is None:
         verify = bool(records)
-    jobs = [(map_id, variant, levels, names, seed, i, records, verify) for i in range(games)]
+    jobs = [(map_id, variant, levels, names, seed, i, records, verify, agent_options)
+            for i in range(games)]
     stats = {name: {"scores": [], "wins": 0, "times": [], "fallbacks": 0} for name in names}
     turns = []
 

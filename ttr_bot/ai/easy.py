@@ -3,13 +3,14 @@ hoards cards and claims its routes longest first once it holds a good hand, and 
 from ..engine.actions import ClaimRoute
 from .boardinfo import board_info
 from .medium import MediumAgent
-from .planner import best_payment, best_plan, keep_choices, route_costs
+from .planner import best_plan, keep_choices, route_costs
 
 
 class EasyAgent(MediumAgent):
     level = "easy"
     take_faceup_loco = False
     hoard = 9            # claim a short route only with this many cards in hand
+    long_bonus = 0.0     # plans the shortest connections, whatever they score
 
     def choose_tickets(self, v):
         info = board_info(v.board)
@@ -38,7 +39,7 @@ class EasyAgent(MediumAgent):
                 continue
             if info.length[r] < 4 and sum(ctx.hand) < self.hoard and ctx.trains > 8:
                 continue
-            pay = best_payment(info, r, ctx.hand)
+            pay = self.pay(ctx, r)
             if pay is None:
                 continue
             if best is None or info.length[r] > best[0]:

@@ -21,7 +21,7 @@ from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
 from .medium import Context, MediumAgent
-from .planner import best_payment, keep_choices, route_costs
+from .planner import keep_choices, route_costs
 from .threat import threats
 
 
@@ -61,10 +61,11 @@ class HardAgent(MediumAgent):
     ticket_trains = 25
     block_threshold = 8.0  # play a block without search when it costs them this many points
     contest_weight = 0.5   # planned routes the opponents need too are claimed earlier
-    budget = 6000          # simulated actions per decision
-    min_samples = 4        # determinizations per decision, at least …
+    budget = 8000          # simulated actions per decision
+    min_samples = 2        # determinizations per decision, at least …
     max_samples = 40       # … and at most
     max_candidates = 6
+    drop_after = 3         # samples before the worst candidate is dropped, one per sample
     keep_candidates = 5
     win_bonus = 10.0       # a win is worth this many points of margin
     greedy_gap = 6         # consider more tickets once the plan needs at most this many trains
@@ -96,7 +97,8 @@ class HardAgent(MediumAgent):
         """Index of the candidate to play: the best mean, but only if it beats candidate 0 (the
         planner's own choice) clearly on the paired samples."""
         n = len(samples[0])
-        means = [sum(s) / len(s) if s else float("-inf") for s in samples]
+        # only candidates sampled to the end compete (the others were dropped as worst)
+        means = [sum(s) / len(s) if len(s) == n else float("-inf") for s in samples]
         best = max(range(len(samples)), key=lambda i: (means[i], -i))
         if best == 0 or n < 2:
             return best
@@ -124,7 +126,7 @@ class HardAgent(MediumAgent):
         for r, loss in self.threat(ctx).items():
             if loss < threshold or not ctx.claimable(r):
                 continue
-            pay = best_payment(info, r, ctx.hand, ctx.demand)
+            pay = self.pay(ctx, r, ctx.demand)
             if pay is None:
                 continue
             # own use of the route and its points count too; cards taken from the plan count against
@@ -154,7 +156,7 @@ class HardAgent(MediumAgent):
         claims = []
         for r in ctx.to_claim:
             if ctx.claimable(r):
-                pay = best_payment(info, r, ctx.hand, ctx.demand)
+                pay = self.pay(ctx, r, ctx.demand)
                 if pay is not None:
                     claims.append((self.claim_value(ctx, r), r, pay))
         claims.sort(reverse=True)
@@ -194,12 +196,14 @@ class HardAgent(MediumAgent):
         self.searches += 1
         rng = random.Random(self.rng.getrandbits(64))
         results = [[] for _ in actions]
+        alive = list(range(len(actions)))
         steps = 0
         samples = 0
         while samples < self.max_samples and (steps < self.budget or samples < self.min_samples):
             g0 = sample_game(v, rng, self.infer_cache)
             dseed = rng.getrandbits(32)
-            for i, a in enumerate(actions):
+            for i in alive:
+                a = actions[i]
                 g = g0.copy()
                 g.dealer.rng.seed(dseed)
                 try:
@@ -212,6 +216,10 @@ class HardAgent(MediumAgent):
                 results[i].append(val)
                 steps += n + 1
             samples += 1
+            if samples >= self.drop_after and len(alive) > 2:
+                # successive rejection: stop sampling the worst (never the planner's choice)
+                worst = min(alive[1:], key=lambda i: (sum(results[i]), i))
+                alive.remove(worst)
         return results
 
     def rollout(self, g, me, cap=3000):

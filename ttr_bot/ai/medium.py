@@ -11,7 +11,7 @@ from ..engine.cards import GRAY, LOCO
 from ..engine.payment import station_payments, tunnel_extra_options
 from .base import Agent
 from .boardinfo import board_info
-from .planner import (INF, CostModel, TicketGains, N_COLORS, best_payment, best_plan,
+from .planner import (INF, CostModel, TicketGains, could_afford, N_COLORS, best_payment, best_plan,
                       best_station_payment, claimable, color_demand, keep_choices, own_routes,
                       route_costs, tickets_value)
 
@@ -73,13 +73,14 @@ class MediumAgent(Agent):
     ferry_cost = 1.5           # per locomotive a ferry needs
     station_cost = 6.0
     hand_discount = 0.0        # routes the hand can already pay for look cheaper
-    long_bonus = 0.3           # long routes look cheaper by this share of their extra points
+    long_bonus = 0.6           # long routes look cheaper by this share of their extra points
     plan_orders = 1
     setup_budget = 0.78        # share of the trains the starting tickets may need
     later_budget = 0.85
     fail_weight = 1.5          # how much a ticket we expect to fail weighs against its points
     ticket_trains = 20         # draw new tickets when the plan is done and this many trains remain
     take_faceup_loco = False
+    tunnel_spare = 1           # claim a tunnel holding this many cards for its extra cost
     hurry_clock = 6            # someone has this few trains: cash in cards before the end
 
     # ----- dispatch ---------------------------------------------------------------------------
@@ -184,20 +185,27 @@ class MediumAgent(Agent):
         info = ctx.info
         return info.points[r] + 0.2 * ctx.plan.points.get(r, 0) + 0.01 * info.length[r]
 
+    def pay(self, ctx, r, demand=None):
+        """How to pay for route r now, or None; tunnels only with cards to spare for the
+        extra cost, except when there is no time left to wait."""
+        spare = 0 if ctx.last_turn else self.tunnel_spare
+        return best_payment(ctx.info, r, ctx.hand, demand, spare)
+
     def claim_planned(self, ctx):
-        best = None
+        ranked = []
         for r in ctx.to_claim:
-            if not ctx.claimable(r):
-                continue
-            pay = best_payment(ctx.info, r, ctx.hand, ctx.demand)
-            if pay is None:
-                continue
-            val = self.claim_value(ctx, r)
-            if best is None or val > best[0]:
-                best = (val, r, pay)
-        if best is None:
-            return None
-        return ClaimRoute(ctx.seat, best[1], best[2])
+            if ctx.claimable(r) and could_afford(ctx.info, r, ctx.hand):
+                ranked.append((self.claim_value(ctx, r), -r))
+        return self._first_payable(ctx, ranked, ctx.demand)
+
+    def _first_payable(self, ctx, ranked, demand=None):
+        """The best-ranked (value, -route) that the hand can really pay for, as a claim."""
+        ranked.sort(reverse=True)
+        for _, neg in ranked:
+            pay = self.pay(ctx, -neg, demand)
+            if pay is not None:
+                return ClaimRoute(ctx.seat, -neg, pay)
+        return None
 
     def station_move(self, ctx):
         """Build a station where the plan borrows an opponent's route."""
@@ -226,20 +234,23 @@ class MediumAgent(Agent):
         touching = set()
         for r in ctx.own:
             touching.update(info.ends[r])
-        best = None
+        ranked = []
         for r in range(info.n_routes):
-            if not ctx.claimable(r):
+            if not ctx.claimable(r) or not could_afford(info, r, ctx.hand):
                 continue
-            length = info.length[r]
-            if length < 3 and ctx.trains > 6 and not ctx.last_turn:
-                continue
-            pay = best_payment(info, r, ctx.hand)
-            if pay is None:
+            if info.length[r] < 3 and ctx.trains > 6 and not ctx.last_turn:
                 continue
             a, b = info.ends[r]
-            val = info.points[r] + (1.0 if a in touching or b in touching else 0.0) - 0.5 * pay[LOCO]
+            ranked.append((info.points[r] + (1.0 if a in touching or b in touching else 0.0), -r))
+        ranked.sort(reverse=True)
+        best = None
+        for val, neg in ranked[:6]:
+            pay = self.pay(ctx, -neg)
+            if pay is None:
+                continue
+            val -= 0.5 * pay[LOCO]
             if best is None or val > best[0]:
-                best = (val, r, pay)
+                best = (val, -neg, pay)
         if best is None:
             return None
         return ClaimRoute(ctx.seat, best[1], best[2])
@@ -249,18 +260,15 @@ class MediumAgent(Agent):
         or a station that completes a ticket."""
         info, v = ctx.info, ctx.v
         gains = TicketGains(info, ctx.own, v.tickets)
-        best = None
+        ranked = []
         for r in range(info.n_routes):
-            if not ctx.claimable(r):
-                continue
-            pay = best_payment(info, r, ctx.hand)
-            if pay is None:
-                continue
-            gain = info.points[r] + gains.gain(*info.ends[r])
-            if info.routes[r].tunnel:
-                gain -= 1
-            if best is None or gain > best[0]:
-                best = (gain, ClaimRoute(ctx.seat, r, pay))
+            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
+                gain = info.points[r] + gains.gain(*info.ends[r]) - (1 if info.routes[r].tunnel else 0)
+                ranked.append((gain, -r))
+        claim = self._first_payable(ctx, ranked)
+        best = None
+        if claim is not None:
+            best = (max(g for g, neg in ranked if -neg == claim.route), claim)
         st = self.station_move(ctx)
         if st is not None:
             # worth it only if the borrowed route completes more than the 4 points given up
@@ -341,7 +349,7 @@ class MediumAgent(Agent):
         best = None
         for r in range(info.n_routes):
             if ctx.claimable(r):
-                pay = best_payment(info, r, ctx.hand, ctx.demand)
+                pay = self.pay(ctx, r, ctx.demand)
                 if pay is not None and (best is None or info.points[r] > best[0]):
                     best = (info.points[r], r, pay)
         if best is not None:

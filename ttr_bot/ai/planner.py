@@ -68,7 +68,8 @@ def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None
             if info.stations:
                 a, b = info.ends[r]
                 if st_owner.get(a) == seat or st_owner.get(b) == seat:
-                    out[r] = 0.5
+                    out[r] = 0.0    # our station there already lends it (one route per station:
+                                    # good enough for planning)
                 elif can_station and (a not in st_owner or b not in st_owner):
                     out[r] = model.station
             continue
@@ -281,18 +282,30 @@ def could_afford(info, r, hand):
     return have + locos >= length
 
 
-def best_payment(info, r, hand, demand=None):
-    """The payment for route r that spends least of what the plan needs, or None."""
+def tunnel_spare(route, hand, pay):
+    """Cards left that could pay a tunnel's extra cost after laying `pay`."""
+    used = [c for c in range(N_COLORS) if pay[c]]
+    spare = hand[LOCO] - pay[LOCO]
+    if used:
+        spare += hand[used[0]] - pay[used[0]]
+    return spare
+
+
+def best_payment(info, r, hand, demand=None, spare=0):
+    """The payment for route r that spends least of what the plan needs, or None. On a tunnel,
+    only payments that keep `spare` cards for the extra cost count."""
     if not could_afford(info, r, hand):
         return None
-    pays = route_payments(info.rules, info.routes[r], hand)
+    route = info.routes[r]
+    pays = route_payments(info.rules, route, hand)
+    if route.tunnel and spare:
+        pays = [p for p in pays if tunnel_spare(route, hand, p) >= spare]
     if not pays:
         return None
     if demand is None:
         demand = [0] * 9
     own = list(demand)
     # the route's own demand does not count against paying for it
-    route = info.routes[r]
     if route.color != GRAY:
         own[route.color] = max(0, own[route.color] - route.length)
     return min(pays, key=lambda p: (pay_score(info, r, p, hand, own), p))

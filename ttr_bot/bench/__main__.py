@@ -10,10 +10,10 @@ PARTS = ("engine", "service", "render", "discord")
 
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
-    part = argv.pop(0) if argv and argv[0] in PARTS else "engine"
     if argv and argv[0] in ("-h", "--help"):
-        print(__doc__)
+        print(__doc__)   # `bench PART --help` reaches the part's own options instead
         return 0
+    part = argv.pop(0) if argv and argv[0] in PARTS else "engine"
     try:
         module = importlib.import_module(f"ttr_bot.bench.{part}")
     except ModuleNotFoundError as e:
