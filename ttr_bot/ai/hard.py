@@ -14,7 +14,7 @@ offered as blocks), and tickets that overlap its network are taken greedily.
 """
 import random
 
-from ..engine.actions import ClaimRoute, DrawTickets, KeepTickets
+from ..engine.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from ..engine.cards import LOCO
 from ..engine.errors import Illegal
 from ..engine.view import view as make_view
@@ -64,7 +64,8 @@ class HardAgent(MediumAgent):
     budget = 8000          # simulated actions per decision
     min_samples = 2        # determinizations per decision, at least …
     max_samples = 40       # … and at most
-    max_candidates = 6
+    max_candidates = 8
+    draw_candidates = 2    # face-up cards compared besides the planner's pick and a blind draw
     drop_after = 3         # samples before the worst candidate is dropped, one per sample
     keep_candidates = 5
     win_bonus = 10.0       # a win is worth this many points of margin
@@ -170,7 +171,22 @@ class HardAgent(MediumAgent):
         add(self.station_move(ctx))
         if not ctx.last_turn:
             add(self.block_move(ctx, 3.0))
+            add(self.final_move(ctx))        # the claim scoring most right now
+            for a in self.draw_options(ctx):
+                add(a)
         return out[:self.max_candidates]
+
+    def draw_options(self, ctx):
+        """Other first cards worth comparing: blind, and the face-up cards the plan wants most."""
+        v = ctx.v
+        out = []
+        if v.deck_size or v.discard:
+            out.append(DrawCard(ctx.seat, -1))
+        want = self.wanted_colors(ctx)
+        faceup = sorted(set(v.faceup), key=lambda c: (-want[c], c))
+        for c in faceup[:self.draw_candidates]:
+            out.append(DrawCard(ctx.seat, c))
+        return out
 
     def choose_tickets_search(self, v):
         info = board_info(v.board)

@@ -1,0 +1,47 @@
+"""python -m ttr_bot.demo: an offline game among computer players, written turn by turn."""
+import json
+
+from ttr_bot import demo
+from ttr_bot.records import replay
+
+
+def test_demo_without_pictures_writes_record_and_text(tmp_path, monkeypatch):
+    monkeypatch.setattr(demo, "load_renderer", lambda: None)   # renderer not available
+    lines = []
+    game, names, written = demo.run("usa", ["medium", "easy"], seed=2, out=str(tmp_path),
+                                    echo=lines.append)
+    assert game.over
+    assert not list(tmp_path.glob("*.png")), "never a stand-in picture"
+    record = json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))
+    replayed, _, error = replay(record)
+    assert error is None and replayed.over
+    assert [p["total"] for p in replayed.scores()[0]] == [p["total"] for p in game.scores()[0]]
+    text = (tmp_path / "turns.txt").read_text(encoding="utf-8").splitlines()
+    assert text[0].startswith("[setup]")
+    assert len(text) == game.turn + 2          # setup, every turn, the final line
+    assert any("claimed" in line for line in text)
+    assert "wins" in text[-1] or "Tie" in text[-1]
+
+
+def test_demo_writes_a_picture_after_every_turn(tmp_path, monkeypatch):
+    calls = []
+
+    def fake_board(game, names, viewer=None):
+        calls.append(game.turn)
+        return b"\x89PNG fake for the test"
+
+    monkeypatch.setattr(demo, "load_renderer", lambda: (fake_board, None))
+    game, names, written = demo.run("switzerland", ["easy", "medium", "random"], seed=3,
+                                    out=str(tmp_path), echo=lambda s: None)
+    pngs = sorted(p.name for p in tmp_path.glob("turn-*.png"))
+    assert len(pngs) == len(calls) == game.turn + 1    # after setup and after every turn
+    assert pngs[0] == "turn-000.png"
+
+
+def test_demo_main(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(demo, "load_renderer", lambda: None)
+    assert demo.main(["--map", "nordic", "--players", "medium,easy", "--out", str(tmp_path),
+                      "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "record.json" in out
+    assert (tmp_path / "record.json").exists()

@@ -1,0 +1,206 @@
+"""python -m ttr_bot.demo: try it without Discord — an offline game among computer players.
+
+    python -m ttr_bot.demo [--map usa] [--players hard,medium,easy] [--seed 1] [--out out/demo]
+
+After every turn it rewrites OUT/record.json (a `ttr-record/1` of the game so far, replayable
+with `python -m ttr_bot.replay`), writes the board as OUT/turn-NNN.png and adds a line to
+OUT/turns.txt (also printed). The pictures come from `ttr_bot.render`; where that cannot be
+imported, only the record and the text are written — never a stand-in image.
+"""
+import argparse
+import json
+import os
+import sys
+
+from .ai import AGENTS, make_agent
+from .engine.dealer import Dealer
+from .engine.game import Game
+from .engine.view import view
+from .i18n import t as _t
+from .maps import available_maps, load_board, variants
+from .records import action_to_json, export_record
+
+DEFAULT_PLAYERS = "hard,medium,easy"
+
+
+def msg(key, default, **params):
+    """A catalog sentence, or the English default while the catalog lacks the key."""
+    try:
+        return _t(key, **params)
+    except (KeyError, IndexError, ValueError):
+        return default.format(**params)
+
+
+def load_renderer():
+    """(render_board, render_final or None), or None when the renderer is not available."""
+    try:
+        from . import render
+    except Exception:   # not written yet, or Pillow missing: no pictures
+        return None
+    board = getattr(render, "render_board", None)
+    if board is None:
+        return None
+    return board, getattr(render, "render_final", None)
+
+
+def describe(game, names, events):
+    """One line for the public events of a turn."""
+    board = game.board
+    parts = []
+    drew = set()
+    for ev in events:
+        kind = ev.get("type")
+        name = names[ev["seat"]] if "seat" in ev else ""
+        if kind == "claim_route":
+            parts.append(msg("render.move.claim_route", "{name} claimed {route} (+{points})",
+                             name=name, route=board.route_label(ev["route"]), points=ev["points"]))
+        elif kind == "tunnel_decline":
+            parts.append(msg("render.move.tunnel_decline", "{name} gave up the tunnel {route}",
+                             name=name, route=board.route_label(ev["route"])))
+        elif kind == "build_station":
+            parts.append(msg("render.move.build_station", "{name} built a station in {city}",
+                             name=name, city=board.nodes[ev["city"]].name))
+        elif kind == "draw_card" and ev["seat"] not in drew:
+            drew.add(ev["seat"])
+            parts.append(msg("render.move.draw_card", "{name} drew train cards", name=name))
+        elif kind == "draw_tickets":
+            parts.append(msg("render.move.draw_tickets", "{name} drew destination tickets", name=name))
+        elif kind == "keep_tickets":
+            key = "bot.ev.keep_setup" if ev.get("setup") else "bot.ev.keep"
+            default = ("{name} chose their starting tickets (kept {count})." if ev.get("setup")
+                       else "{name} kept {count} destination ticket(s).")
+            parts.append(msg(key, default, name=name, count=ev["count"]))
+        elif kind == "pass":
+            parts.append(msg("render.move.pass", "{name} passed", name=name))
+        elif kind == "final_round":
+            parts.append(msg("render.final_round", "Final round: {count} turn(s) left", count=game.n))
+        elif kind == "game_over":
+            parts.append(msg("render.status.over", "Game over"))
+    return " ".join(p.rstrip(".") + "." for p in parts)
+
+
+def standings(game, names):
+    players, _ = game.scores()
+    score = msg("render.col.score", "Score")
+    trains = msg("render.col.trains", "Trains")
+    return " | ".join(f"{names[p]}: {score.lower()} {players[p]['total']}, {trains.lower()} "
+                      f"{game.trains[p]}" for p in range(game.n))
+
+
+def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=print,
+        pictures=True):
+    """Play one game and write its files; returns (game, names, files written)."""
+    levels = list(levels or DEFAULT_PLAYERS.split(","))
+    board = load_board(map_id, variant)
+    rules = board.rules
+    if not rules.min_players <= len(levels) <= rules.max_players:
+        raise ValueError(f"{board.name} takes {rules.min_players}–{rules.max_players} players")
+    names = []
+    for i, lv in enumerate(levels):
+        base = f"{lv}-bot"
+        names.append(base if base not in names else f"{base}-{i + 1}")
+    os.makedirs(out, exist_ok=True)
+    renderer = load_renderer() if pictures else None
+    if renderer is None and pictures:
+        echo("(ttr_bot.render is not available: writing the record and text only)")
+    agents = [make_agent(lv, seed=seed * 16 + s) for s, lv in enumerate(levels)]
+    game = Game(board, len(levels), Dealer(seed))
+    actions = []
+    written = []
+    log_path = os.path.join(out, "turns.txt")
+    log = open(log_path, "w", encoding="utf-8")
+    written.append(log_path)
+
+    def snapshot(label, events):
+        nonlocal renderer
+        line = f"[{label}] {describe(game, names, events)}  ({standings(game, names)})"
+        echo(line)
+        log.write(line + "\n")
+        log.flush()
+        path = os.path.join(out, "record.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(export_record(game, names, actions), f, ensure_ascii=False, indent=1)
+        if path not in written:
+            written.append(path)
+        if renderer is not None:
+            try:
+                png = renderer[0](game, names)
+            except Exception as e:   # a renderer bug must not stop the demo
+                echo(f"(board picture failed: {e!r}; going on with text only)")
+                renderer = None
+                return
+            pic = os.path.join(out, f"turn-{game.turn:03d}.png")
+            with open(pic, "wb") as f:
+                f.write(png)
+            written.append(pic)
+
+    try:
+        events = []
+        while not game.over:
+            turn, phase = game.turn, game.phase
+            for seat in game.to_move():
+                action = agents[seat].act(view(game, seat))
+                actions.append(action_to_json(game, action, names))
+                events.extend(game.apply(action))
+            if phase == "setup" and game.phase != "setup":
+                snapshot("setup", events)
+                events = []
+            elif game.turn != turn or game.over:
+                snapshot(f"turn {game.turn}", events)
+                events = []
+        players, winners = game.scores()
+        result = ", ".join(f"{names[p]} {players[p]['total']}" for p in range(game.n))
+        won = (msg("render.final.winner", "{name} wins!", name=names[winners[0]]) if len(winners) == 1
+               else msg("render.final.winners", "Tie: {names} win!",
+                        names=", ".join(names[w] for w in winners)))
+        line = f"{msg('render.final.title', 'Final scores')}: {result}. {won}"
+        echo(line)
+        log.write(line + "\n")
+        if renderer is not None and renderer[1] is not None:
+            try:
+                png = renderer[1](game, names)
+                pic = os.path.join(out, "final.png")
+                with open(pic, "wb") as f:
+                    f.write(png)
+                written.append(pic)
+            except Exception as e:
+                echo(f"(final picture failed: {e!r})")
+    finally:
+        log.close()
+    return game, names, written
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ttr_bot.demo", description=__doc__.splitlines()[0])
+    ap.add_argument("--map", default="usa", choices=available_maps())
+    ap.add_argument("--variant", default="base")
+    ap.add_argument("--players", default=DEFAULT_PLAYERS,
+                    help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", default=os.path.join("out", "demo"), help="directory for the files")
+    ap.add_argument("--no-pictures", action="store_true", help="write the record and text only")
+    ap.add_argument("--quiet", action="store_true", help="print only the final line")
+    args = ap.parse_args(argv)
+    levels = [p.strip() for p in args.players.split(",") if p.strip()]
+    unknown = [lv for lv in levels if lv not in AGENTS]
+    if unknown:
+        ap.error(f"unknown level(s) {', '.join(unknown)} (known: {', '.join(AGENTS)})")
+    if args.variant not in variants(args.map):
+        ap.error(f"unknown variant {args.variant!r} for {args.map}")
+    lines = []
+    echo = lines.append if args.quiet else print
+    try:
+        game, names, written = run(args.map, levels, args.seed, args.out, args.variant, echo,
+                                   pictures=not args.no_pictures)
+    except ValueError as e:
+        print(f"demo: {e}", file=sys.stderr)
+        return 2
+    if args.quiet and lines:
+        print(lines[-1])
+    print(f"wrote {len(written)} file(s) to {args.out} "
+          f"(replay: python -m ttr_bot.replay {os.path.join(args.out, 'record.json')})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
