@@ -6,13 +6,14 @@ position the view describes, falling back to a plain legal action if a level eve
 wrong — a computer player must never stall a game.
 """
 import random
+from abc import ABC, abstractmethod
 
 from ..engine.actions import (DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline,
                               TunnelPay)
 from ..engine.view import determinize
 
 
-class Agent:
+class Agent(ABC):
     level = "agent"
 
     def __init__(self, seed=0, **params):
@@ -34,8 +35,9 @@ class Agent:
             action = self.fallback(view)
         return action
 
+    @abstractmethod
     def decide(self, view):
-        raise NotImplementedError
+        """This level's action for the position the view describes."""
 
     def fallback(self, view):
         legal = view.legal_actions()

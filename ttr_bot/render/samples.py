@@ -26,24 +26,18 @@ PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}
 def random_game(map_id, n=None, seed=1, until=None, variant="base"):
     """Play random legal actions. until=None: to the end; a float f: until the players have
     used that share of their trains and the last move was a claim."""
-    board = load_board(map_id, variant)
-    n = n or PLAYERS.get(map_id, 3)
-    game = Game(board, n, Dealer(seed))
-    rng = random.Random(seed)
-    total = board.rules.trains * n
-    while not game.over:
-        if until is not None and game.phase == "play":
-            used = total - sum(game.trains)
-            if used >= until * total and game.last_move and game.last_move[1] == "claim_route":
-                break
-        seat = game.to_move()[0]
-        game.apply(rng.choice(game.legal_actions(seat)))
-    return game
+    return _play(map_id, n, seed, until, variant, lambda game, seat, acts, rng: rng.choice(acts))
 
 
 def greedy_game(map_id, n=None, seed=1, until=None, variant="base"):
     """Like random_game, but every player plays a simple plan (claim the routes of a shortest
     way between their ticket cities), so that the pictures look like real games."""
+    def choose(game, seat, acts, rng):
+        return _greedy(game, seat, acts, rng) if game.turn < 2000 else rng.choice(acts)
+    return _play(map_id, n, seed, until, variant, choose)
+
+
+def _play(map_id, n, seed, until, variant, choose):
     board = load_board(map_id, variant)
     n = n or PLAYERS.get(map_id, 3)
     game = Game(board, n, Dealer(seed))
@@ -55,8 +49,7 @@ def greedy_game(map_id, n=None, seed=1, until=None, variant="base"):
             if used >= until * total and game.last_move and game.last_move[1] == "claim_route":
                 break
         seat = game.to_move()[0]
-        acts = game.legal_actions(seat)
-        game.apply(_greedy(game, seat, acts, rng) if game.turn < 2000 else rng.choice(acts))
+        game.apply(choose(game, seat, game.legal_actions(seat), rng))
     return game
 
 
