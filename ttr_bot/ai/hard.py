@@ -17,11 +17,12 @@ import random
 from ..engine.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from ..engine.cards import LOCO
 from ..engine.errors import Illegal
+from ..engine.scoring import longest_trail
 from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
 from .medium import Context, MediumAgent
-from .planner import keep_choices, route_costs
+from .planner import could_afford, keep_choices, route_costs
 from .threat import threats
 
 
@@ -61,16 +62,18 @@ class HardAgent(MediumAgent):
     ticket_trains = 25
     block_threshold = 8.0  # play a block without search when it costs them this many points
     contest_weight = 0.5   # planned routes the opponents need too are claimed earlier
+    trail_weight = 0.5     # value per train a claim adds to our longest trail
     budget = 8000          # simulated actions per decision
     min_samples = 2        # determinizations per decision, at least …
     max_samples = 40       # … and at most
     max_candidates = 8
+    wide = True            # also compare other first cards and the best-scoring claim
     draw_candidates = 2    # face-up cards compared besides the planner's pick and a blind draw
     drop_after = 3         # samples before the worst candidate is dropped, one per sample
     keep_candidates = 5
     win_bonus = 10.0       # a win is worth this many points of margin
     greedy_gap = 6         # consider more tickets once the plan needs at most this many trains
-    margin_z = 1.0         # a candidate must beat the planner's choice by this many std errors
+    margin_z = 2.0         # a candidate must beat the planner's choice by this many std errors
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
@@ -118,7 +121,41 @@ class HardAgent(MediumAgent):
         return t
 
     def claim_value(self, ctx, r):
-        return super().claim_value(ctx, r) + self.contest_weight * self.threat(ctx).get(r, 0.0)
+        return (super().claim_value(ctx, r) + self.contest_weight * self.threat(ctx).get(r, 0.0)
+                + self.trail_weight * self.trail_gain(ctx, r))
+
+    def trail_gain(self, ctx, r):
+        """Trains route r would add to our longest trail (0 where no bonus is given for it)."""
+        info = ctx.info
+        if not info.rules.longest_path_bonus or not self.trail_weight:
+            return 0
+        base = getattr(ctx, "_trail", None)
+        if base is None:
+            base = ctx._trail = longest_trail(info.board, ctx.own)
+        return longest_trail(info.board, ctx.own + [r]) - base
+
+    def filler_claim(self, ctx):
+        """As medium's, but among the best few by points, the one that lengthens our trail."""
+        info = ctx.info
+        ranked = []
+        for r in range(info.n_routes):
+            if not ctx.claimable(r) or not could_afford(info, r, ctx.hand):
+                continue
+            if info.length[r] < 3 and ctx.trains > 6 and not ctx.last_turn:
+                continue
+            ranked.append((info.points[r], -r))
+        ranked.sort(reverse=True)
+        best = None
+        for val, neg in ranked[:8]:
+            pay = self.pay(ctx, -neg)
+            if pay is None:
+                continue
+            val += self.trail_weight * self.trail_gain(ctx, -neg) - 0.5 * pay[LOCO]
+            if best is None or val > best[0]:
+                best = (val, -neg, pay)
+        if best is None:
+            return None
+        return ClaimRoute(ctx.seat, best[1], best[2])
 
     def block_move(self, ctx, threshold):
         """The affordable route whose loss would hurt the opponents most, if it hurts enough."""
@@ -171,9 +208,10 @@ class HardAgent(MediumAgent):
         add(self.station_move(ctx))
         if not ctx.last_turn:
             add(self.block_move(ctx, 3.0))
-            add(self.final_move(ctx))        # the claim scoring most right now
-            for a in self.draw_options(ctx):
-                add(a)
+            if self.wide:
+                add(self.final_move(ctx))        # the claim scoring most right now
+                for a in self.draw_options(ctx):
+                    add(a)
         return out[:self.max_candidates]
 
     def draw_options(self, ctx):
