@@ -22,7 +22,7 @@ from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
 from .medium import Context, MediumAgent
-from .planner import could_afford, keep_choices, route_costs
+from .planner import TicketGains, could_afford, keep_choices, route_costs
 from .threat import threats
 
 
@@ -63,11 +63,16 @@ class HardAgent(MediumAgent):
     block_threshold = 8.0  # play a block without search when it costs them this many points
     contest_weight = 0.5   # planned routes the opponents need too are claimed earlier
     trail_weight = 0.5     # value per train a claim adds to our longest trail
-    budget = 8000          # simulated actions per decision
+    budget = 8000          # simulated actions per decision, per two players (longer games
+                           # with more players get proportionally more)
     min_samples = 2        # determinizations per decision, at least …
     max_samples = 40       # … and at most
     max_candidates = 8
-    wide = True            # also compare other first cards and the best-scoring claim
+    search_turns = True    # search a turn's action too (not only ticket choices)
+    wide = False           # always compare other first cards and the best-scoring claims
+    endgame_clock = 20     # … and from when someone has this few trains left
+    endgame_claims = 6
+    endgame_candidates = 10
     draw_candidates = 2    # face-up cards compared besides the planner's pick and a blind draw
     drop_after = 3         # samples before the worst candidate is dropped, one per sample
     keep_candidates = 5
@@ -93,7 +98,7 @@ class HardAgent(MediumAgent):
         if v.step == "second_card":
             return self.draw(ctx, second=True)
         cands = self.candidates(ctx)
-        if len(cands) == 1 or not self.budget:
+        if len(cands) == 1 or not self.budget or not self.search_turns:
             return cands[0]
         return cands[self.pick(self.search(v, cands))]
 
@@ -208,11 +213,33 @@ class HardAgent(MediumAgent):
         add(self.station_move(ctx))
         if not ctx.last_turn:
             add(self.block_move(ctx, 3.0))
-            if self.wide:
-                add(self.final_move(ctx))        # the claim scoring most right now
+        endgame = ctx.clock <= self.endgame_clock
+        if self.wide or endgame:
+            # near the end simulations are short and sharp: compare more moves
+            for a in self.scoring_claims(ctx, self.endgame_claims):
+                add(a)
+            if not ctx.last_turn:
                 for a in self.draw_options(ctx):
                     add(a)
-        return out[:self.max_candidates]
+        return out[:self.endgame_candidates if endgame else self.max_candidates]
+
+    def scoring_claims(self, ctx, k):
+        """The k claims scoring most right now (route points plus tickets they complete)."""
+        info, v = ctx.info, ctx.v
+        gains = TicketGains(info, ctx.own, v.tickets)
+        ranked = []
+        for r in range(info.n_routes):
+            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
+                ranked.append((info.points[r] + gains.gain(*info.ends[r]), -r))
+        ranked.sort(reverse=True)
+        out = []
+        for _, neg in ranked:
+            pay = self.pay(ctx, -neg, ctx.demand)
+            if pay is not None:
+                out.append(ClaimRoute(ctx.seat, -neg, pay))
+                if len(out) >= k:
+                    break
+        return out
 
     def draw_options(self, ctx):
         """Other first cards worth comparing: blind, and the face-up cards the plan wants most."""
@@ -253,7 +280,8 @@ class HardAgent(MediumAgent):
         alive = list(range(len(actions)))
         steps = 0
         samples = 0
-        while samples < self.max_samples and (steps < self.budget or samples < self.min_samples):
+        budget = self.budget * max(2, v.n) // 2
+        while samples < self.max_samples and (steps < budget or samples < self.min_samples):
             g0 = sample_game(v, rng, self.infer_cache)
             dseed = rng.getrandbits(32)
             for i in alive:
