@@ -29,6 +29,8 @@ CASES = [
      {"game": BIG_GAME, "seq": BIG_SEQ, "op": "pay", "cards": CARDS}),
     ("tunnel", (1, 2, "decline"), {"game": 1, "seq": 2, "op": "decline", "cards": None}),
     ("hand", (BIG_GAME,), {"game": BIG_GAME}),
+    ("quit", (BIG_GAME, BIG_SEQ, "bot"), {"game": BIG_GAME, "seq": BIG_SEQ, "mode": "bot"}),
+    ("quit", (4, 0, "end"), {"game": 4, "seq": 0, "mode": "end"}),
 ]
 
 
@@ -41,7 +43,7 @@ def test_round_trip_and_length(kind, parts, expected):
 
 @pytest.mark.parametrize("bad", ["ttr:draw:1:2", "ttr:draw:x:2:deck", "ttr:lobby:1:explode",
                                  "other:draw:1:2:deck", "ttr:pay:1:2:r3:1.2.3", "ttr:hand:1:2",
-                                 "ttr:draw:1:2:DECK", ""])
+                                 "ttr:draw:1:2:DECK", "ttr:quit:1:2", "ttr:quit:1:2:stay", ""])
 def test_foreign_or_broken_ids_are_not_ours(bad):
     assert ids.parse(bad) is None
 
@@ -69,6 +71,8 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.route_view(BIG_GAME, BIG_SEQ, board, list(board.routes[:40]), "en"),
         C.pay_view(BIG_GAME, BIG_SEQ, "r", 100, [CARDS] * 3, "en"),
         C.hand_view(BIG_GAME, "en"),
+        C.quit_view(BIG_GAME, BIG_SEQ, "bot", "en"),
+        C.quit_view(BIG_GAME, BIG_SEQ, "end", "en"),
     ]
     seen = set()
     for view in views:

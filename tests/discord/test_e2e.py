@@ -33,12 +33,14 @@ async def fake():
 async def open_game(table, host, others, map_id="europe", bots=1):
     await table.slash(host, "new", map=map_id)
     lobby = table.public_messages()[-1]
+    game = lobby_game(lobby)
     for user in others:
-        await table.click(user, lobby, f"ttr:lobby:{lobby_game(lobby)}:join")
+        await table.click(user, lobby, f"ttr:lobby:{game}:join")
     for _ in range(bots):
         await table.select(host, lobby, find_cid(lobby, "ttr:addbot:"), ["easy"])
     await table.slash(host, "start")
     await table.settle()
+    return game
 
 
 def lobby_game(lobby):

@@ -166,3 +166,33 @@ def test_split_statements_respects_strings_comments_and_triggers():
         conn.execute("DELETE FROM t")
     with pytest.raises(StoreError, match="inside a statement"):
         split_statements("SELECT 'unterminated")
+
+
+@pytest.mark.asyncio
+async def test_upgrade_to_seat_handover_keeps_seats_and_results(tmp_path, db_path, raw_db):
+    """A database from before computer players could take over seats (version 1), with a game
+    in play and a finished one: after the upgrade both read back, nobody has a former seat,
+    and a seat of the game in play can be handed to a computer player."""
+    old_dir = tmp_path / "v1"
+    old_dir.mkdir()
+    shutil.copy(MIGRATIONS_DIR / discover()[0].name, old_dir / discover()[0].name)
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        assert await migrate(db, old_dir) == 1
+    conn = raw_db()
+    for game_id, status in ((1, "active"), (2, "finished")):
+        conn.execute("INSERT INTO games (id, channel_id, map, seed, status, host_id, created_at, "
+                     "updated_at) VALUES (?, ?, 'usa', 1, ?, 10, 0, 0)", (game_id, game_id, status))
+        conn.execute("INSERT INTO seats (game_id, seat, user_id, display_name) "
+                     "VALUES (?, 0, 10, 'Ann')", (game_id,))
+        conn.execute("INSERT INTO seats (game_id, seat, user_id, display_name) "
+                     "VALUES (?, 1, 11, 'Bob')", (game_id,))
+    conn.execute("INSERT INTO snapshots VALUES (1, 0, '{}', 0)")
+    conn.execute("INSERT INTO results VALUES (2, 0, 10, 80, 1, 1, 3, 'usa', '', 5)")
+    async with SqliteStore(db_path) as s:
+        assert s.schema_version == NEWEST >= 2
+        assert [(x.user_id, x.former_user_id) for x in await s.list_seats(1)] == [
+            (10, None), (11, None)]
+        [result] = await s.results_for_user(10, include_left=True)
+        assert (result.game_id, result.score, result.former_user_id) == (2, 80, None)
+        seat = await s.hand_seat_to_bot(1, 1, bot_level=2, display_name="Bob (bot)")
+        assert (seat.user_id, seat.former_user_id) == (None, 11)

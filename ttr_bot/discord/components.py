@@ -214,8 +214,25 @@ class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
         await flow.show_hand(interaction, loc, self.game_id)
 
 
+class QuitButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["quit"]):
+    """'Leave the game', under the private question /ttr leave asks during a game. The seq only
+    records when it was asked: the others play on while the player decides, and leaving does
+    not depend on whose turn it is; `mode` is what the player was told leaving would do."""
+    FIELDS = ("game", "seq", "mode")
+
+    def __init__(self, game_id, seq, mode, loc="en", item=None):
+        self.game_id, self.seq, self.mode = game_id, seq, mode
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.leave_game", loc), emoji="🚪", style=discord.ButtonStyle.danger,
+            custom_id=ids.make("quit", game_id, seq, mode)))
+
+    async def run(self, interaction):
+        from .cogs import seats
+        await seats.confirm_leave(interaction, self.game_id, self.mode)
+
+
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, DrawButton, ClaimButton, RouteSelect, PayButton,
-                 TicketsButton, KeepSelect, TunnelButton, HandButton)
+                 TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
@@ -240,6 +257,12 @@ def turn_view(game_id, seq, game, loc, *, step="idle"):
         view.add_item(ClaimButton(game_id, seq, loc))
         view.add_item(TicketsButton(game_id, seq, loc))
     view.add_item(HandButton(game_id, loc))
+    return view
+
+
+def quit_view(game_id, seq, mode, loc):
+    view = discord.ui.View(timeout=None)
+    view.add_item(QuitButton(game_id, seq, mode, loc))
     return view
 
 

@@ -9,6 +9,8 @@ the channel (no private content) and leaves them the ephemeral 'My hand' path.
 
 Public text is built from Effects.public only; a turn's events are gathered until the turn
 ends, so one message tells the whole turn (a two-card draw, a tunnel reveal and its payment).
+A computer player taking over a seat (Effects.handover) is announced at once, by name and
+level only.
 """
 import asyncio
 import io
@@ -101,7 +103,16 @@ class Delivery:
         loc = self.public_locale(loaded)
         if eff.cancelled:
             self._pending.pop(eff.game_id, None)
-            self._spawn(self._post_cancel(loaded, loc), f"cancel {eff.game_id}")
+            self._spawn(self._post_cancel(loaded, loc, eff.handover), f"cancel {eff.game_id}")
+            return
+        if eff.handover is not None:
+            # the panel up now, if it is the leaver's (a later turn may replace it meanwhile)
+            game = loaded.game
+            panel = None
+            if game.phase == "play" and not game.over and game.current == eff.handover.seat:
+                panel = await self.bot.store.get_message(loaded.id, "panel")
+            self._spawn(self._post_handover(loaded, eff.handover, panel, loc),
+                        f"handover {eff.game_id}/{eff.handover.seat}")
             return
         if eff.started:
             self._spawn(self._post_start(loaded, loc), f"start {eff.game_id}")
@@ -197,10 +208,30 @@ class Delivery:
             except discord.HTTPException as exc:
                 log.info("could not clear the old panel %s: %s", old.message_id, exc)
 
-    async def _post_cancel(self, loaded, loc):
+    async def _post_handover(self, loaded, handover, panel, loc):
+        """Who left (or was replaced), and how strong the computer player taking over is."""
+        channel_id = loaded.row.channel_id
+        lines = [t(f"bot.seat.{handover.reason}", loc, name=handover.name,
+                   level=t(f"bot.level.{handover.level}", loc),
+                   by=f"<@{handover.by}>" if handover.by else "")]
+        if handover.host_id is not None:
+            lines.append(t("bot.seat.host", loc, mention=f"<@{handover.host_id}>"))
+        async with self._channel_locks[channel_id]:
+            await self.send(channel_id, "\n".join(lines))   # mentions shown, nobody pinged
+            if panel is None:
+                return
+            current = await self.bot.store.get_message(loaded.id, "panel")
+            if current is not None and current.message_id == panel.message_id:
+                # the leaver's buttons would only answer "not a player": take them off
+                await self._replace_panel(loaded.id, channel_id, None)
+
+    async def _post_cancel(self, loaded, loc, handover=None):
         await self.update_lobby(loaded, loc, status="cancelled")
+        text = t("bot.cancelled", loc)
+        if handover is not None:     # the last human left
+            text = t("bot.seat.left_cancelled", loc, name=handover.name)
         async with self._channel_locks[loaded.row.channel_id]:
-            await self.send(loaded.row.channel_id, t("bot.cancelled", loc))
+            await self.send(loaded.row.channel_id, text)
             await self._replace_panel(loaded.id, loaded.row.channel_id, None)
 
     async def update_lobby(self, loaded, loc, status="lobby"):
@@ -237,8 +268,8 @@ class Delivery:
             if not fresh and await store.get_dms_closed(user_id):
                 return
             current = await self.bot.service.load(loaded.id)
-            if current is None or current.game is None:
-                return
+            if current is None or current.game is None or current.seats[seat].user_id != user_id:
+                return      # gone, or the player left the seat meanwhile
             loc = await self.bot.locale_for_user(user_id)
             v = player_view(current.game, seat)
             lines = hand_lines(v, loc, channel_id=current.row.channel_id)

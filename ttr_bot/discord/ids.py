@@ -23,6 +23,9 @@ TEMPLATES = {
     "keep": rf"ttr:keep:{_N}:{_S}",
     "tunnel": rf"ttr:tunnel:{_N}:{_S}:(?P<op>pay|decline)(?::{_CARDS})?",
     "hand": rf"ttr:hand:{_N}",
+    # leaving a game in play, confirmed: "bot" hands the seat to a computer player, "end" (the
+    # last human leaving) cancels the game; the service refuses if that is no longer so
+    "quit": rf"ttr:quit:{_N}:{_S}:(?P<mode>bot|end)",
 }
 _COMPILED = {k: re.compile(v) for k, v in TEMPLATES.items()}
 

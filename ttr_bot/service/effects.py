@@ -2,7 +2,7 @@
 
 The adapter turns `Effects` into messages: a public summary of `public` events (nothing
 hidden), private updates for the seats in `changed`, a ping for `to_move`, the final reveal
-when `over`.
+when `over`, an announcement when a computer player took over a seat (`handover`).
 """
 from dataclasses import dataclass, field
 
@@ -17,6 +17,19 @@ class ServiceError(Exception):
         self.key = key
         self.params = params
         self.illegal = illegal
+
+
+@dataclass(frozen=True)
+class Handover:
+    """A computer player took over a human's seat (or, with `level` None, the last human left
+    and the game was cancelled). Public facts only: who, which seat, how strong, why."""
+    seat: int                     # the seat's index in the game
+    name: str                     # the player's display name before the computer took over
+    user_id: int                  # the player who left the seat
+    level: str | None             # "easy" / "medium" / "hard"; None: nobody took over
+    reason: str                   # "left", "replaced" or "timeout"
+    by: int | None = None         # the user who replaced them (host or admin)
+    host_id: int | None = None    # the new host, when the host left their seat
 
 
 @dataclass
@@ -34,6 +47,7 @@ class Effects:
     cancelled: bool = False
     scores: object = None         # (players, winners) when over
     bot_turn: bool = False        # a computer player is to move: a move is scheduled
+    handover: Handover | None = None
 
 
 def split_events(events):

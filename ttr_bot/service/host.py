@@ -23,10 +23,10 @@ from ..maps import MapError, load_board, variants
 from ..records import action_from_json, action_to_json, export_record
 from ..store import ChannelBusy, CorruptSnapshot, CorruptLog, SeatResult, SeatTaken, StaleSequence
 from .effects import Effects, ServiceError, changed_seats, split_events
+from .handover import SeatHandover
+from .levels import BOT_LEVELS, LEVEL_NAMES
 
 log = logging.getLogger(__name__)
-BOT_LEVELS = {"easy": 1, "medium": 2, "hard": 3}
-LEVEL_NAMES = {v: k for k, v in BOT_LEVELS.items()}
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
 
 
@@ -51,8 +51,12 @@ class Loaded:
     def names(self):
         return [s.display_name for s in self.seats]
 
+    def humans(self):
+        """The seats humans play, in seat order."""
+        return [i for i, s in enumerate(self.seats) if s.user_id is not None]
 
-class GameService:
+
+class GameService(SeatHandover):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
                  timers=None, agents=None):
         self.store = store
@@ -144,13 +148,12 @@ class GameService:
         except (KeyError, MapError, FileNotFoundError):
             raise ServiceError("service.unknown_map", map=map_id) from None
         seed = self.seeds.randrange(2 ** 62)
-        try:
+        try:   # the game and its host's seat in one transaction: never a lobby without a host
             game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
-                options={}, seed=seed, host_id=user_id, now=self.clock())
+                options={}, seed=seed, host_id=user_id, now=self.clock(), host_name=name)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
-        await self.store.add_seat(game_id, 0, user_id=user_id, display_name=name)
         self.forget(game_id)
         return await self.load(game_id)
 
@@ -225,11 +228,15 @@ class GameService:
         async with self.lock(loaded.id):
             if user_id != loaded.row.host_id and not is_admin:
                 raise ServiceError("service.cancel_denied")
-            await self.store.set_status(loaded.id, "cancelled", now=self.clock())
-            if self.timers:
-                await self.timers.cancel(loaded.id)
-            self.forget(loaded.id)
-            return Effects(loaded.id, loaded.row.channel_id, loaded.row.seq, cancelled=True)
+            return await self._cancel(loaded)
+
+    async def _cancel(self, loaded):
+        """Under the game's lock."""
+        await self.store.set_status(loaded.id, "cancelled", now=self.clock())
+        if self.timers:
+            await self.timers.cancel(loaded.id)
+        self.forget(loaded.id)
+        return Effects(loaded.id, loaded.row.channel_id, loaded.row.seq, cancelled=True)
 
     async def _lobby(self, channel_id):
         loaded = await self._channel_game(channel_id)
@@ -374,5 +381,6 @@ def _seat_results(loaded, game):
     rank = {p: 1 + sum(1 for k in key if k > key[p]) for p in range(game.n)}
     return [SeatResult(seat=p, user_id=loaded.seats[p].user_id, score=players[p]["total"],
                        rank=rank[p], won=p in winners,
-                       tickets_completed=players[p]["tickets_completed"]) for p in range(game.n)]
+                       tickets_completed=players[p]["tickets_completed"],
+                       former_user_id=loaded.seats[p].former_user_id) for p in range(game.n)]
 

@@ -4,8 +4,8 @@ The service depends on `Store` (base.py); `SqliteStore` (sqlite.py) is the drive
 """
 from .base import UNSET, Store
 from .errors import (
-    ChannelBusy, CorruptData, CorruptLog, CorruptSnapshot, NotFound, SeatTaken, StaleSequence,
-    StoreError, WrongStatus,
+    ChannelBusy, CorruptData, CorruptLog, CorruptSnapshot, NotFound, SeatIsBot, SeatTaken,
+    StaleSequence, StoreError, WrongStatus,
 )
 from .records import (
     ActionRecord, Game, MessageRef, ResultRecord, Seat, SeatResult, Snapshot, Timer, UserPrefs,
@@ -16,7 +16,7 @@ from .timers import TimerService
 __all__ = [
     "UNSET", "Store", "SqliteStore", "TimerService",
     "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
-    "SeatTaken", "StaleSequence", "WrongStatus",
+    "SeatIsBot", "SeatTaken", "StaleSequence", "WrongStatus",
     "ActionRecord", "Game", "MessageRef", "ResultRecord", "Seat", "SeatResult", "Snapshot",
     "Timer", "UserPrefs",
 ]

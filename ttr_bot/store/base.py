@@ -56,9 +56,11 @@ class Store(ABC):
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
         options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
+        host_name: str | None = None,
     ) -> int:
         """Create a game in the lobby; return its id. ChannelBusy if the channel has an open game.
-        `seed` must fit in a signed 64-bit integer."""
+        `seed` must fit in a signed 64-bit integer. With `host_name`, the host also takes seat 0
+        in the same transaction (a lobby is never left without its host)."""
 
     @abstractmethod
     async def get_game(self, game_id: int) -> Game | None: ...
@@ -104,8 +106,19 @@ class Store(ABC):
         display_name: str = UNSET, bot_level: int | None = UNSET,
         notify: Mapping[str, Any] = UNSET,
     ) -> Seat:
-        """Change only the fields passed (e.g. a bot takes over: user_id=None, bot_level=2).
+        """Change only the fields passed (names, preferences; a computer taking over a seat in
+        play goes through `hand_seat_to_bot`, which also remembers the former player).
         Returns the updated seat; NotFound if the seat is empty; SeatTaken on a duplicate user."""
+
+    @abstractmethod
+    async def hand_seat_to_bot(
+        self, game_id: int, seat: int, *, bot_level: int, display_name: str,
+        host_id: int | None = None, now: float | None = None,
+    ) -> Seat:
+        """A computer player takes over a human's seat in a game in play, in one transaction:
+        bot_level and display_name are set, user_id cleared and kept as former_user_id; with
+        `host_id`, that user also becomes the game's host. WrongStatus unless the game is
+        active; NotFound if the seat is empty; SeatIsBot if a computer already plays it."""
 
     # -- the action log and snapshot -------------------------------------------------------------
     @abstractmethod
@@ -141,8 +154,12 @@ class Store(ABC):
     async def load_results(self, game_id: int) -> list[ResultRecord]: ...
 
     @abstractmethod
-    async def results_for_user(self, user_id: int, limit: int | None = None) -> list[ResultRecord]:
-        """A user's finished games, newest first (for statistics)."""
+    async def results_for_user(
+        self, user_id: int, limit: int | None = None, *, include_left: bool = False,
+    ) -> list[ResultRecord]:
+        """A user's finished games, newest first (for statistics). With `include_left`, also
+        the games they left to a computer player (their record has user_id None and
+        former_user_id the user: the computer's result is not theirs)."""
 
     # -- users ---------------------------------------------------------------------------------
     @abstractmethod

@@ -27,6 +27,10 @@ class SeatTaken(StoreError):
     """The seat number, or the user, is already in that game."""
 
 
+class SeatIsBot(StoreError):
+    """The seat is already played by a computer (it cannot be handed over again)."""
+
+
 class WrongStatus(StoreError):
     """The game is not in a status that allows the operation (e.g. an action on a finished game)."""
 

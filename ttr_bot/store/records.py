@@ -35,6 +35,7 @@ class Seat:
     display_name: str
     bot_level: int | None  # None for a human
     notify: dict[str, Any] = field(default_factory=dict)
+    former_user_id: int | None = None  # the human who held it before a computer took over
 
     @property
     def is_bot(self) -> bool:
@@ -67,11 +68,13 @@ class SeatResult:
     rank: int
     won: bool
     tickets_completed: int
+    former_user_id: int | None = None  # a seat a computer took over: the human who left it
 
 
 @dataclass(frozen=True, slots=True)
 class ResultRecord:
-    """One seat's line in a finished game, as stored for statistics."""
+    """One seat's line in a finished game, as stored for statistics. A seat a computer took
+    over has no user_id (the result is not the player's) and the player in former_user_id."""
     game_id: int
     seat: int
     user_id: int | None
@@ -82,6 +85,7 @@ class ResultRecord:
     map: str
     variant: str
     finished_at: float
+    former_user_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

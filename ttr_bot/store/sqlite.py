@@ -23,7 +23,8 @@ import aiosqlite
 
 from .base import UNSET, Store
 from .errors import (
-    ChannelBusy, CorruptSnapshot, NotFound, SeatTaken, StaleSequence, StoreError, WrongStatus,
+    ChannelBusy, CorruptSnapshot, NotFound, SeatIsBot, SeatTaken, StaleSequence, StoreError,
+    WrongStatus,
 )
 from .migrate import MIGRATIONS_DIR, migrate
 from .records import (
@@ -38,10 +39,10 @@ log = logging.getLogger(__name__)
 _TRANSITIONS = {"active": ("lobby",), "finished": ("active",), "cancelled": ("lobby", "active")}
 _GAME_COLUMNS = ("id, guild_id, channel_id, map, variant, options, seed, status, host_id, "
                  "created_at, updated_at, finished_at, seq")
-_SEAT_COLUMNS = "game_id, seat, user_id, display_name, bot_level, notify"
+_SEAT_COLUMNS = "game_id, seat, user_id, display_name, bot_level, notify, former_user_id"
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at, attempts"
 _RESULT_COLUMNS = ("game_id, seat, user_id, score, rank, won, tickets_completed, map, variant, "
-                   "finished_at")
+                   "finished_at, former_user_id")
 
 
 def _now(now: float | None) -> float:
@@ -150,7 +151,10 @@ class SqliteStore(Store):
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
         options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
+        host_name: str | None = None,
     ) -> int:
+        if host_name is not None and not isinstance(host_name, str):
+            raise ValueError("host_name must be a string")
         now = _now(now)
         async with self._transaction() as db:
             busy = await db.execute_fetchall(
@@ -168,6 +172,14 @@ class SqliteStore(Store):
                 )
             except sqlite3.IntegrityError as exc:  # the partial unique index, should the check miss
                 raise ChannelBusy(channel_id) from exc
+            if host_name is not None:
+                try:
+                    await db.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, display_name) "
+                        "VALUES (?, 0, ?, ?)", (cursor.lastrowid, host_id, host_name),
+                    )
+                except sqlite3.IntegrityError as exc:
+                    raise StoreError(f"could not seat the host of a new game: {exc}") from exc
             return cursor.lastrowid
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -235,7 +247,7 @@ class SqliteStore(Store):
             await self._require_status(db, game_id, ("lobby",))
             try:
                 await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
                     (game_id, seat, user_id, display_name, bot_level, _dump(notify)),
                 )
             except sqlite3.IntegrityError as exc:
@@ -280,6 +292,36 @@ class SqliteStore(Store):
             )
             if not rows:
                 raise NotFound(f"game {game_id} has no seat {seat}")
+            return _seat(rows[0])
+
+    async def hand_seat_to_bot(
+        self, game_id: int, seat: int, *, bot_level: int, display_name: str,
+        host_id: int | None = None, now: float | None = None,
+    ) -> Seat:
+        if bot_level is None:
+            raise ValueError("a computer player needs a bot_level")
+        now = _now(now)
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, ("active",))
+            rows = await db.execute_fetchall(
+                "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+            if not rows:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            if rows[0][0] is None:
+                raise SeatIsBot(f"game {game_id}: seat {seat} is already a computer player")
+            await db.execute(
+                "UPDATE seats SET former_user_id = user_id, user_id = NULL, bot_level = ?, "
+                "display_name = ? WHERE game_id = ? AND seat = ?",
+                (bot_level, display_name, game_id, seat),
+            )
+            if host_id is not None:
+                await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (host_id, game_id))
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            rows = await db.execute_fetchall(
+                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
             return _seat(rows[0])
 
     # -- the action log and snapshot -------------------------------------------------------------
@@ -355,11 +397,15 @@ class SqliteStore(Store):
         )
         return [_result(row) for row in rows]
 
-    async def results_for_user(self, user_id: int, limit: int | None = None) -> list[ResultRecord]:
+    async def results_for_user(
+        self, user_id: int, limit: int | None = None, *, include_left: bool = False,
+    ) -> list[ResultRecord]:
+        where = "user_id = ?" if not include_left else "(user_id = ? OR former_user_id = ?)"
+        params = (user_id,) if not include_left else (user_id, user_id)
         rows = await self._fetchall(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE user_id = ? "
+            f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} "
             "ORDER BY finished_at DESC, game_id DESC LIMIT ?",
-            (user_id, -1 if limit is None else limit),
+            (*params, -1 if limit is None else limit),
         )
         return [_result(row) for row in rows]
 
@@ -485,10 +531,10 @@ async def _finish(
     try:
         await db.executemany(
             "INSERT INTO results (game_id, seat, user_id, score, rank, won, tickets_completed, "
-            "map, variant, finished_at) "
-            "SELECT id, ?, ?, ?, ?, ?, ?, map, variant, ? FROM games WHERE id = ?",
+            "map, variant, finished_at, former_user_id) "
+            "SELECT id, ?, ?, ?, ?, ?, ?, map, variant, ?, ? FROM games WHERE id = ?",
             [(r.seat, r.user_id, r.score, r.rank, int(bool(r.won)), r.tickets_completed, now,
-              game_id) for r in results],
+              r.former_user_id, game_id) for r in results],
         )
     except sqlite3.IntegrityError as exc:
         raise StoreError(f"game {game_id}: bad results ({exc})") from exc
@@ -507,8 +553,9 @@ def _game(row: Sequence[Any]) -> Game:
 
 
 def _seat(row: Sequence[Any]) -> Seat:
-    game_id, seat, user_id, display_name, bot_level, notify = row
-    return Seat(game_id, seat, user_id, display_name, bot_level, json.loads(notify))
+    game_id, seat, user_id, display_name, bot_level, notify, former_user_id = row
+    return Seat(game_id, seat, user_id, display_name, bot_level, json.loads(notify),
+                former_user_id)
 
 
 def _timer(row: Sequence[Any]) -> Timer:
@@ -517,6 +564,6 @@ def _timer(row: Sequence[Any]) -> Timer:
 
 
 def _result(row: Sequence[Any]) -> ResultRecord:
-    game_id, seat, user_id, score, rank, won, tickets, map_, variant, finished_at = row
+    game_id, seat, user_id, score, rank, won, tickets, map_, variant, finished_at, former = row
     return ResultRecord(game_id, seat, user_id, score, rank, bool(won), tickets, map_, variant,
-                        finished_at)
+                        finished_at, former)

@@ -33,4 +33,5 @@ def all_cogs():
     from .info import Info
     from .lobby import Lobby
     from .play import Play
-    return (Lobby, Play, Info)
+    from .seats import Seats
+    return (Lobby, Play, Seats, Info)

@@ -15,7 +15,8 @@ from ..translator import text
 from . import GroupedCog
 
 HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep", "tunnel",
-             "station", "pass", "hand", "board", "status", "rules", "export", "language", "cancel")
+             "station", "pass", "hand", "board", "status", "rules", "export", "language", "leave",
+             "replace", "cancel")
 
 
 class Info(GroupedCog):
@@ -73,7 +74,8 @@ class Info(GroupedCog):
         bot = interaction.client
         loc = await flow.begin(interaction)
         if game is None:
-            done = await bot.store.results_for_user(interaction.user.id, limit=1)
+            done = await bot.store.results_for_user(interaction.user.id, limit=1,
+                                                    include_left=True)
             if not done:
                 raise UserFacing("bot.export.none")
             game = done[0].game_id

@@ -1,5 +1,5 @@
 """/ttr new, join, leave, start, cancel, addbot — and the lobby message's buttons, which call
-the same functions."""
+the same functions. /ttr leave during a game goes on in seats.py."""
 import discord
 from discord import app_commands
 
@@ -72,6 +72,11 @@ async def join(interaction, game_id=None):
 async def leave(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
+    if game_id is None:     # /ttr leave, not the lobby button: during a game, ask first
+        loaded = await bot.channel_game(interaction.channel_id)
+        if loaded is not None and loaded.row.status == "active":
+            from .seats import ask_leave
+            return await ask_leave(interaction, loc, loaded)
     await _check_lobby(interaction, game_id)
     loaded = await bot.service.leave(interaction.channel_id, interaction.user.id)
     await _lobby_changed(interaction, loaded)

@@ -1,0 +1,59 @@
+"""/ttr leave during a game and /ttr replace: a computer player takes over a human's seat.
+
+Leaving asks first, privately, with a persistent 'Leave the game' button: the seat cannot be
+taken back. The channel is told who left and how strong the computer player is; the seat's
+cards and tickets stay as secret as before. /ttr leave in a lobby is in lobby.py.
+"""
+import discord
+from discord import app_commands
+
+from ...i18n import t
+from ...service import LEAVE_LEVEL, ServiceError
+from .. import components as C
+from ..errors import answer
+from ..flow import begin, channel_game
+from ..translator import text
+from . import GroupedCog
+
+LEVELS = ("easy", "medium", "hard")
+
+
+async def ask_leave(interaction, loc, loaded):
+    """The private question before leaving a game in play."""
+    seat = loaded.seat_of(interaction.user.id)
+    if seat is None:
+        raise ServiceError("service.not_a_player")
+    ends = loaded.humans() == [seat]
+    if ends:
+        question = t("bot.leave.confirm_end", loc)
+    else:
+        question = t("bot.leave.confirm", loc, level=t(f"bot.level.{LEAVE_LEVEL}", loc))
+    await answer(interaction, question,
+                 view=C.quit_view(loaded.id, loaded.row.seq, "end" if ends else "bot", loc))
+
+
+async def confirm_leave(interaction, game_id, mode):
+    """The 'Leave the game' button."""
+    bot = interaction.client
+    loc = await begin(interaction)
+    eff = await bot.service.leave_game(game_id, interaction.user.id, ends=mode == "end")
+    await bot.delivery.deliver(eff)
+    await answer(interaction, t("bot.leave.done_end" if eff.cancelled else "bot.leave.done", loc))
+
+
+class Seats(GroupedCog):
+    @app_commands.command(name="replace", description=text("bot.cmd.replace"))
+    @app_commands.describe(player=text("bot.opt.player"), level=text("bot.opt.level"))
+    @app_commands.choices(
+        level=[app_commands.Choice(name=text(f"bot.level.{lv}"), value=lv) for lv in LEVELS])
+    async def replace(self, interaction: discord.Interaction, player: discord.User,
+                      level: str = LEAVE_LEVEL):
+        bot = interaction.client
+        loc = await begin(interaction)
+        loaded = await channel_game(interaction)
+        perms = interaction.permissions     # the same admin notion as /ttr cancel
+        eff = await bot.service.replace_player(loaded.id, interaction.user.id, player.id, level,
+                                               is_admin=bool(perms and perms.manage_guild))
+        await bot.delivery.deliver(eff)
+        await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,
+                                    level=t(f"bot.level.{level}", loc)))

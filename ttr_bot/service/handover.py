@@ -1,0 +1,115 @@
+"""A computer player takes over a human's seat in a game in play.
+
+`hand_to_bot` is the core and checks no permission: the turn-timeout feature calls it for a
+player who ran out of time. On top of it, `leave_game` lets a player quit (a medium computer
+player takes the seat) and `replace_player` lets the host or a server admin put a computer
+player of their choice in someone's seat, as Board Game Arena lets a player quit and an admin
+replace an absent one.
+
+The seat keeps its cards, tickets, trains and score: only who decides changes, so nothing is
+written to the action log (a record replays the same with or without the handover). The store
+changes the seat in one transaction; only after it returns are Effects built and, if that seat
+is to move (whatever it was in the middle of: a second card, a tunnel, a ticket choice), a
+computer move scheduled as a durable timer, exactly as after any other change.
+
+A game always keeps at least one human: a table of computers only would play on for nobody
+(and fill the channel with their turns). So the core refuses to hand over the last human seat
+(`service.last_human`); when the last human *leaves*, the game is cancelled instead, which is
+what they asked for (they are told before they confirm).
+"""
+from ..store import SeatIsBot, WrongStatus
+from .effects import Effects, Handover, ServiceError
+from .levels import BOT_LEVELS
+
+NAME_LIMIT = 32     # display names are at most this long (see the adapter's player_name)
+LEAVE_LEVEL = "medium"   # who takes the seat of a player who leaves: a fair, not a harsh, stand-in
+
+
+def bot_name(name, level):
+    """The seat's name once a computer plays it: still recognisably the same seat."""
+    return f"{name[:NAME_LIMIT]} (bot, {level})"
+
+
+class SeatHandover:
+    """GameService's handover operations (mixed into GameService; uses its lock, loading,
+    cancelling and bot scheduling)."""
+
+    async def hand_to_bot(self, game_id, seat, level, *, reason="timeout", by=None):
+        """A computer player of `level` takes over seat `seat` (its index in the game). No
+        permission check. Refuses (ServiceError) unless the game is in play and the seat is a
+        human's, and never hands over the last human seat."""
+        self._check_level(level)
+        async with self.lock(game_id):
+            loaded = await self._active(game_id)
+            if not 0 <= seat < len(loaded.seats):
+                raise ServiceError("service.no_such_seat", seat=seat + 1)
+            return await self._hand_over(loaded, seat, level, reason=reason, by=by)
+
+    async def leave_game(self, game_id, user_id, *, ends=None):
+        """The player quits the game in play: a medium computer player takes their seat, or,
+        if they are the last human, the game is cancelled. `ends` is what the player was told
+        leaving would do (None: not asked); if that is no longer true, nothing happens and
+        `service.leave_changed` says so."""
+        async with self.lock(game_id):
+            loaded = await self._active(game_id)
+            seat = loaded.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("service.not_a_player")
+            last = loaded.humans() == [seat]
+            if ends is not None and ends != last:
+                raise ServiceError("service.leave_changed")
+            if not last:
+                return await self._hand_over(loaded, seat, LEAVE_LEVEL, reason="left", by=None)
+            held = loaded.seats[seat]
+            eff = await self._cancel(loaded)
+            eff.handover = Handover(seat=seat, name=held.display_name, user_id=user_id,
+                                    level=None, reason="left")
+            return eff
+
+    async def replace_player(self, game_id, user_id, target_id, level, *, is_admin=False):
+        """The host or a server admin (`is_admin`, decided by the adapter as for /ttr cancel)
+        puts a computer player of `level` in the seat of `target_id`."""
+        self._check_level(level)
+        async with self.lock(game_id):
+            loaded = await self._active(game_id)
+            if user_id != loaded.row.host_id and not is_admin:
+                raise ServiceError("service.replace_denied")
+            seat = loaded.seat_of(target_id)
+            if seat is None:
+                raise ServiceError("service.replace_not_player")
+            return await self._hand_over(loaded, seat, level, reason="replaced", by=user_id)
+
+    # ----- under the game's lock ------------------------------------------------------------
+    @staticmethod
+    def _check_level(level):
+        if level not in BOT_LEVELS:
+            raise ServiceError("service.unknown_level", level=level)
+
+    async def _hand_over(self, loaded, seat, level, *, reason, by):
+        held = loaded.seats[seat]
+        if held.user_id is None:
+            raise ServiceError("service.seat_is_bot", name=held.display_name)
+        humans = loaded.humans()
+        if humans == [seat]:
+            raise ServiceError("service.last_human")
+        host_id = None
+        if held.user_id == loaded.row.host_id:   # the host's powers pass to the next human
+            host_id = loaded.seats[next(s for s in humans if s != seat)].user_id
+        try:
+            await self.store.hand_seat_to_bot(
+                loaded.id, held.seat, bot_level=BOT_LEVELS[level],
+                display_name=bot_name(held.display_name, level), host_id=host_id,
+                now=self.clock())
+        except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
+            loaded = await self._reload(loaded.id)
+            if loaded is None or loaded.row.status != "active":
+                raise ServiceError("service.not_active") from None
+            raise ServiceError("service.seat_is_bot", name=loaded.seats[seat].display_name) \
+                from None
+        loaded = await self._reload(loaded.id)
+        eff = Effects(loaded.id, loaded.row.channel_id, loaded.row.seq,
+                      to_move=loaded.game.to_move(),
+                      handover=Handover(seat=seat, name=held.display_name, user_id=held.user_id,
+                                        level=level, reason=reason, by=by, host_id=host_id))
+        await self._schedule_bot(loaded, eff)
+        return eff
