@@ -16,13 +16,14 @@ import os
 import sys
 import time
 
-from .ai import AGENTS, make_agent
+from .ai import make_agent
 from .engine.dealer import Dealer
 from .engine.errors import Illegal
 from .engine.game import Game
 from .engine.view import view
-from .maps import available_maps, load_board, variants
+from .maps import load_board
 from .records import action_to_json, export_record, replay
+from .table_args import add_table_args, table_levels
 
 MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred
 
@@ -216,23 +217,14 @@ def format_table(summary):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m ttr_bot.arena", description=__doc__.splitlines()[0])
-    ap.add_argument("--map", default="usa", choices=available_maps())
-    ap.add_argument("--variant", default="base")
-    ap.add_argument("--players", default="hard,medium",
-                    help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")
+    add_table_args(ap, players="hard,medium")
     ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--records", metavar="DIR", help="write each game as a ttr-record/1 here")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument("--workers", type=int, default=1, help="processes to play games in")
     ap.add_argument("--progress", action="store_true", help="games done, on standard error")
     args = ap.parse_args(argv)
-    levels = [p.strip() for p in args.players.split(",") if p.strip()]
-    unknown = [lv for lv in levels if lv not in AGENTS]
-    if unknown:
-        ap.error(f"unknown level(s) {', '.join(unknown)} (known: {', '.join(AGENTS)})")
-    if args.variant not in variants(args.map):
-        ap.error(f"unknown variant {args.variant!r} for {args.map}")
+    levels = table_levels(ap, args)
     if args.games < 1:
         ap.error("--games must be at least 1")
     progress = None

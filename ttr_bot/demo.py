@@ -12,13 +12,14 @@ import json
 import os
 import sys
 
-from .ai import AGENTS, make_agent
+from .ai import make_agent
 from .engine.dealer import Dealer
 from .engine.game import Game
 from .engine.view import view
 from .i18n import t as _t
-from .maps import available_maps, load_board, variants
+from .maps import load_board
 from .records import action_to_json, export_record
+from .table_args import add_table_args, table_levels
 
 DEFAULT_PLAYERS = "hard,medium,easy"
 
@@ -172,21 +173,12 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m ttr_bot.demo", description=__doc__.splitlines()[0])
-    ap.add_argument("--map", default="usa", choices=available_maps())
-    ap.add_argument("--variant", default="base")
-    ap.add_argument("--players", default=DEFAULT_PLAYERS,
-                    help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")
-    ap.add_argument("--seed", type=int, default=1)
+    add_table_args(ap, players=DEFAULT_PLAYERS)
     ap.add_argument("--out", default=os.path.join("out", "demo"), help="directory for the files")
     ap.add_argument("--no-pictures", action="store_true", help="write the record and text only")
     ap.add_argument("--quiet", action="store_true", help="print only the final line")
     args = ap.parse_args(argv)
-    levels = [p.strip() for p in args.players.split(",") if p.strip()]
-    unknown = [lv for lv in levels if lv not in AGENTS]
-    if unknown:
-        ap.error(f"unknown level(s) {', '.join(unknown)} (known: {', '.join(AGENTS)})")
-    if args.variant not in variants(args.map):
-        ap.error(f"unknown variant {args.variant!r} for {args.map}")
+    levels = table_levels(ap, args)
     lines = []
     echo = lines.append if args.quiet else print
     try:

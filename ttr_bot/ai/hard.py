@@ -139,28 +139,14 @@ class HardAgent(MediumAgent):
             base = ctx._trail = longest_trail(info.board, ctx.own)
         return longest_trail(info.board, ctx.own + [r]) - base
 
-    def filler_claim(self, ctx):
-        """As medium's, but among the best few by points, the one that lengthens our trail."""
-        info = ctx.info
-        ranked = []
-        for r in range(info.n_routes):
-            if not ctx.claimable(r) or not could_afford(info, r, ctx.hand):
-                continue
-            if info.length[r] < 3 and ctx.trains > 6 and not ctx.last_turn:
-                continue
-            ranked.append((info.points[r], -r))
-        ranked.sort(reverse=True)
-        best = None
-        for val, neg in ranked[:8]:
-            pay = self.pay(ctx, -neg)
-            if pay is None:
-                continue
-            val += self.trail_weight * self.trail_gain(ctx, -neg) - 0.5 * pay[LOCO]
-            if best is None or val > best[0]:
-                best = (val, -neg, pay)
-        if best is None:
-            return None
-        return ClaimRoute(ctx.seat, best[1], best[2])
+    filler_pool = 8
+
+    def filler_rank(self, ctx, r):
+        """Among the best few filler claims by points, the one that lengthens our trail."""
+        return ctx.info.points[r]
+
+    def filler_extra(self, ctx, r):
+        return self.trail_weight * self.trail_gain(ctx, r)
 
     def block_move(self, ctx, threshold):
         """The affordable route whose loss would hurt the opponents most, if it hurts enough."""
@@ -188,7 +174,7 @@ class HardAgent(MediumAgent):
         return super().turn(ctx)
 
     def candidates(self, ctx):
-        v, info = ctx.v, ctx.info
+        v = ctx.v
         out = []
 
         def add(a):

@@ -7,7 +7,7 @@ fit its trains, and draws more tickets once its plan is done while trains remain
 """
 from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets,
                               Pass, TunnelDecline, TunnelPay)
-from ..engine.cards import GRAY, LOCO
+from ..engine.cards import LOCO
 from ..engine.payment import station_payments, tunnel_extra_options
 from .base import Agent
 from .boardinfo import board_info
@@ -228,32 +228,42 @@ class MediumAgent(Agent):
                     return BuildStation(ctx.seat, city, pay)
         return None
 
+    filler_pool = 6            # filler claims compared after the first ranking
+
     def filler_claim(self, ctx):
-        """No plan left: points for trains — long routes, best touching our network."""
-        info, v = ctx.info, ctx.v
-        touching = set()
-        for r in ctx.own:
-            touching.update(info.ends[r])
+        """No plan left: points for trains — long routes, best touching our network. The
+        `filler_pool` best by `filler_rank` are compared again by `filler_extra` less the
+        locomotives they take."""
+        info = ctx.info
         ranked = []
         for r in range(info.n_routes):
             if not ctx.claimable(r) or not could_afford(info, r, ctx.hand):
                 continue
             if info.length[r] < 3 and ctx.trains > 6 and not ctx.last_turn:
                 continue
-            a, b = info.ends[r]
-            ranked.append((info.points[r] + (1.0 if a in touching or b in touching else 0.0), -r))
+            ranked.append((self.filler_rank(ctx, r), -r))
         ranked.sort(reverse=True)
         best = None
-        for val, neg in ranked[:6]:
+        for val, neg in ranked[:self.filler_pool]:
             pay = self.pay(ctx, -neg)
             if pay is None:
                 continue
-            val -= 0.5 * pay[LOCO]
+            val += self.filler_extra(ctx, -neg) - 0.5 * pay[LOCO]
             if best is None or val > best[0]:
                 best = (val, -neg, pay)
         if best is None:
             return None
         return ClaimRoute(ctx.seat, best[1], best[2])
+
+    def filler_rank(self, ctx, r):
+        touching = getattr(ctx, "_touching", None)
+        if touching is None:
+            touching = ctx._touching = {c for own in ctx.own for c in ctx.info.ends[own]}
+        a, b = ctx.info.ends[r]
+        return ctx.info.points[r] + (1.0 if a in touching or b in touching else 0.0)
+
+    def filler_extra(self, ctx, r):
+        return 0.0
 
     def final_move(self, ctx):
         """The last turn: whatever scores most now — a route (with the tickets it completes)
