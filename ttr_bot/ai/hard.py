@@ -66,7 +66,7 @@ class HardAgent(MediumAgent):
     budget = 8000          # simulated actions per decision, per two players (longer games
                            # with more players get proportionally more)
     min_samples = 2        # determinizations per decision, at least …
-    max_samples = 80       # … and at most
+    max_samples = 40       # … and at most
     max_candidates = 8
     search_turns = True    # search a turn's action too (not only ticket choices)
     wide = False           # always compare other first cards and the best-scoring claims
