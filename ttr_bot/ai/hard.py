@@ -22,7 +22,7 @@ from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
 from .medium import Context, MediumAgent
-from .planner import TicketGains, could_afford, keep_choices, route_costs
+from .planner import keep_choices, route_costs
 from .threat import threats
 
 
@@ -68,9 +68,8 @@ class HardAgent(MediumAgent):
     min_samples = 2        # determinizations per decision, at least …
     max_samples = 40       # … and at most
     max_candidates = 8
-    search_turns = True    # search a turn's action too (not only ticket choices)
-    wide = False           # always compare other first cards and the best-scoring claims
-    endgame_clock = 20     # … and from when someone has this few trains left
+    endgame_clock = 20     # from when someone has this few trains left, also compare other
+                           # first cards and the best-scoring claims
     endgame_claims = 6
     endgame_candidates = 10
     draw_candidates = 2    # face-up cards compared besides the planner's pick and a blind draw
@@ -98,7 +97,7 @@ class HardAgent(MediumAgent):
         if v.step == "second_card":
             return self.draw(ctx, second=True)
         cands = self.candidates(ctx)
-        if len(cands) == 1 or not self.budget or not self.search_turns:
+        if len(cands) == 1 or not self.budget:
             return cands[0]
         return cands[self.pick(self.search(v, cands))]
 
@@ -200,7 +199,7 @@ class HardAgent(MediumAgent):
         if not ctx.last_turn:
             add(self.block_move(ctx, 3.0))
         endgame = ctx.clock <= self.endgame_clock
-        if self.wide or endgame:
+        if endgame:
             # near the end simulations are short and sharp: compare more moves
             for a in self.scoring_claims(ctx, self.endgame_claims):
                 add(a)
@@ -211,12 +210,7 @@ class HardAgent(MediumAgent):
 
     def scoring_claims(self, ctx, k):
         """The k claims scoring most right now (route points plus tickets they complete)."""
-        info, v = ctx.info, ctx.v
-        gains = TicketGains(info, ctx.own, v.tickets)
-        ranked = []
-        for r in range(info.n_routes):
-            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
-                ranked.append((info.points[r] + gains.gain(*info.ends[r]), -r))
+        ranked = self.scoring_ranked(ctx, tunnel_penalty=0)
         ranked.sort(reverse=True)
         out = []
         for _, neg in ranked:

@@ -268,13 +268,7 @@ class MediumAgent(Agent):
     def final_move(self, ctx):
         """The last turn: whatever scores most now — a route (with the tickets it completes)
         or a station that completes a ticket."""
-        info, v = ctx.info, ctx.v
-        gains = TicketGains(info, ctx.own, v.tickets)
-        ranked = []
-        for r in range(info.n_routes):
-            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
-                gain = info.points[r] + gains.gain(*info.ends[r]) - (1 if info.routes[r].tunnel else 0)
-                ranked.append((gain, -r))
+        ranked = self.scoring_ranked(ctx)
         claim = self._first_payable(ctx, ranked)
         best = None
         if claim is not None:
@@ -286,6 +280,18 @@ class MediumAgent(Agent):
             if best is None or gain > best[0]:
                 best = (gain, st)
         return best[1] if best is not None and best[0] > 0 else None
+
+    def scoring_ranked(self, ctx, tunnel_penalty=1):
+        """(points now, -route) of every route we may claim and can afford: its route points
+        plus the tickets it completes, less `tunnel_penalty` for a tunnel (unsorted)."""
+        info = ctx.info
+        gains = TicketGains(info, ctx.own, ctx.v.tickets)
+        ranked = []
+        for r in range(info.n_routes):
+            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
+                gain = info.points[r] + gains.gain(*info.ends[r])
+                ranked.append((gain - (tunnel_penalty if info.routes[r].tunnel else 0), -r))
+        return ranked
 
     def hurry_move(self, ctx):
         """The end is near: a planned route if affordable, else the best route we can pay."""
