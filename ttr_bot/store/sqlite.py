@@ -315,9 +315,10 @@ class SqliteStore(Store):
                 "display_name = ? WHERE game_id = ? AND seat = ?",
                 (bot_level, display_name, game_id, seat),
             )
-            if host_id is not None:
-                await db.execute("UPDATE games SET host_id = ? WHERE id = ?", (host_id, game_id))
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await db.execute(
+                "UPDATE games SET updated_at = ?, host_id = COALESCE(?, host_id) WHERE id = ?",
+                (now, host_id, game_id),
+            )
             rows = await db.execute_fetchall(
                 f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
