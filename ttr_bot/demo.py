@@ -24,19 +24,11 @@ from .table_args import add_table_args, table_levels
 DEFAULT_PLAYERS = "hard,medium,easy"
 
 
-def msg(key, default, **params):
-    """A catalog sentence, or the English default while the catalog lacks the key."""
-    try:
-        return _t(key, **params)
-    except (KeyError, IndexError, ValueError):
-        return default.format(**params)
-
-
 def load_renderer():
     """(render_board, render_final or None), or None when the renderer is not available."""
     try:
         from . import render
-    except Exception:   # not written yet, or Pillow missing: no pictures
+    except Exception:   # Pillow or its fonts missing: no pictures
         return None
     board = getattr(render, "render_board", None)
     if board is None:
@@ -53,37 +45,35 @@ def describe(game, names, events):
         kind = ev.get("type")
         name = names[ev["seat"]] if "seat" in ev else ""
         if kind == "claim_route":
-            parts.append(msg("render.move.claim_route", "{name} claimed {route} (+{points})",
-                             name=name, route=board.route_label(ev["route"]), points=ev["points"]))
+            parts.append(_t("render.move.claim_route",
+                            name=name, route=board.route_label(ev["route"]), points=ev["points"]))
         elif kind == "tunnel_decline":
-            parts.append(msg("render.move.tunnel_decline", "{name} gave up the tunnel {route}",
-                             name=name, route=board.route_label(ev["route"])))
+            parts.append(_t("render.move.tunnel_decline",
+                            name=name, route=board.route_label(ev["route"])))
         elif kind == "build_station":
-            parts.append(msg("render.move.build_station", "{name} built a station in {city}",
-                             name=name, city=board.nodes[ev["city"]].name))
+            parts.append(_t("render.move.build_station",
+                            name=name, city=board.nodes[ev["city"]].name))
         elif kind == "draw_card" and ev["seat"] not in drew:
             drew.add(ev["seat"])
-            parts.append(msg("render.move.draw_card", "{name} drew train cards", name=name))
+            parts.append(_t("render.move.draw_card", name=name))
         elif kind == "draw_tickets":
-            parts.append(msg("render.move.draw_tickets", "{name} drew destination tickets", name=name))
+            parts.append(_t("render.move.draw_tickets", name=name))
         elif kind == "keep_tickets":
             key = "bot.ev.keep_setup" if ev.get("setup") else "bot.ev.keep"
-            default = ("{name} chose their starting tickets (kept {count})." if ev.get("setup")
-                       else "{name} kept {count} destination ticket(s).")
-            parts.append(msg(key, default, name=name, count=ev["count"]))
+            parts.append(_t(key, name=name, count=ev["count"]))
         elif kind == "pass":
-            parts.append(msg("render.move.pass", "{name} passed", name=name))
+            parts.append(_t("render.move.pass", name=name))
         elif kind == "final_round":
-            parts.append(msg("render.final_round", "Final round: {count} turn(s) left", count=game.n))
+            parts.append(_t("render.final_round", count=game.n))
         elif kind == "game_over":
-            parts.append(msg("render.status.over", "Game over"))
+            parts.append(_t("render.status.over"))
     return " ".join(p.rstrip(".") + "." for p in parts)
 
 
 def standings(game, names):
     players, _ = game.scores()
-    score = msg("render.col.score", "Score")
-    trains = msg("render.col.trains", "Trains")
+    score = _t("render.col.score")
+    trains = _t("render.col.trains")
     return " | ".join(f"{names[p]}: {score.lower()} {players[p]['total']}, {trains.lower()} "
                       f"{game.trains[p]}" for p in range(game.n))
 
@@ -151,10 +141,9 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
                 events = []
         players, winners = game.scores()
         result = ", ".join(f"{names[p]} {players[p]['total']}" for p in range(game.n))
-        won = (msg("render.final.winner", "{name} wins!", name=names[winners[0]]) if len(winners) == 1
-               else msg("render.final.winners", "Tie: {names} win!",
-                        names=", ".join(names[w] for w in winners)))
-        line = f"{msg('render.final.title', 'Final scores')}: {result}. {won}"
+        won = (_t("render.final.winner", name=names[winners[0]]) if len(winners) == 1
+               else _t("render.final.winners", names=", ".join(names[w] for w in winners)))
+        line = f"{_t('render.final.title')}: {result}. {won}"
         echo(line)
         log.write(line + "\n")
         if renderer is not None and renderer[1] is not None:
