@@ -16,14 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
-try:  # tests/ on sys.path (pytest's default rootdir-less import)...
-    from fakediscord import FakeDiscord, ManualClock
-    from fakediscord import limits
-    from fakediscord.spec import SpecValidator
-except ImportError:  # ...or the repo root, if tests/ becomes a package
-    from tests.fakediscord import FakeDiscord, ManualClock
-    from tests.fakediscord import limits
-    from tests.fakediscord.spec import SpecValidator
+from tests.fakediscord import FakeDiscord, ManualClock, limits
+from tests.fakediscord.spec import SpecValidator
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"fake map bytes" * 10
 RULES = b"Claim routes, complete tickets."

@@ -3,25 +3,22 @@ and `normalize()` behave, and every key the code uses exists in en.json.
 
 A key English has and another language lacks is shown in English (by design), so it fails
 nothing here except the coverage floor (`test_locale_covers_most_english_keys`); the missing
-keys are reported as warnings, and `python tools/i18n_missing.py` lists them.
+keys are reported as warnings, and `python -m tools.i18n_missing` lists them.
 """
 import ast
 import json
 import re
 import string
-import sys
 import warnings
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot import i18n
+from ttr_bot.engine.errors import Illegal
+from ttr_bot.i18n import DEFAULT, LOCALES, normalize, reason, t
 
-from ttr_bot import i18n  # noqa: E402
-from ttr_bot.engine.errors import Illegal  # noqa: E402
-from ttr_bot.i18n import DEFAULT, LOCALES, normalize, reason, t  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 CATALOG_DIR = REPO / "ttr_bot" / "i18n"
 CODE = sorted((REPO / "ttr_bot").rglob("*.py"))
@@ -187,7 +184,7 @@ def test_persian_placeholders_are_bidi_isolated():
                 wrong.append(f"{key}: isolate in a picture label")
             continue
         depth, ok = 0, True
-        for i, ch in enumerate(text):
+        for _i, ch in enumerate(text):
             if ch == FSI:
                 depth += 1
             elif ch == PDI:

@@ -9,13 +9,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.engine.cards import GRAY, ROUTE_COLOR_INDEX
+from ttr_bot.maps import MapError, available_maps, load_board, load_board_from_dict, validate_map, variants
 
-from ttr_bot.engine.cards import GRAY, ROUTE_COLOR_INDEX  # noqa: E402
-from ttr_bot.maps import (MapError, available_maps, load_board,  # noqa: E402
-                          load_board_from_dict, validate_map, variants)
+REPO = Path(__file__).resolve().parents[1]
 
 REF = Path("/work/shared/ref/maps/bga-tickettoride")
 REF_FILE = {"usa": "usa", "europe": "europe", "switzerland": "switzerland",

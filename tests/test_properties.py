@@ -11,31 +11,39 @@ its exported record, as JSON text, replays to the same state and the same result
 """
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers.ttr_check import (
+    BIG_CITIES,
+    CONFIGS,
+    FULL_DECK,
+    STYLES,
+    TICKETS,
+    assert_scores_match,
+    card_census,
+    check_invariants,
+    choose,
+    longest_trail_by_orderings,
+    longest_trail_by_search,
+    mutate,
+    play_state,
+    snapshot,
+    trail_edges,
+)
+from ttr_bot.engine import actions as A
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.errors import Illegal
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.network import longest_trail
+from ttr_bot.maps import load_board
+from ttr_bot.record_format import action_to_json, export_record, replay, result
+
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
-for p in (str(REPO), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
-
-from helpers.ttr_check import (BIG_CITIES, CONFIGS, FULL_DECK, STYLES, TICKETS,  # noqa: E402
-                               assert_scores_match,
-                               card_census, check_invariants, choose,
-                               longest_trail_by_orderings, longest_trail_by_search, mutate,
-                               play_state, snapshot, trail_edges)
-from ttr_bot.engine import actions as A  # noqa: E402
-from ttr_bot.engine.dealer import Dealer  # noqa: E402
-from ttr_bot.engine.errors import Illegal  # noqa: E402
-from ttr_bot.engine.game import Game  # noqa: E402
-from ttr_bot.engine.scoring import longest_trail  # noqa: E402
-from ttr_bot.maps import load_board  # noqa: E402
-from ttr_bot.records import action_to_json, export_record, replay, result  # noqa: E402
 
 MAX_ACTIONS = 4000          # random games end long before this (a few hundred actions)
 SCORE_EVERY = 37            # mid-game scores are checked this often (§11.14)
@@ -241,7 +249,7 @@ def test_game_ends_after_as_many_passes_as_players():
                 game.apply(A.Pass(seat))
                 assert not game.over
         turns = game.turn
-        for i in range(n):
+        for _ in range(n):
             assert not game.over
             game.apply(A.Pass(game.current))
         assert game.over and game.turn == turns + n

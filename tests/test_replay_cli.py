@@ -8,14 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from ttr_bot.i18n import reason
+from ttr_bot.record_format import replay, result
+
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
-for p in (str(REPO), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
-
-from ttr_bot.i18n import reason  # noqa: E402
-from ttr_bot.records import replay, result  # noqa: E402
 
 RECORDS = TESTS / "records"
 FIXTURES = sorted(p.name for p in RECORDS.glob("*.json"))
@@ -200,6 +197,7 @@ def test_every_refusal_has_a_message():
     """The tool turns every engine refusal into a sentence (i18n en.json); a key without one, or
     a placeholder the engine does not fill, would crash the replay instead of reporting."""
     import re
+
     from ttr_bot.i18n import catalog
     messages = catalog("en")
     found = 0

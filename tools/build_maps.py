@@ -1,6 +1,6 @@
 """Developer script: convert the reference map data into our own map files.
 
-    python tools/build_maps.py [REFERENCE_DIR]
+    python -m tools.build_maps [REFERENCE_DIR]
 
 Reads REFERENCE_DIR/{usa,europe,switzerland,nordiccountries}.json (the Board Game Arena
 adaptation's data, see /work/shared/ref/maps/SOURCES.md; default /work/shared/ref/maps/
@@ -13,9 +13,9 @@ import json
 import sys
 from pathlib import Path
 
+from ttr_bot.maps import MapError, validate_map
+
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
-from ttr_bot.maps import MapError, validate_map  # noqa: E402
 
 DEFAULT_REF = Path("/work/shared/ref/maps/bga-tickettoride")
 POINTS = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21}

@@ -1,6 +1,6 @@
 """Which translations are missing or broken, per language, against the English catalog.
 
-    python tools/i18n_missing.py [LOCALE ...]     (default: every language but English)
+    python -m tools.i18n_missing [LOCALE ...]     (default: every language but English)
 
 For each language it prints the keys that en.json has and the language lacks (they are shown in
 English meanwhile), keys the language has that en.json lacks, and entries whose `{placeholders}`
@@ -13,10 +13,9 @@ import string
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from ttr_bot.i18n import DEFAULT, LOCALES
 
-from ttr_bot.i18n import DEFAULT, LOCALES  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 CATALOG_DIR = ROOT / "ttr_bot" / "i18n"
 

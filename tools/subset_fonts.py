@@ -1,6 +1,6 @@
 """Build the fallback fonts of the board picture into ttr_bot/render/fonts/ (developers only).
 
-    python tools/subset_fonts.py [--source-dir DIR] [--check]
+    python -m tools.subset_fonts [--source-dir DIR] [--check]
 
 The picture draws Latin, Greek and Cyrillic with Noto Sans, and falls back to Noto Sans Thai,
 Noto Sans Arabic and Noto Sans CJK JP for what Noto Sans lacks (ttr_bot/render/text.py). This
@@ -147,7 +147,6 @@ def build(source_dir):
 
 
 def check():
-    sys.path.insert(0, str(ROOT))
     from ttr_bot.render import text as T
     missing = {}
     for locale in ("th", "fa", "ja"):

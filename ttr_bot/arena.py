@@ -22,7 +22,7 @@ from .engine.errors import Illegal
 from .engine.game import Game
 from .engine.view import view
 from .maps import load_board
-from .records import action_to_json, export_record, replay
+from .record_format import action_to_json, export_record, replay
 from .table_args import add_table_args, table_levels
 
 MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred

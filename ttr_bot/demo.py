@@ -18,7 +18,7 @@ from .engine.game import Game
 from .engine.view import view
 from .i18n import t as _t
 from .maps import load_board
-from .records import action_to_json, export_record
+from .record_format import action_to_json, export_record
 from .table_args import add_table_args, table_levels
 
 DEFAULT_PLAYERS = "hard,medium,easy"

@@ -8,7 +8,7 @@ import json
 import sys
 
 from .i18n import reason
-from .records import RecordError, replay, result
+from .record_format import RecordError, replay, result
 
 
 def main(argv=None):

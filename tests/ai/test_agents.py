@@ -2,18 +2,16 @@
 decision (tickets, tunnels, stations, ferries, the second card), determinism, and strength."""
 import pytest
 
-from ttr_bot.ai import AGENTS, LEVELS, make_agent
+from tests.ai.aikit import ALL_LEVELS, LIGHT_HARD, agent, positions
+from ttr_bot.ai import LEVELS, make_agent
 from ttr_bot.ai.base import Agent
 from ttr_bot.arena import play_game, player_names
-from ttr_bot.engine.actions import (BuildStation, ClaimRoute, KeepTickets, TunnelDecline,
-                                    TunnelPay)
+from ttr_bot.engine.actions import KeepTickets, TunnelDecline, TunnelPay
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import PlayerView, view
 from ttr_bot.maps import load_board
-from ttr_bot.records import replay
-
-from aikit import ALL_LEVELS, LIGHT_HARD, agent, positions
+from ttr_bot.record_format import replay
 
 MAPS = ("usa", "europe", "switzerland", "nordic")
 

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.ai.aikit import LIGHT_HARD
 from ttr_bot import arena
-from ttr_bot.records import replay
-
-from aikit import LIGHT_HARD
+from ttr_bot.record_format import replay
 
 REPO = Path(__file__).resolve().parents[2]
 KEYS = {"name", "wins", "win_rate", "mean_score", "decision_ms_p50", "decision_ms_p95"}

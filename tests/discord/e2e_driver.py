@@ -20,10 +20,18 @@ from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
 from ttr_bot.discord.bot import TTRBot
 from ttr_bot.discord.config import Config
-from ttr_bot.engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets,
-                                    Pass, TunnelDecline, TunnelPay)
-from ttr_bot.engine.cards import CARD_NAMES, LOCO
 from ttr_bot.engine import payment
+from ttr_bot.engine.actions import (
+    BuildStation,
+    ClaimRoute,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    TunnelDecline,
+    TunnelPay,
+)
+from ttr_bot.engine.cards import CARD_NAMES, LOCO
 
 BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 

@@ -2,7 +2,7 @@
 metadata."""
 import re
 
-from adapter_kit import REPO
+from tests.discord.adapter_kit import REPO
 from ttr_bot.discord.cogs.info import HELP_KEYS
 from ttr_bot.discord.cogs.lobby import LEVELS, MAPS, VARIANTS
 from ttr_bot.engine.cards import CARD_NAMES

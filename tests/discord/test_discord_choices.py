@@ -2,9 +2,9 @@
 station, how typed text is read back, and when the bot picks the payment itself."""
 import pytest
 
-from adapter_kit import new_game
+from tests.discord.adapter_kit import new_game
 from ttr_bot.discord import autocomplete as A
-from ttr_bot.discord import pay
+from ttr_bot.discord import payment_choices as pay
 from ttr_bot.engine import payment
 from ttr_bot.engine.cards import CARD_INDEX, GRAY, LOCO
 from ttr_bot.engine.view import view
@@ -51,7 +51,7 @@ def test_route_choices_are_affordable_at_most_25_and_filtered():
 def test_route_choices_leave_out_what_cannot_be_paid_or_is_taken():
     game = playing(cards=hand(red=2))
     v = view(game, 0)
-    for label, value in A.route_choices(v, "", "en"):
+    for _label, value in A.route_choices(v, "", "en"):
         route = game.board.routes[int(value)]
         assert route.length <= 2 and route.color in (RED, GRAY)
     taken = int(A.route_choices(v, "", "en")[0][1])

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from adapter_kit import REPO
+from tests.discord.adapter_kit import REPO
 from ttr_bot.discord.config import DEFAULT_DB, ConfigError, load
 
 

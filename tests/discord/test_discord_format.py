@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from adapter_kit import new_game
+from tests.discord.adapter_kit import new_game
+from ttr_bot.discord import format as F
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.engine.view import view
-from ttr_bot.discord import format as F
 from ttr_bot.i18n import t
 from ttr_bot.service.effects import split_events
 

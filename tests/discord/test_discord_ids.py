@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from adapter_kit import new_game
+from tests.discord.adapter_kit import new_game
 from ttr_bot.discord import components as C
 from ttr_bot.discord import ids
 

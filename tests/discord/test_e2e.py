@@ -11,12 +11,12 @@ import re
 import pytest
 import pytest_asyncio
 
-from e2e_driver import Player, Table, db_file, find_cid
-from fakediscord import FakeDiscord
-from ttr_bot.engine.cards import CARD_NAMES
+from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.format import ticket_text
+from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.i18n import catalog, t
-from ttr_bot.records import replay
+from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 1500
@@ -86,7 +86,7 @@ def public_leaks(messages, board, reveal_id):
 
 
 async def test_the_leak_check_can_fail():
-    from adapter_kit import new_game
+    from tests.discord.adapter_kit import new_game
     game = new_game("usa")
     ticket = ticket_text(game.board.tickets[0])
 
@@ -146,7 +146,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
     assert public_leaks(messages, final.game.board, reveal.id) == []
     # every player's tickets are revealed at the end
     names = final.names()
-    for p, name in enumerate(names):
+    for _p, name in enumerate(names):
         assert name in "\n".join(m.content for m in messages if m.id >= reveal.id)
     for tid in final.game.tickets[0]:
         tk = final.game.board.tickets[tid]
@@ -283,7 +283,8 @@ async def test_a_game_in_a_thread(fake, tmp_path):
 
 async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
     import importlib.util
-    from adapter_kit import REPO
+
+    from tests.discord.adapter_kit import REPO
     from ttr_bot.discord.config import Config
     spec = importlib.util.spec_from_file_location("ttr_entry", REPO / "bot.py")
     entry = importlib.util.module_from_spec(spec)

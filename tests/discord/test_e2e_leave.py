@@ -7,11 +7,11 @@ import json
 import pytest
 import pytest_asyncio
 
-from e2e_driver import Player, Table, db_file, find_cid
-from fakediscord import FakeDiscord
-from test_e2e import open_game, public_leaks
+from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from tests.discord.test_e2e import open_game, public_leaks
+from tests.fakediscord import FakeDiscord
 from ttr_bot.i18n import t
-from ttr_bot.records import replay
+from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 1500

@@ -13,11 +13,11 @@ from collections import Counter
 import pytest
 import pytest_asyncio
 
-from e2e_driver import Player, Table, db_file, find_cid
-from fakediscord import FakeDiscord
-from fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
+from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
 from ttr_bot.i18n import t
-from ttr_bot.records import replay
+from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 2000
@@ -244,7 +244,8 @@ async def test_the_discord_bench_runs_both_styles_at_once():
     import asyncio
     import re
     import sys
-    from adapter_kit import REPO
+
+    from tests.discord.adapter_kit import REPO
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "ttr_bot.bench", "discord", "--games", "4", "--turns", "4",
         cwd=REPO, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

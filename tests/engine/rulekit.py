@@ -3,22 +3,19 @@
 Card ints: 0..7 purple, blue, orange, white, green, yellow, black, red; 8 locomotive.
 `deck` lists are TOP FIRST everywhere in these helpers (the engine keeps the top at the end).
 """
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.engine import actions as A
+from ttr_bot.engine.cards import CARD_INDEX, DECK_SIZE, full_deck
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.errors import Illegal
+from ttr_bot.engine.game import Game
+from ttr_bot.maps import load_board
 
-from ttr_bot.engine import actions as A  # noqa: E402
-from ttr_bot.engine.cards import CARD_INDEX, DECK_SIZE, full_deck  # noqa: E402
-from ttr_bot.engine.dealer import Dealer  # noqa: E402
-from ttr_bot.engine.errors import Illegal  # noqa: E402
-from ttr_bot.engine.game import Game  # noqa: E402
-from ttr_bot.maps import load_board  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 PURPLE, BLUE, ORANGE, WHITE, GREEN, YELLOW, BLACK, RED, LOCO = range(9)
 FULL = Counter(full_deck())

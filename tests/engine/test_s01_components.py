@@ -3,7 +3,7 @@ from collections import Counter
 
 import pytest
 
-from rulekit import (DECK_SIZE, LOCO, Dealer, Game, board, card_total, load_board, make_game)
+from tests.engine.rulekit import DECK_SIZE, LOCO, Dealer, Game, board, card_total, load_board, make_game
 
 
 def all_cards(g):

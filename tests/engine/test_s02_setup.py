@@ -1,6 +1,21 @@
 """RULES §2 Setup: dealing, face-up row, starting tickets, seat order."""
-from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW,
-                     deal_top, deck_top, make_game, refuse, train_order)
+from tests.engine.rulekit import (
+    BLACK,
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    PURPLE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    deal_top,
+    deck_top,
+    make_game,
+    refuse,
+    train_order,
+)
 
 
 def test_four_cards_dealt_to_each_player_one_at_a_time_round_the_table():

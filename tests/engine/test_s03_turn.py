@@ -4,9 +4,25 @@ from collections import deque
 
 import pytest
 
-from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW,
-                     arrange, card_total, cards, deck_top, make_game, refuse,
-                     route)
+from tests.engine.rulekit import (
+    BLACK,
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    PURPLE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    arrange,
+    card_total,
+    cards,
+    deck_top,
+    make_game,
+    refuse,
+    route,
+)
 
 PLAIN5 = [RED, BLUE, GREEN, WHITE, YELLOW]
 OTHER5 = [ORANGE, WHITE, YELLOW, BLACK, ORANGE]   # no red, blue, green, purple

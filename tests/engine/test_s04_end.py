@@ -2,7 +2,7 @@
 turn, the triggering player included (and last)."""
 import pytest
 
-from rulekit import A, ORANGE, WHITE, YELLOW, BLACK, arrange, cards, make_game, refuse, route
+from tests.engine.rulekit import BLACK, ORANGE, WHITE, YELLOW, A, arrange, cards, make_game, refuse, route
 
 FACE = [ORANGE, WHITE, YELLOW, BLACK, ORANGE]
 

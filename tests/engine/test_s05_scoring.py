@@ -1,7 +1,7 @@
 """RULES §5 Scoring: tickets, the longest trail (exact), bonus ties, winners and tie-breaks."""
 import random
 
-from rulekit import give_routes, make_game, route, ticket
+from tests.engine.rulekit import give_routes, make_game, route, ticket
 
 
 def game_with(map_id="usa", n=2, routes=None, tickets=None, variant="base"):

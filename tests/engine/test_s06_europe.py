@@ -3,8 +3,26 @@ from collections import Counter
 
 import pytest
 
-from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, board,
-                     card_total, cards, give_routes, make_game, node, refuse, route, ticket)
+from tests.engine.rulekit import (
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    arrange,
+    board,
+    card_total,
+    cards,
+    give_routes,
+    make_game,
+    node,
+    refuse,
+    route,
+    ticket,
+)
 
 FACE = [ORANGE, WHITE, YELLOW, ORANGE, WHITE]
 

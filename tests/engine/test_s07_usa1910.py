@@ -1,7 +1,7 @@
 """RULES §7 USA 1910 ticket variants: deck sizes, deal/keep counts, bonuses."""
 import pytest
 
-from rulekit import A, board, give_routes, make_game, refuse, route, ticket
+from tests.engine.rulekit import A, board, give_routes, make_game, refuse, route, ticket
 
 BIG = {"Chicago", "Dallas", "Houston", "Los Angeles", "Miami", "New York", "Seattle"}
 

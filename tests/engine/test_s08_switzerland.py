@@ -2,8 +2,24 @@
 country tickets, ticket counts, double routes, longest path."""
 import pytest
 
-from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, board, cards,
-                     give_routes, make_game, node, refuse, route)
+from tests.engine.rulekit import (
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    arrange,
+    board,
+    cards,
+    give_routes,
+    make_game,
+    node,
+    refuse,
+    route,
+)
 
 FACE = [WHITE, YELLOW, WHITE, YELLOW, WHITE]
 

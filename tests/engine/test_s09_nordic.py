@@ -2,8 +2,24 @@
 Murmansk–Lieksa substitutions, length 9, Globetrotter, three-locomotive refill."""
 import pytest
 
-from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, board, cards,
-                     give_routes, make_game, refuse, route, ticket)
+from tests.engine.rulekit import (
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    arrange,
+    board,
+    cards,
+    give_routes,
+    make_game,
+    refuse,
+    route,
+    ticket,
+)
 
 FACE = [WHITE, YELLOW, WHITE, YELLOW, WHITE]
 RICH = cards(purple=9, blue=9, orange=9, green=9, black=9, red=9, locomotive=9)

@@ -4,8 +4,24 @@ import random
 
 import pytest
 
-from rulekit import (A, BLUE, GREEN, LOCO, ORANGE, RED, WHITE, YELLOW, arrange, card_total,
-                     cards, fingerprint, make_game, node, refuse, route)
+from tests.engine.rulekit import (
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    arrange,
+    card_total,
+    cards,
+    fingerprint,
+    make_game,
+    node,
+    refuse,
+    route,
+)
 from ttr_bot.engine.view import view
 from ttr_bot.i18n import reason
 
@@ -248,6 +264,7 @@ def test_a_simulated_copy_never_changes_the_game():
 
 def test_a_saved_and_restored_game_continues_exactly():
     import json
+
     from ttr_bot.engine import snapshot
     g = playout("europe", 3, 9, limit=60)
     h = snapshot.from_dict(g.board, json.loads(json.dumps(snapshot.to_dict(g))))

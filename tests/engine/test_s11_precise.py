@@ -4,9 +4,32 @@ from collections import deque
 
 import pytest
 
-from rulekit import (A, BLACK, BLUE, GREEN, LOCO, ORANGE, PURPLE, RED, WHITE, YELLOW, Dealer,
-                     Game, arrange, board, card_total, cards, deck_top, give_routes, make_game,
-                     node, refuse, route, ticket, train_order)
+from tests.engine.rulekit import (
+    BLACK,
+    BLUE,
+    GREEN,
+    LOCO,
+    ORANGE,
+    PURPLE,
+    RED,
+    WHITE,
+    YELLOW,
+    A,
+    Dealer,
+    Game,
+    arrange,
+    board,
+    card_total,
+    cards,
+    deck_top,
+    give_routes,
+    make_game,
+    node,
+    refuse,
+    route,
+    ticket,
+    train_order,
+)
 from ttr_bot.engine.board import Ticket
 from ttr_bot.engine.errors import DeckError
 

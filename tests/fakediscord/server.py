@@ -19,10 +19,9 @@ import logging
 import socket
 from typing import Any, Dict, List, Optional, Sequence
 
+import discord
 import yarl
 from aiohttp import web
-
-import discord
 from discord.gateway import DiscordWebSocket
 from discord.http import Route
 

@@ -68,7 +68,7 @@ class SpecValidator:
     ) -> List[str]:
         template, op = self.operation(method, path)
         if template is None:
-            return [f"path not in the API spec"]
+            return ["path not in the API spec"]
         if op is None:
             return [f"method {method} not allowed on {template} by the API spec"]
         errors: List[str] = []

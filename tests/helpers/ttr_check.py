@@ -1,21 +1,18 @@
 """Independent checks of the engine: card and train conservation, state snapshots, a random
 player, and a from-scratch recomputation of the final scores (RULES.md §5–§11) that shares no
-code with ttr_bot.engine.score / scoring.
+code with ttr_bot.engine.final_scores / scoring.
 
 Only the map *data* (cities, routes, tickets) is read from the engine's Board; every rule
 constant used here is written out from RULES.md, so a wrong value in maps/*.json shows up too.
 """
 import copy
-import sys
 from collections import Counter, deque
 from itertools import permutations, product
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.engine import actions as A
 
-from ttr_bot.engine import actions as A  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 CARD_NAMES = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red", "locomotive")
 LOCO = 8

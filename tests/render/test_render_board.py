@@ -5,24 +5,20 @@ threads."""
 import asyncio
 import io
 import math
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.bench.sample_games import PLAYERS, random_game
+from ttr_bot.maps import available_maps, load_board, variants
+from ttr_bot.render import palette as P
+from ttr_bot.render import render_board, render_board_async, render_final, render_final_async
+from ttr_bot.render import static as S
+from ttr_bot.render.draw import TICKET_R, page_layout
 
-from ttr_bot.maps import available_maps, load_board, variants  # noqa: E402
-from ttr_bot.render import (render_board, render_board_async, render_final,  # noqa: E402
-                            render_final_async)
-from ttr_bot.render import palette as P  # noqa: E402
-from ttr_bot.render import static as S  # noqa: E402
-from ttr_bot.render.draw import TICKET_R, page_layout  # noqa: E402
-from ttr_bot.render.samples import PLAYERS, random_game  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 MAPS = available_maps()
 MiB = 1 << 20
@@ -239,7 +235,7 @@ def test_completed_tickets_are_ringed_in_the_completed_colour():
     board = g.board
     t = board.tickets[g.tickets[0][0]]
     # give seat 0 a way between the ticket's cities: every route on a shortest path
-    from ttr_bot.render.samples import _way
+    from ttr_bot.bench.sample_games import _way
     for r in _way(g, 0, set(board.place_nodes[t.origin]), set(board.place_nodes[t.dests[0]])) or []:
         g.owner[r] = 0
         g.routes_of[0].append(r)
@@ -266,7 +262,7 @@ def test_final_picture_draws_the_longest_path():
     g = game("usa", until=None)
     players, _ = g.scores()
     holder = next(s for s, pl in enumerate(players) if pl["bonuses"]["longest_path"])
-    from ttr_bot.engine.scoring import longest_trail_routes
+    from ttr_bot.engine.network import longest_trail_routes
     length, routes = longest_trail_routes(g.board, g.routes_of[holder])
     assert length == players[holder]["longest_path"]
     img = png(render_final(g, names(g)))

@@ -2,21 +2,18 @@
 import io
 import json
 import random
-import sys
 from pathlib import Path
 
 from PIL import Image
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot import replay
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.maps import load_board
+from ttr_bot.record_format import action_to_json, export_record
+from ttr_bot.render import render_board
 
-from ttr_bot import replay  # noqa: E402
-from ttr_bot.engine.dealer import Dealer  # noqa: E402
-from ttr_bot.engine.game import Game  # noqa: E402
-from ttr_bot.maps import load_board  # noqa: E402
-from ttr_bot.records import action_to_json, export_record  # noqa: E402
-from ttr_bot.render import render_board  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_replay_writes_the_final_board(tmp_path, capsys):

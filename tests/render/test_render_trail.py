@@ -1,18 +1,15 @@
 """The longest-trail routes drawn on the final picture: a real trail, as long as the engine's
 `longest_trail` says."""
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.engine.network import longest_trail, longest_trail_routes
+from ttr_bot.maps import available_maps, load_board
 
-from ttr_bot.engine.scoring import longest_trail, longest_trail_routes  # noqa: E402
-from ttr_bot.maps import available_maps, load_board  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 def is_trail(board, routes):

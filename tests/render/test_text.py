@@ -4,23 +4,20 @@ ordered by the bidirectional algorithm, emoji never crash nor draw a box, Latin 
 exactly as before, and every localized page renders."""
 import io
 import math
-import sys
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.bench.sample_games import PLAYERS, random_game
+from ttr_bot.i18n import catalog
+from ttr_bot.maps import available_maps
+from ttr_bot.render import render_board, render_final
+from ttr_bot.render import text as T
+from ttr_bot.render.draw import page_layout
+from ttr_bot.render.panel import Panel
 
-from ttr_bot.i18n import catalog  # noqa: E402
-from ttr_bot.maps import available_maps  # noqa: E402
-from ttr_bot.render import render_board, render_final  # noqa: E402
-from ttr_bot.render import text as T  # noqa: E402
-from ttr_bot.render.draw import page_layout  # noqa: E402
-from ttr_bot.render.panel import Panel  # noqa: E402
-from ttr_bot.render.samples import PLAYERS, random_game  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 FACE = {f.name: i for i, f in enumerate(T.FACES)}
 MISSING = "\U000F0000"          # a private-use character: no font has it
@@ -79,7 +76,7 @@ def test_the_faces_cover_their_scripts():
 @pytest.mark.parametrize("locale", ["th", "fa", "ja"])
 def test_every_character_of_the_catalogs_pictures_is_in_a_bundled_font(locale):
     """A new character in a translation (a rare kanji, say) fails here until
-    `python tools/subset_fonts.py` is run again."""
+    `python -m tools.subset_fonts` is run again."""
     text = "".join(v for k, v in catalog(locale).items() if k.startswith("render."))
     missing = sorted({c for c in text if T.face_of(c) is None and not T.ignorable(c)})
     assert missing == []

@@ -2,18 +2,14 @@
 
 pytest-asyncio runs in strict mode; each async test module sets `pytestmark`.
 """
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-HERE = Path(__file__).resolve().parent
-for p in (HERE, HERE.parents[1]):
-    if str(p) not in sys.path:
-        sys.path.insert(0, str(p))
+from tests.service.svckit import make_service, open_store
 
-from svckit import make_service, open_store  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 
 @pytest.fixture

@@ -15,14 +15,10 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from svckit import make_service, open_store, pick_action, users_for  # noqa: E402
-
-from ttr_bot.records import action_to_json  # noqa: E402
-from ttr_bot.service import ServiceError  # noqa: E402
+from tests.service.svckit import make_service, open_store, pick_action, users_for
+from ttr_bot.record_format import action_to_json
+from ttr_bot.service import ServiceError
 
 MAPS = [("usa", 5), ("europe", 5), ("switzerland", 3), ("nordic", 3)]
 SEATS = [str(i) for i in range(5)]

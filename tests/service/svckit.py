@@ -5,17 +5,14 @@ Everything runs on real SQLite files; nothing in the store or the service is moc
 import json
 import random
 import sqlite3
-import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+from ttr_bot.engine.actions import type_name
+from ttr_bot.engine.snapshot import to_dict
+from ttr_bot.service import GameService
+from ttr_bot.store import SqliteStore
 
-from ttr_bot.engine.actions import type_name  # noqa: E402
-from ttr_bot.engine.snapshot import to_dict  # noqa: E402
-from ttr_bot.service import GameService  # noqa: E402
-from ttr_bot.store import SqliteStore  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 class Clock:

@@ -5,16 +5,28 @@ import json
 import random
 
 import pytest
-from svckit import (
-    make_service, pick_action, play_one, play_to_end, raw_counts, started,
-    state_of, users_for, walk_keys,
-)
 
+from tests.service.svckit import (
+    make_service,
+    pick_action,
+    play_one,
+    play_to_end,
+    raw_counts,
+    started,
+    state_of,
+    users_for,
+    walk_keys,
+)
 from ttr_bot.engine.actions import (
-    ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass, type_name,
+    ClaimRoute,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    type_name,
 )
 from ttr_bot.engine.errors import Illegal
-from ttr_bot.records import action_to_json, replay
+from ttr_bot.record_format import action_to_json, replay
 from ttr_bot.service import ServiceError
 
 pytestmark = pytest.mark.asyncio

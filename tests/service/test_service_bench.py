@@ -3,7 +3,7 @@ import re
 import subprocess
 import sys
 
-from svckit import REPO
+from tests.service.svckit import REPO
 
 
 def test_the_service_bench_prints_its_figures(tmp_path):

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-from svckit import REPO, make_service, pick_action, play_one, started
 
+from tests.service.svckit import REPO, make_service, pick_action, play_one
 from ttr_bot.engine.actions import KeepTickets
 from ttr_bot.store import Store, TimerService
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 import pytest_asyncio
-from svckit import make_service, pick_action, started, state_of
 
+from tests.service.svckit import make_service, pick_action, started, state_of
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.maps import load_board
@@ -68,7 +68,7 @@ async def test_cache_is_bounded_and_evicted_games_continue_correctly(counting):
     # games really were evicted and read back from their snapshots, not replayed
     assert len(counting.snapshot_loads) - loads_before >= 10 * 12
     assert counting.log_loads == []
-    for game_id, (users, shadow) in games.items():
+    for game_id, (_, shadow) in games.items():
         assert state_of(await svc.rebuild(game_id)) == state_of(shadow)
         assert (await counting.get_game(game_id)).seq == seqs[game_id]
 

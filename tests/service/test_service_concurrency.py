@@ -4,8 +4,8 @@ import asyncio
 import random
 
 import pytest
-from svckit import make_service, open_store, pick_action, raw_counts, started, state_of
 
+from tests.service.svckit import make_service, open_store, pick_action, raw_counts, started, state_of
 from ttr_bot.engine.actions import KeepTickets
 from ttr_bot.service import ServiceError
 from ttr_bot.store import SqliteStore

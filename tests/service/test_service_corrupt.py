@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 import pytest_asyncio
-from svckit import make_service, open_store, play_one, started, state_of
 
-from ttr_bot.store import CorruptData, CorruptLog, CorruptSnapshot
+from tests.service.svckit import make_service, open_store, play_one, started, state_of
+from ttr_bot.store import CorruptLog
 
 pytestmark = pytest.mark.asyncio
 LENGTH = 30

@@ -19,9 +19,10 @@ import time
 from pathlib import Path
 
 import pytest
-from svckit import make_service, open_store, state_of
 
-WRITER = Path(__file__).with_name("crash_writer.py")
+from tests.service.svckit import make_service, open_store, state_of
+
+REPO = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("TTR_CRASH_ROUNDS", "20"))
 SEED = int(os.environ.get("TTR_CRASH_SEED", str(random.SystemRandom().randrange(10 ** 6))))
 GAMES = 6
@@ -37,7 +38,8 @@ class Writer:
 
     def __init__(self, db, round_no):
         self.proc = subprocess.Popen(
-            [sys.executable, str(WRITER), str(db), str(round_no), str(GAMES)],
+            [sys.executable, "-m", "tests.service.crash_writer", str(db), str(round_no), str(GAMES)],
+            cwd=REPO,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = []
         self.ready = threading.Event()

@@ -11,10 +11,10 @@ import time
 
 import pytest
 import pytest_asyncio
-from svckit import Clock, open_store, pick_action, raw_counts, started, state_of, walk_keys
 
+from tests.service.svckit import Clock, open_store, pick_action, raw_counts, started, state_of, walk_keys
 from ttr_bot.engine.actions import DrawCard, DrawTickets, KeepTickets
-from ttr_bot.records import replay
+from ttr_bot.record_format import replay
 from ttr_bot.service import GameService, ServiceError
 from ttr_bot.store import TimerService
 

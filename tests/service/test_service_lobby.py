@@ -1,7 +1,7 @@
 """Lobby rules: one game per channel, seats, who may start and cancel, player counts."""
 import pytest
-from svckit import lobby, make_service, open_store, raw_counts, started, users_for
 
+from tests.service.svckit import lobby, make_service, open_store, raw_counts, started, users_for
 from ttr_bot.engine.actions import DrawCard, KeepTickets
 from ttr_bot.service import ServiceError
 

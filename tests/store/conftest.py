@@ -7,18 +7,15 @@ import asyncio
 import inspect
 import json
 import sqlite3
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-REPO = Path(__file__).resolve().parents[2]
-if str(REPO) not in sys.path:  # the same convention as tests/test_maps.py
-    sys.path.insert(0, str(REPO))
+from ttr_bot.store import SqliteStore
 
-from ttr_bot.store import SqliteStore  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -5,7 +5,13 @@ import json
 import pytest
 
 from ttr_bot.store import (
-    CorruptLog, CorruptSnapshot, SeatResult, SqliteStore, StaleSequence, WrongStatus,
+    CorruptLog,
+    CorruptSnapshot,
+    SeatResult,
+    SqliteStore,
+    StaleSequence,
+    StoreError,
+    WrongStatus,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -96,7 +102,7 @@ async def test_final_action_and_results_in_one_transaction(store, make_game):
 async def test_failed_results_roll_back_the_final_action(store, make_game, raw_db):
     game_id = await make_game()
     dup = [SeatResult(0, 10, 50, 1, True, 2), SeatResult(0, 10, 50, 1, True, 2)]
-    with pytest.raises(Exception):
+    with pytest.raises(StoreError):
         await store.append_action(game_id, 0, 1, action("end"), state(1), results=dup)
     assert counts(raw_db(), game_id) == (0, (0, state(0)), (0, 100.0))
     assert (await store.get_game(game_id)).status == "active"

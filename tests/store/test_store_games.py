@@ -4,7 +4,13 @@ import asyncio
 import pytest
 
 from ttr_bot.store import (
-    ChannelBusy, NotFound, SeatResult, SeatTaken, SqliteStore, StoreError, WrongStatus,
+    ChannelBusy,
+    NotFound,
+    SeatResult,
+    SeatTaken,
+    SqliteStore,
+    StoreError,
+    WrongStatus,
 )
 
 pytestmark = pytest.mark.asyncio

@@ -3,7 +3,12 @@ a seat, and a lobby created with its host seated in the same transaction."""
 import pytest
 
 from ttr_bot.store import (
-    NotFound, SeatIsBot, SeatResult, SqliteStore, StoreError, WrongStatus,
+    NotFound,
+    SeatIsBot,
+    SeatResult,
+    SqliteStore,
+    StoreError,
+    WrongStatus,
 )
 
 pytestmark = pytest.mark.asyncio

@@ -8,8 +8,7 @@ wrong — a computer player must never stall a game.
 import random
 from abc import ABC, abstractmethod
 
-from ..engine.actions import (DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline,
-                              TunnelPay)
+from ..engine.actions import DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline, TunnelPay
 from ..engine.view import determinize
 
 

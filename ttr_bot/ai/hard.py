@@ -17,7 +17,7 @@ import random
 from ..engine.actions import ClaimRoute, DrawCard, DrawTickets, KeepTickets
 from ..engine.cards import LOCO
 from ..engine.errors import Illegal
-from ..engine.scoring import longest_trail
+from ..engine.network import longest_trail
 from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game

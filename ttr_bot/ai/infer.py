@@ -53,7 +53,7 @@ def ticket_weights(info, owner, n, p, candidates, cache=None):
                                           dijkstra(info, mine, origins)[0])
                 d0, d1 = by_origin[origins]
                 best = None
-                for nodes, pts in info.tickets[tid][1]:
+                for nodes, _pts in info.tickets[tid][1]:
                     a = min(d0[x] for x in nodes)
                     b = min(d1[x] for x in nodes)
                     if b == INF:

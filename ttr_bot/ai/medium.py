@@ -5,16 +5,36 @@ valuable planned route it can afford, draws the colours the plan needs, keeps th
 fit its trains, and draws more tickets once its plan is done while trains remain. Subclasses
 (`easy`, `hard`) change its parameters and override single decisions.
 """
-from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets,
-                              Pass, TunnelDecline, TunnelPay)
+from ..engine.actions import (
+    BuildStation,
+    ClaimRoute,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    TunnelDecline,
+    TunnelPay,
+)
 from ..engine.cards import LOCO
 from ..engine.payment import station_payments, tunnel_extra_options
 from .base import Agent
 from .boardinfo import board_info
-from .planner import (INF, CostModel, TicketGains, could_afford, N_COLORS, best_payment, best_plan,
-                      best_station_payment, claimable, color_demand, keep_choices, own_routes,
-                      route_costs, tickets_value)
-
+from .planner import (
+    INF,
+    N_COLORS,
+    CostModel,
+    TicketGains,
+    best_payment,
+    best_plan,
+    best_station_payment,
+    claimable,
+    color_demand,
+    could_afford,
+    keep_choices,
+    own_routes,
+    route_costs,
+    tickets_value,
+)
 
 PACE = 1.15   # trains a player places per turn on average (measured in 2-player games)
 

@@ -243,7 +243,7 @@ def color_demand(info, routes, hand, owner):
             gray.append((length, r))
         else:
             demand[route.color] += length
-    for length, r in sorted(gray, reverse=True):
+    for length, _ in sorted(gray, reverse=True):
         c = max(range(N_COLORS), key=lambda k: (hand[k] - demand[k], -k))
         demand[c] += length
     return demand

@@ -49,19 +49,15 @@ KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 
 
 def import_fake():
-    """The fake Discord package, or None when the tests are not there.
+    """The fake Discord (`tests.fakediscord`), or None outside a checkout of the repository.
 
-    It is a test helper, not part of the ttr_bot package (nor installed with it): it lives in
-    the repository's tests/ directory, which is not on sys.path when this runs as
-    `python -m ttr_bot.bench`. The directory is appended, not prepended, so that nothing under
-    tests/ can shadow an installed package (tests/discord has no __init__.py and must never hide
-    discord.py).
+    It is a test double, not part of the product (the Docker image has no tests/), so this
+    benchmark runs from the repository root, where `python -m` finds the `tests` package.
     """
-    if not (TESTS / "fakediscord" / "__init__.py").is_file():
+    try:
+        from tests import fakediscord
+    except ImportError:
         return None
-    if str(TESTS) not in sys.path:
-        sys.path.append(str(TESTS))
-    import fakediscord
     return fakediscord
 
 
@@ -266,8 +262,16 @@ class BenchGame:
 
     # ----- one move -------------------------------------------------------------------------------
     async def move(self, user_id):
-        from ..engine.actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets,
-                                      KeepTickets, Pass, TunnelDecline, TunnelPay)
+        from ..engine.actions import (
+            BuildStation,
+            ClaimRoute,
+            DrawCard,
+            DrawTickets,
+            KeepTickets,
+            Pass,
+            TunnelDecline,
+            TunnelPay,
+        )
         from ..engine.cards import CARD_NAMES
         b, user = self.bench, self.by_id[user_id]
         await self.think()
@@ -497,7 +501,7 @@ def show(report, args):
         print(f"event loop stalls (10 ms ticker overshoot): p50 {percentile(lags, 50) * ms:.1f}  "
               f"p99 {percentile(lags, 99) * ms:.1f}  max {lags[-1] * ms:.1f} ms")
     how = Counter()
-    for (kind, path), n in bench.how.items():
+    for (_, path), n in bench.how.items():
         how[path] += n
     print(f"moves by: {how['command']} commands, {how['component']} components")
     problems = dict(bench.problems)

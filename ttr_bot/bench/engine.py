@@ -10,9 +10,9 @@ import statistics
 import time
 
 from ..engine.dealer import Dealer
+from ..engine.final_scores import final_scores
 from ..engine.game import Game
-from ..engine.score import final_scores
-from ..engine.scoring import longest_trail
+from ..engine.network import longest_trail
 from ..maps import load_board
 
 

@@ -16,7 +16,7 @@ from PIL import Image
 from ..maps import available_maps
 from ..render import render_board, render_final
 from ..render import static as render_static
-from ..render.samples import PLAYERS, names_for, random_game
+from .sample_games import PLAYERS, names_for, random_game
 
 RATIO_TARGET = 1.5
 SIZE_TARGET = 1 << 20
@@ -49,8 +49,8 @@ def bench_map(map_id, runs):
         # interleaved, so that a busy machine slows both sides alike
         rt, et = [], []
         for _ in range(runs):
-            rt.append(_median_ms(lambda: render_board(g, names), 1))
-            et.append(_median_ms(lambda: img.save(io.BytesIO(), "PNG", compress_level=1), 1))
+            rt.append(_median_ms(lambda g=g, names=names: render_board(g, names), 1))
+            et.append(_median_ms(lambda img=img: img.save(io.BytesIO(), "PNG", compress_level=1), 1))
         render_times.append(statistics.median(rt))
         encode_times.append(statistics.median(et))
         render_board(g, names, viewer=0)

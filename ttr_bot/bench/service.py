@@ -29,7 +29,7 @@ from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
 from ..maps import load_board
-from ..records import action_to_json
+from ..record_format import action_to_json
 from ..service import GameService
 from ..store import SqliteStore
 

@@ -2,7 +2,7 @@
 sequence number), so they keep working after a restart without any stored view.
 
 Each item only turns the click into a call of the same code the slash commands use
-(`flow`, `cogs.lobby`); every exception goes to the one error handler (`errors.handle`),
+(`moves`, `cogs.lobby`); every exception goes to the one error handler (`errors.handle`),
 because discord.py only logs what a dynamic item's callback raises. The `*_view` functions
 build the component layouts the other modules attach to messages.
 """
@@ -92,10 +92,10 @@ class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
         super().__init__(item)
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
+        from . import moves
+        loc = await moves.begin(interaction)
         card = -1 if self.src == "deck" else CARD_INDEX[self.src]
-        await flow.act(interaction, loc, self.game_id, DrawCard(-1, card), self.seq)
+        await moves.act(interaction, loc, self.game_id, DrawCard(-1, card), self.seq)
 
 
 class ClaimButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["claim"]):
@@ -106,9 +106,9 @@ class ClaimButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=
             custom_id=ids.make("claim", game_id, seq)))
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
-        await flow.route_menu(interaction, loc, self.game_id, self.seq)
+        from . import moves
+        loc = await moves.begin(interaction)
+        await moves.route_menu(interaction, loc, self.game_id, self.seq)
 
 
 class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["route"]):
@@ -119,9 +119,9 @@ class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=
             options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
-        await flow.claim(interaction, loc, self.game_id, int(self.item.values[0]),
+        from . import moves
+        loc = await moves.begin(interaction)
+        await moves.claim(interaction, loc, self.game_id, int(self.item.values[0]),
                          expected_seq=self.seq)
 
 
@@ -136,9 +136,9 @@ class PayButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=id
             custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
-        await flow.pay(interaction, loc, self.game_id, self.seq, self.what, self.target, self.cards)
+        from . import moves
+        loc = await moves.begin(interaction)
+        await moves.pay(interaction, loc, self.game_id, self.seq, self.what, self.target, self.cards)
 
 
 class TicketsButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tickets"]):
@@ -149,9 +149,9 @@ class TicketsButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], templat
             custom_id=ids.make("tickets", game_id, seq)))
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
-        await flow.act(interaction, loc, self.game_id, DrawTickets(-1), self.seq)
+        from . import moves
+        loc = await moves.begin(interaction)
+        await moves.act(interaction, loc, self.game_id, DrawTickets(-1), self.seq)
 
 
 class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["keep"]):
@@ -168,10 +168,10 @@ class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=i
         super().__init__(item)
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
+        from . import moves
+        loc = await moves.begin(interaction)
         kept = tuple(int(v) for v in self.item.values)
-        await flow.keep(interaction, loc, self.game_id, KeepTickets(-1, kept), self.seq)
+        await moves.keep(interaction, loc, self.game_id, KeepTickets(-1, kept), self.seq)
 
 
 class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tunnel"]):
@@ -191,11 +191,11 @@ class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template
         super().__init__(item)
 
     async def run(self, interaction):
-        from . import flow
         from ..engine.actions import TunnelPay
-        loc = await flow.begin(interaction)
+        from . import moves
+        loc = await moves.begin(interaction)
         action = TunnelDecline(-1) if self.op == "decline" else TunnelPay(-1, self.cards)
-        await flow.act(interaction, loc, self.game_id, action, self.seq)
+        await moves.act(interaction, loc, self.game_id, action, self.seq)
 
 
 class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["hand"]):
@@ -209,9 +209,9 @@ class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
             custom_id=ids.make("hand", game_id)))
 
     async def run(self, interaction):
-        from . import flow
-        loc = await flow.begin(interaction)
-        await flow.show_hand(interaction, loc, self.game_id)
+        from . import moves
+        loc = await moves.begin(interaction)
+        await moves.show_hand(interaction, loc, self.game_id)
 
 
 class QuitButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["quit"]):

@@ -22,8 +22,18 @@ import discord
 from ..engine.view import view as player_view
 from ..i18n import normalize, t
 from . import components as C
-from .format import (chunks, event_lines, fit, hand_lines, keep_min, lobby_lines, map_title,
-                     reveal_lines, row_line, summary_lines)
+from .format import (
+    chunks,
+    event_lines,
+    fit,
+    hand_lines,
+    keep_min,
+    lobby_lines,
+    map_title,
+    reveal_lines,
+    row_line,
+    summary_lines,
+)
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()

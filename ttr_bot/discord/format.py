@@ -7,7 +7,7 @@ under Effects.private), and `status_lines` reads hand and ticket *counts*, never
 import unicodedata
 
 from ..engine.cards import CARD_NAMES, route_color_name
-from ..engine.scoring import components, ticket_result
+from ..engine.network import components, ticket_result
 from ..i18n import t
 
 LIMIT = 2000            # characters in one message

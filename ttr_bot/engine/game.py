@@ -9,11 +9,19 @@ from collections import deque
 from itertools import combinations
 
 from . import payment
-from .actions import (BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets, Pass,
-                      TunnelDecline, TunnelPay)
+from .actions import (
+    BuildStation,
+    ClaimRoute,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    TunnelDecline,
+    TunnelPay,
+)
 from .cards import LOCO, full_deck
 from .errors import Illegal
-from .score import final_scores
+from .final_scores import final_scores
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 # steps inside a turn

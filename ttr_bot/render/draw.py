@@ -1,12 +1,11 @@
 """Compose a picture: the cached static page, this turn's overlay, the panel, PNG bytes."""
 import io
 
-from ..engine.scoring import best_ticket_score, tickets_score
+from ..engine.network import best_ticket_score, longest_trail_routes, tickets_score
 from . import palette as P
 from . import panel as PN
 from . import static as S
 from .geometry import layout
-from ..engine.scoring import longest_trail_routes
 
 PNG_LEVEL = 1          # zlib's fastest: most of a turn's time is the encoding
 MARK_R = 5             # radius of a player's mark on a car, picture pixels

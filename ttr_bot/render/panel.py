@@ -285,7 +285,7 @@ class Panel:
         x0, y0, x1, y1 = lay.panel
         d = ImageDraw.Draw(img)
         d.rounded_rectangle((x0, y0, x1, y1), 12, fill=P.PANEL_BG, outline=P.RULE, width=2)
-        for name, x, y, w, h in self.sections(lay):
+        for name, x, y, w, _h in self.sections(lay):
             if name == "players":
                 self.players_head(img, x, y, w)
             elif name == "market":
@@ -555,7 +555,7 @@ class Panel:
 
     # ----- the final picture -----
     def draw_final(self, img, lay, g, names, players, winners):
-        for name, x, y, w, h in self.sections(lay):
+        for name, x, y, w, _h in self.sections(lay):
             if name == "final":
                 self.final(img, x, y, w, g, names, players, winners)
 

@@ -6,8 +6,8 @@ in one transaction, and only then return `Effects` saying who must be told what.
 imports discord; the store is reached only through its interface.
 """
 import asyncio
-import logging
 import json
+import logging
 import random
 import time
 import weakref
@@ -20,8 +20,8 @@ from ..engine.game import Game
 from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
 from ..maps import MapError, load_board, variants
-from ..records import action_from_json, action_to_json, export_record
-from ..store import ChannelBusy, CorruptSnapshot, CorruptLog, SeatResult, SeatTaken, StaleSequence
+from ..record_format import action_from_json, action_to_json, export_record
+from ..store import ChannelBusy, CorruptLog, CorruptSnapshot, SeatResult, SeatTaken, StaleSequence
 from .effects import Effects, ServiceError, changed_seats, split_events
 from .handover import SeatHandover
 from .levels import BOT_LEVELS, LEVEL_NAMES

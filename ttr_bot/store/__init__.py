@@ -4,11 +4,27 @@ The service depends on `Store` (base.py); `SqliteStore` (sqlite.py) is the drive
 """
 from .base import UNSET, Store
 from .errors import (
-    ChannelBusy, CorruptData, CorruptLog, CorruptSnapshot, NotFound, SeatIsBot, SeatTaken,
-    StaleSequence, StoreError, WrongStatus,
+    ChannelBusy,
+    CorruptData,
+    CorruptLog,
+    CorruptSnapshot,
+    NotFound,
+    SeatIsBot,
+    SeatTaken,
+    StaleSequence,
+    StoreError,
+    WrongStatus,
 )
-from .records import (
-    ActionRecord, Game, MessageRef, ResultRecord, Seat, SeatResult, Snapshot, Timer, UserPrefs,
+from .models import (
+    ActionRecord,
+    Game,
+    MessageRef,
+    ResultRecord,
+    Seat,
+    SeatResult,
+    Snapshot,
+    Timer,
+    UserPrefs,
 )
 from .sqlite import SqliteStore
 from .timers import TimerService

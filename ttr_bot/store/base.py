@@ -19,8 +19,16 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .records import (
-    ActionRecord, Game, MessageRef, ResultRecord, Seat, SeatResult, Snapshot, Timer, UserPrefs,
+from .models import (
+    ActionRecord,
+    Game,
+    MessageRef,
+    ResultRecord,
+    Seat,
+    SeatResult,
+    Snapshot,
+    Timer,
+    UserPrefs,
 )
 
 

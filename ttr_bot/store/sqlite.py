@@ -23,13 +23,28 @@ import aiosqlite
 
 from .base import UNSET, Store
 from .errors import (
-    ChannelBusy, CorruptSnapshot, NotFound, SeatIsBot, SeatTaken, StaleSequence, StoreError,
+    ChannelBusy,
+    CorruptSnapshot,
+    NotFound,
+    SeatIsBot,
+    SeatTaken,
+    StaleSequence,
+    StoreError,
     WrongStatus,
 )
 from .migrate import MIGRATIONS_DIR, migrate
-from .records import (
-    GAME_STATUSES, OPEN_STATUSES, ActionRecord, Game, MessageRef, ResultRecord, Seat,
-    SeatResult, Snapshot, Timer, UserPrefs,
+from .models import (
+    GAME_STATUSES,
+    OPEN_STATUSES,
+    ActionRecord,
+    Game,
+    MessageRef,
+    ResultRecord,
+    Seat,
+    SeatResult,
+    Snapshot,
+    Timer,
+    UserPrefs,
 )
 from .validation import check_actions, check_snapshot, parse_action
 

@@ -25,7 +25,7 @@ from contextlib import suppress
 from typing import Any
 
 from .base import Store
-from .records import Timer
+from .models import Timer
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .errors import CorruptLog, CorruptSnapshot
-from .records import ActionRecord, Snapshot
+from .models import ActionRecord, Snapshot
 
 
 def parse_action(text: Any) -> dict[str, Any]:

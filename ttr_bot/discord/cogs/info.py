@@ -8,7 +8,7 @@ from discord import app_commands
 
 from ...i18n import LOCALES, t
 from ...service import ServiceError
-from .. import flow
+from .. import moves
 from ..errors import UserFacing, answer
 from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
 from ..translator import text
@@ -22,15 +22,15 @@ HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep
 class Info(GroupedCog):
     @app_commands.command(name="hand", description=text("bot.cmd.hand"))
     async def hand(self, interaction: discord.Interaction):
-        loc = await flow.begin(interaction)
-        loaded = await flow.channel_game(interaction)
-        await flow.show_hand(interaction, loc, loaded.id)
+        loc = await moves.begin(interaction)
+        loaded = await moves.channel_game(interaction)
+        await moves.show_hand(interaction, loc, loaded.id)
 
     @app_commands.command(name="board", description=text("bot.cmd.board"))
     async def board(self, interaction: discord.Interaction):
         bot = interaction.client
-        loc = await flow.begin(interaction)
-        loaded = await flow.channel_game(interaction)
+        loc = await moves.begin(interaction)
+        loaded = await moves.channel_game(interaction)
         game, names = loaded.game, loaded.names()
         png = await bot.delivery.render(game, names, locale=loc)
         lines = status_lines(game, names, loc)
@@ -41,8 +41,8 @@ class Info(GroupedCog):
 
     @app_commands.command(name="status", description=text("bot.cmd.status"))
     async def status(self, interaction: discord.Interaction):
-        loc = await flow.begin(interaction)
-        loaded = await flow.channel_game(interaction)
+        loc = await moves.begin(interaction)
+        loaded = await moves.channel_game(interaction)
         lines = status_lines(loaded.game, loaded.names(), loc)
         seat = loaded.seat_of(interaction.user.id)
         if seat is not None and loaded.game.phase != "setup":
@@ -51,15 +51,15 @@ class Info(GroupedCog):
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):
-        loc = await flow.begin(interaction)
-        loaded = await flow.channel_game(interaction, started=False)
+        loc = await moves.begin(interaction)
+        loaded = await moves.channel_game(interaction, started=False)
         board = interaction.client.board_of(loaded)
         for part in chunks(rules_lines(board, loc)):
             await answer(interaction, part)
 
     @app_commands.command(name="help", description=text("bot.cmd.help"))
     async def help(self, interaction: discord.Interaction):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         lines = [t("bot.help.title", loc)]
         lines += [f"`/ttr {k}` — {t(f'bot.cmd.{k}', loc)}" for k in HELP_KEYS]
         lines.append(t("bot.help.footer", loc))
@@ -72,7 +72,7 @@ class Info(GroupedCog):
                      game: app_commands.Range[int, 1] | None = None):
         """The record of a finished game: it reveals every card dealt, so never mid-game."""
         bot = interaction.client
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         if game is None:
             done = await bot.store.results_for_user(interaction.user.id, limit=1,
                                                     include_left=True)
@@ -96,7 +96,7 @@ class Info(GroupedCog):
     ] + [app_commands.Choice(name=text("bot.lang.auto"), value="auto")])
     async def language(self, interaction: discord.Interaction, language: str):
         bot = interaction.client
-        await flow.begin(interaction)
+        await moves.begin(interaction)
         await bot.set_user_locale(interaction.user.id, None if language == "auto" else language)
         loc = await bot.user_locale(interaction)
         await answer(interaction, t("bot.language.done", loc, language=t(f"bot.lang.{language}", loc)))

@@ -7,8 +7,8 @@ from ...i18n import t
 from ...service import ServiceError
 from .. import components as C
 from ..errors import UserFacing, answer
-from ..flow import begin
 from ..format import fit, lobby_lines
+from ..moves import begin
 from ..translator import text
 from . import GroupedCog
 

@@ -1,13 +1,19 @@
 """/ttr draw, claim, tickets, keep, tunnel, station: every move by slash command alone (the turn
-panel's buttons are shortcuts to the same `flow` functions)."""
+panel's buttons are shortcuts to the same `moves` functions)."""
 import discord
 from discord import app_commands
 
 from ...engine.actions import DrawCard, DrawTickets, KeepTickets, Pass
 from ...engine.cards import CARD_INDEX, CARD_NAMES
-from .. import flow
-from ..autocomplete import (city_autocomplete, keep_autocomplete, parse_keep, resolve_city,
-                            resolve_route, route_autocomplete)
+from .. import moves
+from ..autocomplete import (
+    city_autocomplete,
+    keep_autocomplete,
+    parse_keep,
+    resolve_city,
+    resolve_route,
+    route_autocomplete,
+)
 from ..errors import UserFacing
 from ..translator import text
 from . import GroupedCog
@@ -22,7 +28,7 @@ def _card_choices(names):
 
 
 async def _game(interaction):
-    return await flow.channel_game(interaction)
+    return await moves.channel_game(interaction)
 
 
 def _route_from(board, value, color):
@@ -42,10 +48,10 @@ class Play(GroupedCog):
     @app_commands.describe(source=text("bot.opt.source"))
     @app_commands.choices(source=_card_choices(SOURCES))
     async def draw(self, interaction: discord.Interaction, source: str):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
         card = -1 if source == "deck" else CARD_INDEX[source]
-        await flow.act(interaction, loc, loaded.id, DrawCard(flow.ANY_SEAT, card))
+        await moves.act(interaction, loc, loaded.id, DrawCard(moves.ANY_SEAT, card))
 
     @app_commands.command(name="claim", description=text("bot.cmd.claim"))
     @app_commands.describe(route=text("bot.opt.route"), color=text("bot.opt.color"),
@@ -54,23 +60,23 @@ class Play(GroupedCog):
     @app_commands.autocomplete(route=route_autocomplete)
     async def claim(self, interaction: discord.Interaction, route: str, color: str | None = None,
                     locomotives: app_commands.Range[int, 0, 30] | None = None):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
         index = _route_from(loaded.game.board, route, color)
-        await flow.claim(interaction, loc, loaded.id, index,
+        await moves.claim(interaction, loc, loaded.id, index,
                          None if color is None else CARD_INDEX[color], locomotives)
 
     @app_commands.command(name="tickets", description=text("bot.cmd.tickets"))
     async def tickets(self, interaction: discord.Interaction):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
-        await flow.act(interaction, loc, loaded.id, DrawTickets(flow.ANY_SEAT))
+        await moves.act(interaction, loc, loaded.id, DrawTickets(moves.ANY_SEAT))
 
     @app_commands.command(name="keep", description=text("bot.cmd.keep"))
     @app_commands.describe(tickets=text("bot.opt.tickets"))
     @app_commands.autocomplete(tickets=keep_autocomplete)
     async def keep(self, interaction: discord.Interaction, tickets: str):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
         seat, v = await interaction.client.service.player_view(loaded.id, interaction.user.id)
         if not v.offer:
@@ -79,33 +85,33 @@ class Play(GroupedCog):
             kept = parse_keep(tickets, v.offer, v.board)
         except ValueError as exc:
             raise UserFacing(str(exc)) from None
-        await flow.keep(interaction, loc, loaded.id, KeepTickets(flow.ANY_SEAT, kept))
+        await moves.keep(interaction, loc, loaded.id, KeepTickets(moves.ANY_SEAT, kept))
 
     @app_commands.command(name="tunnel", description=text("bot.cmd.tunnel"))
     @app_commands.describe(choice=text("bot.opt.choice"))
     @app_commands.choices(choice=[app_commands.Choice(name=text("bot.choice.pay"), value="pay"),
                                   app_commands.Choice(name=text("bot.choice.decline"), value="decline")])
     async def tunnel(self, interaction: discord.Interaction, choice: str):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
-        await flow.tunnel(interaction, loc, loaded.id, choice)
+        await moves.tunnel(interaction, loc, loaded.id, choice)
 
     @app_commands.command(name="station", description=text("bot.cmd.station"))
     @app_commands.describe(city=text("bot.opt.city"), color=text("bot.opt.station_color"))
     @app_commands.choices(color=_card_choices(PAY_COLORS))
     @app_commands.autocomplete(city=city_autocomplete)
     async def station(self, interaction: discord.Interaction, city: str, color: str | None = None):
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
         node = resolve_city(loaded.game.board, city)
         if node is None:
             raise UserFacing("bot.station.unknown_city")
-        await flow.station(interaction, loc, loaded.id, node,
+        await moves.station(interaction, loc, loaded.id, node,
                            None if color is None else CARD_INDEX[color])
 
     @app_commands.command(name="pass", description=text("bot.cmd.pass"))
     async def pass_(self, interaction: discord.Interaction):
         """Only legal when nothing else is (RULES §3.6): the engine says why otherwise."""
-        loc = await flow.begin(interaction)
+        loc = await moves.begin(interaction)
         loaded = await _game(interaction)
-        await flow.act(interaction, loc, loaded.id, Pass(flow.ANY_SEAT))
+        await moves.act(interaction, loc, loaded.id, Pass(moves.ANY_SEAT))

@@ -11,7 +11,7 @@ from ...i18n import t
 from ...service import LEAVE_LEVEL, ServiceError
 from .. import components as C
 from ..errors import answer
-from ..flow import begin, channel_game
+from ..moves import begin, channel_game
 from ..translator import text
 from . import GroupedCog
 

@@ -1,25 +1,15 @@
-"""Games made by random legal play, for the benchmark, the tests and the sample pictures.
-
-    python -m ttr_bot.render.samples [OUT_DIR]   (default docs/images)
-
-writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map,
-`<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic, and
-`usa-mid-ja.png` (the USA mid-game board in Japanese, with Japanese player names).
-"""
+"""Games made by random or simple greedy legal play, for the benchmarks, the tests and the
+sample pictures (`python -m tools.render_samples`)."""
 import heapq
 import random
-import sys
-from pathlib import Path
 
 from ..engine.actions import BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets, TunnelPay
 from ..engine.cards import LOCO
 from ..engine.dealer import Dealer
 from ..engine.game import Game
-from ..maps import available_maps, load_board
+from ..maps import load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
-# (file, map, locale, player names): the pictures in another language
-LOCALIZED = (("usa-mid-ja.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
 PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}
 
 
@@ -91,7 +81,7 @@ def _plan(game, seat):
     board = game.board
     comp = {}
     wanted, stuck = [], None
-    from ..engine.scoring import components, connected
+    from ..engine.network import components, connected
     comp = components(len(board.nodes), board, game.routes_of[seat])
     for tid in game.tickets[seat]:
         ticket = board.tickets[tid]
@@ -146,44 +136,3 @@ def _greedy(game, seat, acts, rng):
 
 def names_for(game):
     return list(NAMES[:game.n])
-
-
-def main(argv=None):
-    from . import render_board, render_final
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/images")
-    out.mkdir(parents=True, exist_ok=True)
-    for map_id in available_maps():
-        mid = greedy_game(map_id, seed=7, until=0.5)
-        end = greedy_game(map_id, seed=7)
-        files = {f"{map_id}-mid.png": render_board(mid, names_for(mid)),
-                 f"{map_id}-final.png": render_final(end, names_for(end))}
-        if map_id in ("europe", "nordic"):
-            files[f"{map_id}-private.png"] = render_board(mid, names_for(mid), viewer=0)
-        for name, data in files.items():
-            _save(out, name, data)
-    localized(out)
-    return 0
-
-
-def localized(out):
-    """The LOCALIZED pictures (mid-game boards) into the folder `out`."""
-    from . import render_board
-    for name, map_id, locale, names in LOCALIZED:
-        mid = greedy_game(map_id, seed=7, until=0.5)
-        _save(Path(out), name, render_board(mid, list(names[:mid.n]), locale=locale))
-
-
-def _save(out, name, data):
-    # the bot sends the fast encoding; the documentation keeps a smaller file
-    import io
-
-    from PIL import Image
-    buf = io.BytesIO()
-    Image.open(io.BytesIO(data)).save(buf, "PNG", optimize=True)
-    (out / name).write_bytes(buf.getvalue())
-    print(f"{out / name}: {len(data) // 1024} KiB as sent, {len(buf.getvalue()) // 1024} KiB here")
-
-
-if __name__ == "__main__":
-    sys.exit(main())

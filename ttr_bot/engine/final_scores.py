@@ -5,7 +5,7 @@
 being chosen do not count.
 """
 from .cards import counts_to_dict
-from .scoring import best_ticket_score, longest_trail, tickets_score
+from .network import best_ticket_score, longest_trail, tickets_score
 
 
 def final_scores(game):

@@ -4,7 +4,6 @@ A record names everything by what players see (city names, card names, ticket ci
 engine works with indices. This module translates both ways and replays actions, stopping at
 the first illegal one.
 """
-from collections import Counter
 
 from .engine import actions as A
 from .engine.cards import CARD_INDEX, CARD_NAMES, ROUTE_COLOR_INDEX, route_color_name

@@ -9,15 +9,24 @@ step. Payments are chosen here when only one makes sense (`pay.py`), otherwise a
 import logging
 
 from ..engine.actions import BuildStation, ClaimRoute, TunnelPay
-from ..engine.view import determinize, view as player_view
+from ..engine.view import determinize
+from ..engine.view import view as player_view
 from ..i18n import t
 from ..service import ServiceError
 from . import components as C
-from . import pay as payments
+from . import payment_choices as payments
 from .autocomplete import claimable_routes, station_cost
 from .errors import UserFacing, answer
-from .format import (card_list_text, event_lines, fit, hand_lines, keep_min, offer_lines,
-                     private_lines, route_choice_label)
+from .format import (
+    card_list_text,
+    event_lines,
+    fit,
+    hand_lines,
+    keep_min,
+    offer_lines,
+    private_lines,
+    route_choice_label,
+)
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action

@@ -1,24 +1,20 @@
-"""`ttr-record/1` records (shared RECORD.md) replayed through ttr_bot.records.
+"""`ttr-record/1` records (shared RECORD.md) replayed through ttr_bot.record_format.
 
 The fixtures in tests/records are built by hand (see tests/records/README.md) and every expected
 number below is worked out by hand from the rules, not copied from the engine's output.
 """
 import copy
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.ttr_check import FULL_DECK, card_census, expected_scores
+from ttr_bot.i18n import reason
+from ttr_bot.record_format import RecordError, replay, result
+
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
-for p in (str(REPO), str(TESTS)):
-    if p not in sys.path:
-        sys.path.insert(0, p)
-
-from helpers.ttr_check import FULL_DECK, card_census, expected_scores  # noqa: E402
-from ttr_bot.i18n import reason  # noqa: E402
-from ttr_bot.records import RecordError, replay, result  # noqa: E402
 
 RECORDS = TESTS / "records"
 NO_BONUS = {"longest_path": 0, "globetrotter": 0, "stations": 0}
