@@ -1,4 +1,4 @@
-"""Property tests of the engine over whole random games (RULES.md §10 and §5, RECORD.md).
+"""Property tests of the engine over whole random games (docs/rules.md §10 and §5, docs/record-format.md).
 
 Hypothesis draws the map, variant, player count, dealer seed and the seed of a random legal
 player. After every action: the 110 train cards are all somewhere (deck, discard, face-up,

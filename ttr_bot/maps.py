@@ -108,6 +108,21 @@ def validate_map(data):
     """Every problem of a map document, as plain sentences; [] when it is usable."""
     if not isinstance(data, dict):
         return ["the map must be a JSON object"]
+    out, board = _top_problems(data)
+    problems, node_ids, places = _place_problems(data, board)
+    out += problems
+    problems, routes = _route_problems(data, node_ids)
+    out += problems
+    problems, decks = _deck_problems(data, places)
+    out += problems
+    out += _variant_problems(data, decks, places, routes)
+    if "notes" in data and not _is_str_list(data["notes"]):
+        out.append("notes must be a list of strings")
+    return out
+
+
+def _top_problems(data):
+    """(problems of the top-level keys, the board's size or None)."""
     out = [f"missing key '{k}'" for k in sorted(TOP_KEYS - OPTIONAL_TOP_KEYS) if k not in data]
     out += [f"unknown key '{k}'" for k in data if k not in TOP_KEYS]
     if data.get("format") != FORMAT:
@@ -120,9 +135,13 @@ def validate_map(data):
                                             for k in ("width", "height"))):
         out.append("board: width and height must be positive integers")
         board = None
+    return out, board
 
-    # Places.
+
+def _place_problems(data, board):
+    """(problems of the nodes and country labels, node id -> name, the place names)."""
     nodes = data.get("nodes")
+    out = []
     if not isinstance(nodes, list) or not nodes:
         out.append("nodes: must be a non-empty list")
         nodes = []
@@ -148,7 +167,6 @@ def validate_map(data):
             out.append(f"node '{n['id']}': position outside the board")
     for name in sorted(cities & countries):
         out.append(f"'{name}' is both a city and a country")
-    places = cities | countries
     labels = data.get("countries", [])
     if not isinstance(labels, list):
         out.append("countries: must be a list")
@@ -157,9 +175,13 @@ def validate_map(data):
         if not (isinstance(c, dict) and _known(c.get("name"), countries)
                 and _is_num(c.get("x")) and _is_num(c.get("y"))):
             out.append(f"country label {i}: needs the name of a country node and numbers x, y")
+    return out, node_name, cities | countries
 
-    # Routes.
+
+def _route_problems(data, node_ids):
+    """(problems of the routes, route id -> route for those with a usable id)."""
     routes = data.get("routes")
+    out = []
     if not isinstance(routes, list) or not routes:
         out.append("routes: must be a non-empty list")
         routes = []
@@ -173,44 +195,53 @@ def validate_map(data):
             continue
         by_id[r["id"]] = r
     for rid, r in by_id.items():
-        where = f"route {rid}"
-        out += [f"{where}: missing key '{k}'" for k in sorted(ROUTE_KEYS) if k not in r]
-        out += [f"{where}: unknown key '{k}'" for k in r if k not in ROUTE_KEYS]
-        for end in ("from", "to"):
-            if end in r and not _known(r[end], node_name):
-                out.append(f"{where}: unknown city {r[end]!r}")
-        if r.get("from") == r.get("to"):
-            out.append(f"{where}: starts and ends at {r.get('from')!r}")
-        length = r.get("length")
-        if not (_is_int(length) and 1 <= length <= 9):
-            out.append(f"{where}: length must be a whole number from 1 to 9")
-            length = None
-        if "color" in r and r["color"] not in ROUTE_COLOR_INDEX:
-            out.append(f"{where}: unknown colour {r['color']!r}")
-        if "tunnel" in r and not isinstance(r["tunnel"], bool):
-            out.append(f"{where}: tunnel must be true or false")
-        if "ferry" in r and not (_is_int(r["ferry"]) and 0 <= r["ferry"] <= (length or 9)):
-            out.append(f"{where}: ferry must be a whole number from 0 to the length")
-        if "any_cards" in r and not (_is_int(r["any_cards"]) and r["any_cards"] >= 0):
-            out.append(f"{where}: any_cards must be a whole number >= 0")
-        slots = r.get("slots")
-        if not isinstance(slots, list) or not all(
-                isinstance(s, list) and len(s) == 3 and all(map(_is_num, s)) for s in slots):
-            out.append(f"{where}: slots must be a list of [x, y, angle]")
-        elif length is not None and len(slots) != length:
-            out.append(f"{where}: length {length} but {len(slots)} slots")
-        twin = r.get("twin")
-        if twin is not None:
-            other = by_id.get(twin) if _is_int(twin) else None
-            if other is None or twin == rid:
-                out.append(f"{where}: twin {twin!r} is not another route")
-            elif other.get("twin") != rid:
-                out.append(f"{where}: twin {twin} does not point back")
-            elif {r.get("from"), r.get("to")} != {other.get("from"), other.get("to")}:
-                out.append(f"{where}: twin {twin} joins other places")
+        out += _one_route_problems(rid, r, by_id, node_ids)
+    return out, by_id
 
-    # Tickets.
+
+def _one_route_problems(rid, r, by_id, node_ids):
+    where = f"route {rid}"
+    out = [f"{where}: missing key '{k}'" for k in sorted(ROUTE_KEYS) if k not in r]
+    out += [f"{where}: unknown key '{k}'" for k in r if k not in ROUTE_KEYS]
+    for end in ("from", "to"):
+        if end in r and not _known(r[end], node_ids):
+            out.append(f"{where}: unknown city {r[end]!r}")
+    if r.get("from") == r.get("to"):
+        out.append(f"{where}: starts and ends at {r.get('from')!r}")
+    length = r.get("length")
+    if not (_is_int(length) and 1 <= length <= 9):
+        out.append(f"{where}: length must be a whole number from 1 to 9")
+        length = None
+    if "color" in r and r["color"] not in ROUTE_COLOR_INDEX:
+        out.append(f"{where}: unknown colour {r['color']!r}")
+    if "tunnel" in r and not isinstance(r["tunnel"], bool):
+        out.append(f"{where}: tunnel must be true or false")
+    if "ferry" in r and not (_is_int(r["ferry"]) and 0 <= r["ferry"] <= (length or 9)):
+        out.append(f"{where}: ferry must be a whole number from 0 to the length")
+    if "any_cards" in r and not (_is_int(r["any_cards"]) and r["any_cards"] >= 0):
+        out.append(f"{where}: any_cards must be a whole number >= 0")
+    slots = r.get("slots")
+    if not isinstance(slots, list) or not all(
+            isinstance(s, list) and len(s) == 3 and all(map(_is_num, s)) for s in slots):
+        out.append(f"{where}: slots must be a list of [x, y, angle]")
+    elif length is not None and len(slots) != length:
+        out.append(f"{where}: length {length} but {len(slots)} slots")
+    twin = r.get("twin")
+    if twin is not None:
+        other = by_id.get(twin) if _is_int(twin) else None
+        if other is None or twin == rid:
+            out.append(f"{where}: twin {twin!r} is not another route")
+        elif other.get("twin") != rid:
+            out.append(f"{where}: twin {twin} does not point back")
+        elif {r.get("from"), r.get("to")} != {other.get("from"), other.get("to")}:
+            out.append(f"{where}: twin {twin} joins other places")
+    return out
+
+
+def _deck_problems(data, places):
+    """(problems of the ticket decks, deck name -> deck)."""
     decks = data.get("ticket_decks")
+    out = []
     if not isinstance(decks, dict) or not decks:
         out.append("ticket_decks: must be a non-empty object")
         decks = {}
@@ -220,56 +251,65 @@ def validate_map(data):
             continue
         for i, t in enumerate(deck, 1):
             out += _ticket_problems(t, f"ticket deck '{name}' item {i}", places)
+    return out, decks
 
-    # Rules and variants.
+
+def _variant_problems(data, decks, places, routes):
+    """Problems of the map's rules and of each variant (its decks, places and rules)."""
     rules = data.get("rules", {})
-    out += _rule_problems(rules, "rules")
+    out = _rule_problems(rules, "rules")
     variants = data.get("variants")
     if not isinstance(variants, dict) or "base" not in variants:
         out.append("variants: must be an object with a 'base' variant")
         variants = {}
-    lengths = {r.get("length") for r in by_id.values()} & set(range(1, 10))
+    lengths = {r.get("length") for r in routes.values()} & set(range(1, 10))
     for vname, v in variants.items():
-        where = f"variant '{vname}'"
-        if not isinstance(v, dict) or not isinstance(v.get("tickets"), dict):
-            out.append(f"{where}: needs 'tickets'")
+        out += _one_variant_problems(f"variant '{vname}'", v, rules, decks, places, lengths)
+    return out
+
+
+def _one_variant_problems(where, v, rules, decks, places, lengths):
+    if not isinstance(v, dict) or not isinstance(v.get("tickets"), dict):
+        return [f"{where}: needs 'tickets'"]
+    out = [f"{where}: unknown key '{k}'" for k in v if k not in ("tickets", "rules", "notes")]
+    tickets = v["tickets"]
+    out += [f"{where}: unknown key 'tickets.{k}'" for k in tickets
+            if k not in ("regular", "long", "only_touching")]
+    for kind in ("regular", "long"):
+        names = tickets.get(kind, [])
+        if not isinstance(names, list):
+            out.append(f"{where}: '{kind}' must be a list of deck names")
             continue
-        out += [f"{where}: unknown key '{k}'" for k in v if k not in ("tickets", "rules", "notes")]
-        tickets = v["tickets"]
-        out += [f"{where}: unknown key 'tickets.{k}'" for k in tickets
-                if k not in ("regular", "long", "only_touching")]
-        for kind in ("regular", "long"):
-            names = tickets.get(kind, [])
-            if not isinstance(names, list):
-                out.append(f"{where}: '{kind}' must be a list of deck names")
-                continue
-            out += [f"{where}: unknown deck {d!r}" for d in names if not _known(d, decks)]
-        if not tickets.get("regular"):
-            out.append(f"{where}: needs at least one regular deck")
-        touching = tickets.get("only_touching", [])
-        if not isinstance(touching, list):
-            out.append(f"{where}: only_touching must be a list of places")
-            touching = []
-        for place in touching:
-            if not _known(place, places):
-                out.append(f"{where}: unknown place {place!r} in only_touching")
-        overrides = v.get("rules", {})
-        problems = _rule_problems(overrides, f"{where} rules")
-        out += problems
-        if not problems and isinstance(rules, dict) and not _rule_problems(rules, ""):
-            merged = {**RULE_FIELDS, **rules, **overrides}
-            points = {int(k) for k in merged["route_points"]}
-            out += [f"{where}: no route_points for length {n}" for n in sorted(lengths - points)]
-            if merged["start_keep_min"] > merged["start_long"] + merged["start_regular"]:
-                out.append(f"{where}: start_keep_min is more than the tickets dealt")
-            if merged["draw_keep_min"] > merged["draw_tickets"]:
-                out.append(f"{where}: draw_keep_min is more than draw_tickets")
-            if not 1 <= merged["min_players"] <= merged["max_players"]:
-                out.append(f"{where}: min_players must be 1..max_players")
-        if "notes" in v and not _is_str_list(v["notes"]):
-            out.append(f"{where}: notes must be a list of strings")
-    if "notes" in data and not _is_str_list(data["notes"]):
-        out.append("notes must be a list of strings")
+        out += [f"{where}: unknown deck {d!r}" for d in names if not _known(d, decks)]
+    if not tickets.get("regular"):
+        out.append(f"{where}: needs at least one regular deck")
+    touching = tickets.get("only_touching", [])
+    if not isinstance(touching, list):
+        out.append(f"{where}: only_touching must be a list of places")
+        touching = []
+    for place in touching:
+        if not _known(place, places):
+            out.append(f"{where}: unknown place {place!r} in only_touching")
+    overrides = v.get("rules", {})
+    problems = _rule_problems(overrides, f"{where} rules")
+    out += problems
+    if not problems and isinstance(rules, dict) and not _rule_problems(rules, ""):
+        out += _merged_rule_problems(where, {**RULE_FIELDS, **rules, **overrides}, lengths)
+    if "notes" in v and not _is_str_list(v["notes"]):
+        out.append(f"{where}: notes must be a list of strings")
+    return out
+
+
+def _merged_rule_problems(where, merged, lengths):
+    """Problems of a variant's rules taken together (each value being valid on its own)."""
+    points = {int(k) for k in merged["route_points"]}
+    out = [f"{where}: no route_points for length {n}" for n in sorted(lengths - points)]
+    if merged["start_keep_min"] > merged["start_long"] + merged["start_regular"]:
+        out.append(f"{where}: start_keep_min is more than the tickets dealt")
+    if merged["draw_keep_min"] > merged["draw_tickets"]:
+        out.append(f"{where}: draw_keep_min is more than draw_tickets")
+    if not 1 <= merged["min_players"] <= merged["max_players"]:
+        out.append(f"{where}: min_players must be 1..max_players")
     return out
 
 

@@ -1,4 +1,4 @@
-"""`ttr-record/1` game records (shared RECORD.md): read one into a game, write one from a game.
+"""`ttr-record/1` game records (docs/record-format.md): read one into a game, write one from a game.
 
 A record names everything by what players see (city names, card names, ticket city pairs); the
 engine works with indices. This module translates both ways and replays actions, stopping at
@@ -6,7 +6,7 @@ the first illegal one.
 """
 
 from .engine import actions as A
-from .engine.cards import CARD_INDEX, CARD_NAMES, ROUTE_COLOR_INDEX, route_color_name
+from .engine.cards import CARD_INDEX, CARD_NAMES, N_CARD_KINDS, ROUTE_COLOR_INDEX, route_color_name
 from .engine.dealer import Dealer
 from .engine.errors import DeckError, Illegal
 from .engine.game import Game
@@ -138,7 +138,7 @@ def _cards(obj, field="cards"):
     cards = obj.get(field)
     if not isinstance(cards, dict):
         raise Illegal("record_missing_field", field=field)
-    out = [0] * 9
+    out = [0] * N_CARD_KINDS
     for name, n in cards.items():
         if name not in CARD_INDEX:
             raise Illegal("record_unknown_card", card=str(name))
@@ -156,7 +156,7 @@ def _str(obj, field):
 
 
 def find_route(game, a, b, color, lane=None):
-    """The route index a record means by its ends, colour and optional lane (RECORD.md)."""
+    """The route index a record means by its ends, colour and optional lane (docs/record-format.md)."""
     board = game.board
     if a not in board.place_nodes:
         raise Illegal("record_unknown_city", city=a)
@@ -311,7 +311,7 @@ def export_record(game, names, actions_json):
 
 
 def result(game, names, error=None, message=None):
-    """The replay tool's output document (RECORD.md)."""
+    """The replay tool's output document (docs/record-format.md)."""
     players, winners = game.scores()
     out_players = []
     for name, pl in zip(names, players):

@@ -125,8 +125,7 @@ def test_tunnels_are_paid_when_affordable_and_declined_when_not():
     assert found
     from ttr_bot.engine.payment import tunnel_extra_options
     for game, seat in found:
-        r, color, laid, revealed, extra = game.tunnel
-        can = bool(tunnel_extra_options(game.hands[seat], extra, color))
+        can = bool(tunnel_extra_options(game.hands[seat], game.tunnel.extra, game.tunnel.color))
         for level in ("easy", "medium", "hard"):
             action = agent(level).act(view(game, seat))
             assert isinstance(action, TunnelPay if can else TunnelDecline), (level, action)

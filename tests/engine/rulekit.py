@@ -180,8 +180,7 @@ def give_routes(g, seat, routes):
 def card_total(g):
     n = len(g.deck) + len(g.discard) + len(g.faceup) + sum(map(sum, g.hands))
     if g.tunnel:
-        _, _, laid, revealed, _ = g.tunnel
-        n += sum(laid) + len(revealed)
+        n += sum(g.tunnel.laid) + len(g.tunnel.revealed)
     return n
 
 

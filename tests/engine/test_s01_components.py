@@ -1,4 +1,4 @@
-"""RULES §1 Components (base game, USA) — and the per-map component counts of §8/§9."""
+"""docs/rules.md §1 Components (base game, USA) — and the per-map component counts of §8/§9."""
 from collections import Counter
 
 import pytest

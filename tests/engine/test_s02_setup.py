@@ -1,4 +1,4 @@
-"""RULES §2 Setup: dealing, face-up row, starting tickets, seat order."""
+"""docs/rules.md §2 Setup: dealing, face-up row, starting tickets, seat order."""
 from tests.engine.rulekit import (
     BLACK,
     BLUE,

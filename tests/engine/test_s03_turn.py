@@ -1,4 +1,4 @@
-"""RULES §3 A turn: draw cards (§3.1), three-locomotive rule (§3.2), deck exhaustion (§3.3),
+"""docs/rules.md §3 A turn: draw cards (§3.1), three-locomotive rule (§3.2), deck exhaustion (§3.3),
 claim a route (§3.4), draw tickets (§3.5), pass (§3.6)."""
 from collections import deque
 

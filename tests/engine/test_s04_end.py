@@ -1,4 +1,4 @@
-"""RULES §4 End of game: a turn ending with 0, 1 or 2 trains gives everyone exactly one more
+"""docs/rules.md §4 End of game: a turn ending with 0, 1 or 2 trains gives everyone exactly one more
 turn, the triggering player included (and last)."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES §5 Scoring: tickets, the longest trail (exact), bonus ties, winners and tie-breaks."""
+"""docs/rules.md §5 Scoring: tickets, the longest trail (exact), bonus ties, winners and tie-breaks."""
 import random
 
 from tests.engine.rulekit import give_routes, make_game, route, ticket

@@ -1,4 +1,4 @@
-"""RULES §6 Europe: ferries, tunnels, stations, long tickets, European Express, tie-breaks."""
+"""docs/rules.md §6 Europe: ferries, tunnels, stations, long tickets, European Express, tie-breaks."""
 from collections import Counter
 
 import pytest
@@ -99,13 +99,13 @@ def test_tunnel_extra_cost_counts_revealed_cards_of_the_colour_used_and_locomoti
 def test_tunnel_extra_with_colour_and_locomotive_payment():
     g = europe(hands={0: cards(blue=5, locomotive=3)}, deck=[BLUE, BLUE, LOCO])
     g.apply(A.ClaimRoute(0, route(g, *MV), cards(blue=1, locomotive=1)))
-    assert g.tunnel[4] == 3
+    assert g.tunnel.extra == 3
 
 
 def test_gray_tunnel_counts_the_colour_the_player_chose():
     g = europe(hands={0: cards(green=5, red=4)}, deck=[GREEN, RED, RED])
     g.apply(A.ClaimRoute(0, route(g, "Paris", "Zürich"), cards(green=3)))
-    assert g.tunnel[4] == 1
+    assert g.tunnel.extra == 1
     assert refuse(g, A.TunnelPay(0, cards(red=1))) == "tunnel_pay_color"
     g.apply(A.TunnelPay(0, cards(green=1)))
     assert g.owner[route(g, "Paris", "Zürich")] == 0
@@ -114,7 +114,7 @@ def test_gray_tunnel_counts_the_colour_the_player_chose():
 def test_tunnel_paid_only_with_locomotives_counts_only_revealed_locomotives():
     g = europe(hands={0: cards(blue=5, locomotive=4)}, deck=[BLUE, BLUE, LOCO])
     g.apply(A.ClaimRoute(0, route(g, *MV), cards(locomotive=2)))
-    assert g.tunnel[4] == 1
+    assert g.tunnel.extra == 1
     assert refuse(g, A.TunnelPay(0, cards(blue=1))) == "tunnel_pay_color"
     g.apply(A.TunnelPay(0, cards(locomotive=1)))
     assert g.owner[route(g, *MV)] == 0
@@ -152,7 +152,7 @@ def test_tunnel_reveals_fewer_than_3_when_the_decks_run_low():
     g = make_game("europe", 2)
     arrange(g, hands={0: cards(blue=4)}, faceup=FACE, deck=[BLUE], discard=[], rest=1)
     g.apply(A.ClaimRoute(0, route(g, *MV), cards(blue=2)))
-    assert g.tunnel[3] == [BLUE] and g.tunnel[4] == 1
+    assert g.tunnel.revealed == [BLUE] and g.tunnel.extra == 1
     g.apply(A.TunnelPay(0, cards(blue=1)))
     assert g.owner[route(g, *MV)] == 0
 

@@ -1,4 +1,4 @@
-"""RULES §7 USA 1910 ticket variants: deck sizes, deal/keep counts, bonuses."""
+"""docs/rules.md §7 USA 1910 ticket variants: deck sizes, deal/keep counts, bonuses."""
 import pytest
 
 from tests.engine.rulekit import A, board, give_routes, make_game, refuse, route, ticket

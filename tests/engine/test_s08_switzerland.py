@@ -1,4 +1,4 @@
-"""RULES §8 Switzerland: locomotives only on tunnels, face-up locomotives are ordinary,
+"""docs/rules.md §8 Switzerland: locomotives only on tunnels, face-up locomotives are ordinary,
 country tickets, ticket counts, double routes, longest path."""
 import pytest
 
@@ -53,7 +53,7 @@ def test_tunnels_work_as_in_europe():
     g = swiss(hands={0: cards(orange=5, locomotive=5)}, deck=[ORANGE, LOCO, RED])
     r = route(g, "Basel", "Olten")
     g.apply(A.ClaimRoute(0, r, cards(orange=2)))
-    assert g.step == "tunnel" and g.tunnel[4] == 2
+    assert g.step == "tunnel" and g.tunnel.extra == 2
     g.apply(A.TunnelPay(0, cards(orange=1, locomotive=1)))
     assert g.owner[r] == 0 and g.current == 1
 

@@ -1,4 +1,4 @@
-"""RULES §9 Nordic Countries: locomotives only on tunnels and ferries, Nordic ferry and
+"""docs/rules.md §9 Nordic Countries: locomotives only on tunnels and ferries, Nordic ferry and
 Murmansk–Lieksa substitutions, length 9, Globetrotter, three-locomotive refill."""
 import pytest
 
@@ -73,13 +73,16 @@ def test_ferry_any_three_cards_replace_one_locomotive(pay):
     ok(g, route(g, "Ålborg", "Göteborg"), pay)         # gray 2, 1 locomotive
 
 
-@pytest.mark.parametrize("pay", [cards(red=2), cards(red=1, blue=1, green=1),
-                                 cards(red=1, blue=2, green=2),
-                                 cards(red=2, blue=3, green=3),       # more triples than locos
-                                 cards(red=1, locomotive=1, blue=3)])  # a triple not needed
-def test_ferry_without_its_locomotive_or_three_cards_is_refused(pay):
+@pytest.mark.parametrize("pay, why", [
+    (cards(red=2), "ferry_locos"),                          # the exact length, no locomotive
+    (cards(red=1, blue=1, green=1), "pay_ferry_any"),
+    (cards(red=1, blue=2, green=2), "pay_ferry_any"),
+    (cards(red=2, blue=3, green=3), "pay_ferry_any"),       # more triples than locos
+    (cards(red=1, locomotive=1, blue=3), "pay_ferry_any"),  # a triple not needed
+])
+def test_ferry_without_its_locomotive_or_three_cards_is_refused(pay, why):
     g = nordic()
-    assert refuse(g, A.ClaimRoute(0, route(g, "Ålborg", "Göteborg"), pay)) is not None
+    assert refuse(g, A.ClaimRoute(0, route(g, "Ålborg", "Göteborg"), pay)) == why
 
 
 @pytest.mark.parametrize("pay", [
@@ -93,17 +96,20 @@ def test_ferry_substitution_as_often_as_needed(pay):
     ok(g, route(g, "Helsinki", "Stockholm", "gray"), pay)  # gray 4, 2 locomotives
 
 
-@pytest.mark.parametrize("pay", [cards(red=2, locomotive=1, blue=2),
-                                 cards(red=3, locomotive=1), cards(red=1, blue=1, locomotive=2)])
-def test_ferry_substitution_wrong_counts_refused(pay):
+@pytest.mark.parametrize("pay, why", [
+    (cards(red=2, locomotive=1, blue=2), "pay_ferry_any"),  # two cards are not a triple
+    (cards(red=3, locomotive=1), "ferry_locos"),            # the length, one locomotive short
+    (cards(red=1, blue=1, locomotive=2), "pay_one_color"),  # the rest in two colours
+])
+def test_ferry_substitution_wrong_counts_refused(pay, why):
     g = nordic()
-    assert refuse(g, A.ClaimRoute(0, route(g, "Helsinki", "Stockholm", "gray"), pay)) is not None
+    assert refuse(g, A.ClaimRoute(0, route(g, "Helsinki", "Stockholm", "gray"), pay)) == why
 
 
 def test_coloured_ferry_still_needs_its_colour():
     g = nordic()
     r = route(g, "Ålborg", "Kristiansand")             # red 2, 1 locomotive
-    assert refuse(g, A.ClaimRoute(0, r, cards(blue=1, locomotive=1))) is not None
+    assert refuse(g, A.ClaimRoute(0, r, cards(blue=1, locomotive=1))) == "pay_one_color"
     ok(g, r, cards(red=1, blue=2, green=1))
 
 
@@ -125,7 +131,7 @@ def test_murmansk_lieksa_any_four_cards_replace_one_card(pay):
                                  cards(red=8, blue=3), cards(red=8, blue=1, green=1)])
 def test_murmansk_lieksa_no_locomotive_otherwise(pay):
     g = nordic()
-    assert refuse(g, A.ClaimRoute(0, route(g, *ML), pay)) is not None
+    assert refuse(g, A.ClaimRoute(0, route(g, *ML), pay)) == "pay_any_cards"
 
 
 def test_length_9_scores_27():

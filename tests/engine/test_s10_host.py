@@ -1,4 +1,4 @@
-"""RULES §10 Things the host must never get wrong: hidden information, card and train
+"""docs/rules.md §10 Things the host must never get wrong: hidden information, card and train
 conservation, illegal actions change nothing."""
 import random
 

@@ -1,4 +1,4 @@
-"""RULES §11 Precise points: each of §11.1–§11.14."""
+"""docs/rules.md §11 Precise points: each of §11.1–§11.14."""
 import dataclasses
 from collections import deque
 
@@ -61,8 +61,8 @@ def test_11_1_reshuffle_during_a_tunnel_reveal_excludes_the_laid_cards():
     g = make_game("europe", 2, reshuffles=[[LOCO, RED]])
     arrange(g, hands={0: cards(blue=5)}, faceup=FACE, deck=[BLUE], discard=[RED, LOCO], rest=1)
     g.apply(A.ClaimRoute(0, route(g, "München", "Venezia"), cards(blue=2)))
-    assert g.tunnel[3] == [BLUE, LOCO, RED]
-    assert g.tunnel[4] == 2
+    assert g.tunnel.revealed == [BLUE, LOCO, RED]
+    assert g.tunnel.extra == 2
 
 
 def test_11_1_reshuffle_after_a_claim_includes_the_cards_just_paid():
@@ -231,7 +231,7 @@ def test_11_5_same_tunnel_rule_on_switzerland_and_nordic(map_id, a, b, col):
     pay = [0] * 9
     pay[LOCO] = 2
     g.apply(A.ClaimRoute(0, route(g, a, b), tuple(pay)))     # locomotives only:
-    assert g.tunnel[4] == 1                                   # only the revealed locomotive
+    assert g.tunnel.extra == 1                                   # only the revealed locomotive
     wrong = [0] * 9
     wrong[col] = 1
     assert refuse(g, A.TunnelPay(0, tuple(wrong))) == "tunnel_pay_color"
@@ -435,7 +435,10 @@ def test_11_12_a_buildable_station_counts():
 
 def test_11_12_an_unaffordable_station_does_not():
     g = europe_stuck(cards(red=1, blue=1), stations_left=2)     # second station: 2 of a colour
+    assert g.legal_actions(0) == [A.Pass(0)]
+    assert refuse(g, A.BuildStation(0, node(g, "Paris"), cards(red=1, blue=1))) == "pay_one_color"
     g.apply(A.Pass(0))
+    assert g.current == 1 and g.passes == 1
 
 
 def test_11_12_tickets_left_count():

@@ -1,9 +1,9 @@
 """Independent checks of the engine: card and train conservation, state snapshots, a random
-player, and a from-scratch recomputation of the final scores (RULES.md §5–§11) that shares no
+player, and a from-scratch recomputation of the final scores (docs/rules.md §5–§11) that shares no
 code with ttr_bot.engine.final_scores / scoring.
 
 Only the map *data* (cities, routes, tickets) is read from the engine's Board; every rule
-constant used here is written out from RULES.md, so a wrong value in maps/*.json shows up too.
+constant used here is written out from docs/rules.md, so a wrong value in maps/*.json shows up too.
 """
 import copy
 from collections import Counter, deque
@@ -16,10 +16,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 CARD_NAMES = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red", "locomotive")
 LOCO = 8
-FULL_DECK = Counter({**{i: 12 for i in range(8)}, LOCO: 14})          # RULES §1: 110 cards
+FULL_DECK = Counter({**{i: 12 for i in range(8)}, LOCO: 14})          # docs/rules.md §1: 110 cards
 ROUTE_POINTS = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21, 9: 27}  # §3.4, §9
 
-# What RULES.md says about each playable (map, variant). Ticket rules (§2, §3.5, §6–§9):
+# What docs/rules.md says about each playable (map, variant). Ticket rules (§2, §3.5, §6–§9):
 TICKETS = {   # (regular deck, long deck), (long dealt, regular dealt, keep at start),
               # (drawn later, keep later), where unkept go (start, later)
     ("usa", "base"): ((30, 0), (0, 3, 2), (3, 1), ("bottom", "bottom")),
@@ -57,13 +57,13 @@ def card_census(game):
         assert len(hand) == 9 and all(n >= 0 for n in hand), hand
         c += Counter({i: n for i, n in enumerate(hand) if n})
     if game.tunnel is not None:
-        _route, _color, laid, revealed, _extra = game.tunnel
+        laid, revealed = game.tunnel.laid, game.tunnel.revealed
         c += Counter({i: n for i, n in enumerate(laid) if n}) + Counter(revealed)
     return c
 
 
 def check_invariants(game, cfg):
-    """RULES §10: cards, trains and stations are conserved; ownership is consistent."""
+    """docs/rules.md §10: cards, trains and stations are conserved; ownership is consistent."""
     census = card_census(game)
     assert census == FULL_DECK, f"train cards not conserved: {dict(census)}"
     assert len(game.faceup) <= 5
@@ -95,7 +95,7 @@ def check_invariants(game, cfg):
 
 
 def _double_min(cfg, game):
-    # RULES §3.4: both lanes from 4 players (USA, Europe); §8/§9: from 3 (Switzerland, Nordic)
+    # docs/rules.md §3.4: both lanes from 4 players (USA, Europe); §8/§9: from 3 (Switzerland, Nordic)
     return 3 if game.board.map_id in ("switzerland", "nordic") else 4
 
 
@@ -304,7 +304,7 @@ def _ticket_rows(board, results, tickets):
 
 def expected_scores(game):
     """Per-seat score dicts (the replay output's player keys) and the winning seats, computed
-    from RULES.md alone. `tickets` holds every *best* alternative when stations make several
+    from docs/rules.md alone. `tickets` holds every *best* alternative when stations make several
     assignments tie (a set of tuples of (completed, points)); compare with `matches()`."""
     board = game.board
     cfg = CONFIGS[(board.map_id, board.variant)]

@@ -9,7 +9,6 @@ import random
 from abc import ABC, abstractmethod
 
 from ..engine.actions import DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline, TunnelPay
-from ..engine.view import determinize
 
 
 class Agent(ABC):
@@ -29,7 +28,7 @@ class Agent(ABC):
         if not _is_view(view):
             raise TypeError("agents take a PlayerView (ttr_bot.engine.view.view), never the game")
         action = self.decide(view)
-        if action is None or determinize(view, None).check(action) is not None:
+        if action is None or view.explain(action) is not None:
             self.fallbacks += 1
             action = self.fallback(view)
         return action

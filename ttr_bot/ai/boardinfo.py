@@ -1,6 +1,5 @@
 """What the computer players precompute once per board: adjacency, ticket ends as node sets,
 route points. Boards are immutable and cached by `ttr_bot.maps.load_board`, so this is too."""
-from ..engine.cards import GRAY, LOCO
 from ..engine.payment import locos_allowed
 
 _CACHE = {}
@@ -15,20 +14,16 @@ class BoardInfo:
         self.routes = board.routes
         self.n_routes = len(board.routes)
         self.length = [r.length for r in board.routes]
-        self.color = [r.color for r in board.routes]
         self.twin = [r.twin for r in board.routes]
         self.ends = [(r.a, r.b) for r in board.routes]
         self.points = [rules.route_points.get(r.length, 0) for r in board.routes]
         self.locos_ok = [locos_allowed(rules, r) for r in board.routes]
-        self.special = [bool(r.tunnel or r.ferry or r.any_cards) for r in board.routes]
         # adjacency: node -> ((route, other node), ...)
         adj = [[] for _ in board.nodes]
         for r in board.routes:
             adj[r.a].append((r.index, r.b))
             adj[r.b].append((r.index, r.a))
         self.adj = tuple(tuple(x) for x in adj)
-        self.is_country = [n.country for n in board.nodes]
-        self.city_nodes = [n.index for n in board.nodes if not n.country]
         # tickets: id -> (origin nodes, ((dest nodes, points), ...), penalty when failed)
         self.tickets = {}
         for t in board.tickets:
@@ -38,9 +33,6 @@ class BoardInfo:
         self.stations = rules.stations
         self.any_locos_anywhere = not rules.locomotives_only_on
         self.faceup_loco_limit = rules.faceup_locomotive_limit
-        # how many route-cars of each colour exist (a rough scarcity measure)
-        self.has_gray = any(r.color == GRAY for r in board.routes)
-        self.LOCO = LOCO
 
 
 def board_info(board):

@@ -1,6 +1,7 @@
 """`easy`: sensible but simple. It keeps only the fewest, cheapest tickets, never draws more,
 hoards cards and claims its routes longest first once it holds a good hand, and never blocks."""
 from ..engine.actions import ClaimRoute
+from ..engine.cards import N_COLORS
 from .boardinfo import board_info
 from .medium import MediumAgent
 from .planner import best_plan, keep_choices, route_costs
@@ -14,13 +15,12 @@ class EasyAgent(MediumAgent):
 
     def choose_tickets(self, v):
         info = board_info(v.board)
-        rules = info.rules
-        keep_min = rules.start_keep_min if v.phase == "setup" else rules.draw_keep_min
+        keep_min = v.keep_min()
         cost = route_costs(info, v, model=self.costs)
         trains = v.trains[v.seat]
         best = None
         for combo in keep_choices(v.offer, keep_min):
-            if len(combo) > max(1, min(keep_min, len(v.offer))):
+            if len(combo) > max(1, keep_min):
                 break
             plan = best_plan(info, cost, list(v.tickets) + list(combo), trains, v.owner)
             key = (len(plan.failed), plan.trains)
@@ -52,7 +52,7 @@ class EasyAgent(MediumAgent):
         """Face-up only when it is the colour the hand already holds most of; else blind."""
         v = ctx.v
         hand = ctx.hand
-        top = max(range(8), key=lambda c: (hand[c], -c))
+        top = max(range(N_COLORS), key=lambda c: (hand[c], -c))
         if top in v.faceup and self.wanted_colors(ctx)[top] > 0:
             return top
         if v.deck_size > 0 or v.discard:

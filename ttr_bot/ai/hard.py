@@ -235,14 +235,12 @@ class HardAgent(MediumAgent):
 
     def choose_tickets_search(self, v):
         info = board_info(v.board)
-        rules = info.rules
         setup = v.phase == "setup"
-        keep_min = rules.start_keep_min if setup else rules.draw_keep_min
         trains = v.trains[v.seat]
         budget = int(trains * (self.setup_budget if setup else self.later_budget))
         cost = route_costs(info, v, model=self.costs)
         scored = []
-        for combo in keep_choices(v.offer, keep_min):
+        for combo in keep_choices(v.offer, v.keep_min()):
             s = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)
             scored.append((s, combo))
         scored.sort(key=lambda x: -x[0])

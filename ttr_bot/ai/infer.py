@@ -9,6 +9,7 @@ import math
 from collections import deque
 
 from ..engine.dealer import Dealer
+from ..engine.seat_rules import DOUBLE_OWN, route_blocks
 from ..engine.view import determinize
 from .boardinfo import board_info
 from .planner import INF, dijkstra
@@ -17,21 +18,19 @@ TEMPERATURE = 2.5      # trains saved per factor e of likelihood
 
 
 def _player_costs(info, owner, n, p, own_free):
-    """Trains between places for player p: their own routes cost `own_free`, free routes their
-    length, routes of others are closed (double routes as the rules say)."""
+    """Trains between places for player p: their own routes cost 0 when `own_free`, else their
+    length (and so does the free lane beside one); free routes their length; routes of others,
+    and lanes the rules close to p, are closed. Whatever trains p has left."""
     out = [INF] * info.n_routes
-    dmin = info.rules.double_routes_min_players
+    blocks = route_blocks(info.board, n, owner, p)
     for r in range(info.n_routes):
         o = owner[r]
         if o == p:
             out[r] = 0.0 if own_free else float(info.length[r])
         elif o < 0:
-            t = info.twin[r]
-            if t >= 0 and owner[t] >= 0 and (owner[t] == p or n < dmin):
-                if owner[t] == p and not own_free:
-                    out[r] = float(info.length[r])
-                continue
-            out[r] = float(info.length[r])
+            why = blocks[r]
+            if why is None or (why == DOUBLE_OWN and not own_free):
+                out[r] = float(info.length[r])
     return out
 
 

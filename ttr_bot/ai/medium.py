@@ -15,19 +15,18 @@ from ..engine.actions import (
     TunnelDecline,
     TunnelPay,
 )
-from ..engine.cards import LOCO
+from ..engine.cards import LOCO, N_CARD_KINDS, N_COLORS
 from ..engine.payment import station_payments, tunnel_extra_options
+from ..engine.seat_rules import route_blocked
 from .base import Agent
 from .boardinfo import board_info
 from .planner import (
     INF,
-    N_COLORS,
     CostModel,
     TicketGains,
     best_payment,
     best_plan,
     best_station_payment,
-    claimable,
     color_demand,
     could_afford,
     keep_choices,
@@ -74,7 +73,9 @@ class Context:
         self.demand = color_demand(info, self.to_claim, self.hand, owner)
 
     def claimable(self, r):
-        return claimable(self.info, self.v.owner, self.v.n, self.seat, r, self.trains)
+        """May we claim route r (whatever our cards)?"""
+        v = self.v
+        return route_blocked(v.board, v.n, v.owner, self.seat, self.trains, r) is None
 
     @property
     def clock(self):
@@ -136,13 +137,11 @@ class MediumAgent(Agent):
     def choose_tickets(self, v):
         info = board_info(v.board)
         setup = v.phase == "setup"
-        rules = info.rules
-        keep_min = rules.start_keep_min if setup else rules.draw_keep_min
         trains = v.trains[v.seat]
         budget = int(trains * (self.setup_budget if setup else self.later_budget))
         cost = route_costs(info, v, model=self.costs)
         best = None
-        for combo in keep_choices(v.offer, keep_min):
+        for combo in keep_choices(v.offer, v.keep_min()):
             score = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)
             if best is None or score > best[0]:
                 best = (score, combo)
@@ -167,8 +166,7 @@ class MediumAgent(Agent):
 
     # ----- tunnels ------------------------------------------------------------------------------
     def tunnel(self, v):
-        r, color, laid, revealed, extra = v.tunnel
-        options = tunnel_extra_options(v.hand, extra, color)
+        options = tunnel_extra_options(v.hand, v.tunnel.extra, v.tunnel.color)
         if not options:
             return TunnelDecline(v.seat)
         return TunnelPay(v.seat, min(options, key=lambda p: (p[LOCO], p)))
@@ -235,16 +233,16 @@ class MediumAgent(Agent):
         if ctx.to_claim and not ctx.last_turn and any(ctx.claimable(r) for r in ctx.to_claim):
             # claim our own routes first: a station is the last piece
             return None
-        count = info.rules.stations - v.stations_left[ctx.seat] + 1
-        pay = best_station_payment(info, ctx.hand, count, ctx.demand)
+        pay = best_station_payment(info, ctx.hand, v.station_cost(), ctx.demand)
         if pay is None:
             return None
+        sites = set(v.station_sites())
         for r in ctx.to_borrow:
             a, b = info.ends[r]
             if v.station_owner.get(a) == ctx.seat or v.station_owner.get(b) == ctx.seat:
                 continue
             for city in (a, b):
-                if city not in v.station_owner and not info.is_country[city]:
+                if city in sites:
                     return BuildStation(ctx.seat, city, pay)
         return None
 
@@ -332,9 +330,9 @@ class MediumAgent(Agent):
     def wanted_colors(self, ctx):
         """Score per card kind: how much the plan (or, without a plan, hoarding) wants it."""
         hand = ctx.hand
-        want = [0.0] * 9
+        want = [0.0] * N_CARD_KINDS
         if ctx.to_claim:
-            for c in range(9):
+            for c in range(N_CARD_KINDS):
                 want[c] = max(0, ctx.demand[c] - hand[c])
         else:
             # hoard the colour we hold most of, for a long route
@@ -392,11 +390,9 @@ class MediumAgent(Agent):
             return ClaimRoute(ctx.seat, best[1], best[2])
         if v.ticket_deck_size:
             return DrawTickets(ctx.seat)
-        if v.stations_left[ctx.seat] and info.stations:
-            count = info.rules.stations - v.stations_left[ctx.seat] + 1
-            pays = station_payments(ctx.hand, count)
+        sites = v.station_sites()
+        if sites:
+            pays = station_payments(ctx.hand, v.station_cost())
             if pays:
-                for city in info.city_nodes:
-                    if city not in v.station_owner:
-                        return BuildStation(ctx.seat, city, pays[0])
+                return BuildStation(ctx.seat, sites[0], pays[0])
         return Pass(ctx.seat)

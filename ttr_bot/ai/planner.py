@@ -7,12 +7,13 @@ so it works the same on a real view and on a view of a simulated game.
 import heapq
 from itertools import combinations
 
-from ..engine.cards import GRAY, LOCO
-from ..engine.payment import route_payments, station_payments
+from ..engine.cards import GRAY, LOCO, N_CARD_KINDS, N_COLORS
+from ..engine.network import components
+from ..engine.payment import could_pay, route_payments, station_payments
+from ..engine.seat_rules import route_blocked
 
 INF = float("inf")
 MIN_COST = 0.25
-N_COLORS = 8
 
 
 class CostModel:
@@ -32,33 +33,18 @@ class CostModel:
 DEFAULT_COSTS = CostModel()
 
 
-def claimable(info, owner, n, seat, r, trains):
-    """Could this seat claim route r (ignoring cards)?"""
-    if owner[r] >= 0:
-        return False
-    t = info.twin[r]
-    if t >= 0:
-        o = owner[t]
-        if o == seat:
-            return False
-        if o >= 0 and n < info.rules.double_routes_min_players:
-            return False
-    return info.length[r] <= trains
-
-
-def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None):
-    """Planning cost of every route for `seat` (default: the view's own seat).
+def route_costs(info, v, model=DEFAULT_COSTS, extra=None):
+    """Planning cost of every route for the view's seat.
     0: own; INF: unusable; a borrowed opponent route costs `model.station` when a station could
     still be placed at one of its ends. `extra` (optional list) adds per-route costs."""
-    seat = v.seat if seat is None else seat
+    seat = v.seat
     owner = v.owner
-    n = v.n
-    trains = v.trains[seat] if trains is None else trains
+    board, n, trains = info.board, v.n, v.trains[seat]
     routes = info.routes
     out = [INF] * info.n_routes
     can_station = info.stations and v.stations_left[seat] > 0
     st_owner = v.station_owner
-    hand = v.hand if seat == v.seat else None
+    hand = v.hand
     for r in range(info.n_routes):
         o = owner[r]
         if o == seat:
@@ -73,7 +59,7 @@ def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None
                 elif can_station and (a not in st_owner or b not in st_owner):
                     out[r] = model.station
             continue
-        if not claimable(info, owner, n, seat, r, trains):
+        if route_blocked(board, n, owner, seat, trains, r) is not None:
             continue
         route = routes[r]
         c = info.length[r] + model.overhead - model.long_bonus * (info.points[r] - info.length[r])
@@ -81,7 +67,7 @@ def route_costs(info, v, seat=None, model=DEFAULT_COSTS, trains=None, extra=None
             c += model.tunnel
         if route.ferry:
             c += model.ferry * route.ferry
-        if hand is not None and model.hand_discount:
+        if model.hand_discount:
             col = route.color
             have = max(hand[:N_COLORS]) if col == GRAY else hand[col]
             c -= model.hand_discount * min(have, route.length) / route.length
@@ -161,7 +147,7 @@ def ticket_target(info, dist, tid):
     return best[1], best[2], best[3]
 
 
-def make_plan(info, cost, tickets, trains, order=None, owner=None, seat=None):
+def make_plan(info, cost, tickets, trains, order=None, owner=None):
     """Plan connections for `tickets` in priority order; each ticket's routes become free for
     the next ones (a shared network). A ticket whose extra trains would exceed `trains`, or that
     cannot be reached, is listed in `failed`."""
@@ -231,7 +217,7 @@ def best_plan(info, cost, tickets, trains, owner, orders=1):
 def color_demand(info, routes, hand, owner):
     """Cards per colour the free routes of a plan need (gray routes get the colour the hand
     holds most of beyond the other needs); index LOCO: locomotives ferries require."""
-    demand = [0] * 9
+    demand = [0] * N_CARD_KINDS
     gray = []
     for r in routes:
         if owner[r] >= 0:
@@ -247,10 +233,6 @@ def color_demand(info, routes, hand, owner):
         c = max(range(N_COLORS), key=lambda k: (hand[k] - demand[k], -k))
         demand[c] += length
     return demand
-
-
-def deficits(demand, hand):
-    return [max(0, demand[c] - hand[c]) for c in range(9)]
 
 
 def pay_score(info, r, pay, hand, demand):
@@ -270,16 +252,8 @@ def pay_score(info, r, pay, hand, demand):
 
 
 def could_afford(info, r, hand):
-    """Quick necessary check before listing payments (most routes fail it)."""
-    route = info.routes[r]
-    if route.any_cards:
-        return True
-    length = route.length
-    locos = hand[LOCO] if info.locos_ok[r] else 0
-    if locos < route.ferry:
-        return False
-    have = max(hand[:N_COLORS]) if route.color == GRAY else hand[route.color]
-    return have + locos >= length
+    """The engine's count test (payment.could_pay) with the board's precomputed tables."""
+    return could_pay(info.routes[r], hand, info.locos_ok[r])
 
 
 def tunnel_spare(route, hand, pay):
@@ -303,7 +277,7 @@ def best_payment(info, r, hand, demand=None, spare=0):
     if not pays:
         return None
     if demand is None:
-        demand = [0] * 9
+        demand = [0] * N_CARD_KINDS
     own = list(demand)
     # the route's own demand does not count against paying for it
     if route.color != GRAY:
@@ -315,50 +289,12 @@ def best_station_payment(info, hand, count, demand=None):
     pays = station_payments(hand, count)
     if not pays:
         return None
-    demand = demand or [0] * 9
+    demand = demand or [0] * N_CARD_KINDS
     return min(pays, key=lambda p: (sum(max(0, demand[c] - (hand[c] - p[c])) for c in range(N_COLORS))
                                     + 2 * p[LOCO], p))
 
 
-def cards_short(info, r, hand):
-    """Cards still missing to claim route r with this hand (gray: best colour)."""
-    route = info.routes[r]
-    locos = hand[LOCO] if info.locos_ok[r] else 0
-    need_locos = route.ferry
-    length = route.length
-    if route.any_cards:
-        # Nordic: approximate as needing the base cards
-        pass
-    if route.color == GRAY:
-        have = max(hand[:N_COLORS])
-    else:
-        have = hand[route.color]
-    short_locos = max(0, need_locos - locos)
-    spare_locos = max(0, locos - need_locos)
-    rest = length - need_locos
-    short = max(0, rest - have - spare_locos)
-    return short + short_locos
-
-
 # ----- tickets -------------------------------------------------------------------------------
-def components(info, routes):
-    parent = list(range(info.n_nodes))
-
-    def find(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    ends = info.ends
-    for r in routes:
-        a, b = ends[r]
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[ra] = rb
-    return [find(i) for i in range(info.n_nodes)]
-
-
 def ticket_value(info, comp, tid):
     """Signed points of one ticket given component labels."""
     origins, dests, penalty = info.tickets[tid]
@@ -376,7 +312,7 @@ class TicketGains:
 
     def __init__(self, info, routes, tickets):
         self.info = info
-        self.comp = components(info, routes)
+        self.comp = components(info.n_nodes, info.board, routes)
         self.tickets = [t for t in tickets
                         if ticket_value(info, self.comp, t) < info.max_points[t]]
         self.now = {t: ticket_value(info, self.comp, t) for t in self.tickets}
@@ -403,7 +339,7 @@ class _Merged:
 
 
 def tickets_value(info, routes, tickets):
-    comp = components(info, routes)
+    comp = components(info.n_nodes, info.board, routes)
     return sum(ticket_value(info, comp, t) for t in tickets)
 
 
@@ -413,7 +349,7 @@ def own_routes(v, seat=None):
 
 
 def keep_choices(offer, keep_min):
-    k0 = min(keep_min, len(offer))
-    for k in range(k0, len(offer) + 1):
+    """Every choice of at least `keep_min` (the view's `keep_min()`) tickets of the offer."""
+    for k in range(keep_min, len(offer) + 1):
         for combo in combinations(offer, k):
             yield combo

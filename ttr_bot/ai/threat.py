@@ -36,6 +36,8 @@ def threats(info, v, cache=None, top=TOP_TICKETS):
     out = {}
     mine = set(v.tickets) | set(v.offer or ())
     pool = [t.id for t in v.board.tickets if t.id not in mine and not t.long]
+    # taking one lane of a double route closes the other one too in a small game
+    closes_twin = not info.rules.both_lanes_open(v.n)
     for p in range(v.n):
         if p == v.seat or not v.ticket_counts[p]:
             continue
@@ -63,8 +65,8 @@ def threats(info, v, cache=None, top=TOP_TICKETS):
                     continue
                 saved = cost[r]
                 cost[r] = INF
-                if info.twin[r] >= 0 and v.owner[info.twin[r]] < 0 and v.n < info.rules.double_routes_min_players:
-                    twin = info.twin[r]
+                twin = info.twin[r]
+                if twin >= 0 and v.owner[twin] < 0 and closes_twin:
                     saved_twin = cost[twin]
                     cost[twin] = INF
                 else:

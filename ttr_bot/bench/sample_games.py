@@ -7,6 +7,7 @@ from ..engine.actions import BuildStation, ClaimRoute, DrawCard, DrawTickets, Ke
 from ..engine.cards import LOCO
 from ..engine.dealer import Dealer
 from ..engine.game import Game
+from ..engine.network import components, connected
 from ..maps import load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
@@ -47,6 +48,7 @@ def _way(game, seat, sources, targets):
     """Free routes of a cheapest way from any source node to any target (own routes cost 0),
     or None."""
     board = game.board
+    blocked = game.route_blocks(seat)
     dist = {v: 0 for v in sources}
     prev = {}
     heap = [(0, v) for v in sorted(sources)]
@@ -66,7 +68,7 @@ def _way(game, seat, sources, targets):
             route = board.routes[r]
             if o >= 0 and o != seat:
                 continue
-            if o < 0 and game._route_blocked(seat, r) is not None:
+            if o < 0 and blocked[r] is not None:
                 continue
             w = route.b if route.a == v else route.a
             nd = d + (0 if o == seat else route.length)
@@ -79,9 +81,7 @@ def _way(game, seat, sources, targets):
 def _plan(game, seat):
     """(free routes wanted, a city of an unreachable ticket or None)."""
     board = game.board
-    comp = {}
     wanted, stuck = [], None
-    from ..engine.network import components, connected
     comp = components(len(board.nodes), board, game.routes_of[seat])
     for tid in game.tickets[seat]:
         ticket = board.tickets[tid]

@@ -84,6 +84,11 @@ class Rules:
     max_players: int = 5
     notes: tuple = ()              # open questions settled for this map, shown in /ttr rules
 
+    def both_lanes_open(self, n_players):
+        """May both lanes of a double route be claimed (by different players) in a game of
+        this size? (docs/rules.md §3.4, §8, §9)"""
+        return n_players >= self.double_routes_min_players
+
 
 @dataclass(frozen=True)
 class Board:
@@ -109,6 +114,7 @@ class Board:
             adj[r.a].append(r.index)
             adj[r.b].append(r.index)
         object.__setattr__(self, "node_routes", tuple(tuple(a) for a in adj))
+        object.__setattr__(self, "route_ends", tuple((r.a, r.b) for r in self.routes))
 
     @property
     def regular_tickets(self):

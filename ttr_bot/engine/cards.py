@@ -1,25 +1,27 @@
 """Train cards and route colours.
 
-Cards are small ints so that a hand is a 9-slot count list: indexing beats dict lookups in the
-simulations the computer players run.
+Cards are small ints so that a hand is a 9-slot count list (`[0] * N_CARD_KINDS`, indexed by
+card): indexing beats dict lookups in the simulations the computer players run. The colours
+are 0..N_COLORS-1 and the locomotive is the last kind.
 """
 
 COLORS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
-LOCO = 8
+N_COLORS = len(COLORS)
+LOCO = N_COLORS
+N_CARD_KINDS = N_COLORS + 1
 CARD_NAMES = COLORS + ("locomotive",)
 CARD_INDEX = {name: i for i, name in enumerate(CARD_NAMES)}
 GRAY = -1  # route colour "gray": any single colour
 ROUTE_COLOR_INDEX = {**{name: i for i, name in enumerate(COLORS)}, "gray": GRAY}
-N_CARD_KINDS = 9
 COLORED_PER_KIND = 12
 LOCOMOTIVES = 14
-DECK_SIZE = COLORED_PER_KIND * len(COLORS) + LOCOMOTIVES  # 110
+DECK_SIZE = COLORED_PER_KIND * N_COLORS + LOCOMOTIVES  # 110
 
 
 def full_deck():
     """The 110 train cards, in a fixed order (shuffle it with the game's dealer)."""
     deck = []
-    for c in range(len(COLORS)):
+    for c in range(N_COLORS):
         deck.extend([c] * COLORED_PER_KIND)
     deck.extend([LOCO] * LOCOMOTIVES)
     return deck

@@ -1,7 +1,7 @@
-"""Final scores and winners of a game (RULES §5, §6, §7, §11.8–10, §11.14).
+"""Final scores and winners of a game (docs/rules.md §5, §6, §7, §11.8–10, §11.14).
 
 `final_scores(game)` gives one plain dict per seat in the shape of the replay output
-(RECORD.md), plus the winners. Mid-game it scores as if the game ended now; tickets still
+(docs/record-format.md), plus the winners. Mid-game it scores as if the game ended now; tickets still
 being chosen do not count.
 """
 from .cards import counts_to_dict

@@ -1,14 +1,18 @@
 """The game: state, legal actions, and `apply`.
 
 `Game(board, n_players, dealer)` deals the setup; `apply(action)` either changes the state and
-returns events (plain dicts) or raises `Illegal` and changes nothing; `legal_actions(seat)`
-lists what a seat may do now. Events carry public fields; what only the actor may see is under
-the key "private".
+returns events (plain dicts, see events.py: public fields, and what only the actor may see
+under "private") or raises `Illegal` and changes nothing; `legal_actions(seat)` lists what a
+seat may do now, and the queries beside it (`claimable_routes`, `route_blocked`,
+`station_cost`, `station_sites`, `keep_min`, `explain`) answer the questions a player's
+interface asks, with the same rules (seat_rules.py). The state's fields are declared in
+state.py.
 """
 from collections import deque
 from itertools import combinations
 
-from . import payment
+from . import events as ev
+from . import payment, seat_rules, state
 from .actions import (
     BuildStation,
     ClaimRoute,
@@ -19,54 +23,55 @@ from .actions import (
     TunnelDecline,
     TunnelPay,
 )
-from .cards import LOCO, full_deck
+from .cards import LOCO, N_CARD_KINDS, full_deck
 from .errors import Illegal
 from .final_scores import final_scores
-
-SETUP, PLAY, OVER = "setup", "play", "over"
-# steps inside a turn
-IDLE, SECOND_CARD, CHOOSING, TUNNEL = "idle", "second_card", "choosing", "tunnel"
+from .state import CHOOSING, IDLE, OVER, PLAY, SECOND_CARD, SETUP, TUNNEL, PendingTunnel
 
 
 class Game:
-    def __init__(self, board, n_players, dealer, *, _empty=False):
+    def __init__(self, board, n_players, dealer):
+        rules = board.rules
+        if not rules.min_players <= n_players <= rules.max_players:
+            raise ValueError(f"{board.name} takes {rules.min_players}–{rules.max_players} players")
+        regular = [t.id for t in board.tickets if not t.long]
+        long_ = [t.id for t in board.tickets if t.long]
+        self._set_up(board, n_players, dealer, {
+            "deck": dealer.order("train", full_deck())[::-1],
+            "discard": [], "faceup": [],
+            "hands": [[0] * N_CARD_KINDS for _ in range(n_players)],
+            "trains": [rules.trains] * n_players,
+            "stations_left": [rules.stations] * n_players,
+            "owner": [-1] * len(board.routes),
+            "routes_of": [[] for _ in range(n_players)],
+            "route_points": [0] * n_players,
+            "stations_of": [[] for _ in range(n_players)],
+            "tickets": [[] for _ in range(n_players)],
+            "offers": [None] * n_players,
+            "phase": SETUP, "step": IDLE, "current": 0, "turn": 0,
+            "final_turns_left": None, "final_trigger": None, "passes": 0, "reshuffles": 0,
+            "station_owner": {},
+            "ticket_deck": deque(dealer.order("tickets", regular)),
+            "long_deck": deque(dealer.order("long_tickets", long_)) if long_ else deque(),
+            "tunnel": None, "last_move": None,
+        })
+        self._deal()
+
+    @classmethod
+    def from_state(cls, board, n_players, dealer, fields):
+        """A game in the given state (every field of state.FIELDS, nothing else; the values
+        are used as they are), dealing nothing."""
+        g = cls.__new__(cls)
+        g._set_up(board, n_players, dealer, fields)
+        return g
+
+    def _set_up(self, board, n_players, dealer, fields):
+        state.check_complete(fields)
         self.board = board
         self.rules = board.rules
         self.n = n_players
         self.dealer = dealer
-        if _empty:
-            return
-        rules = self.rules
-        if not rules.min_players <= n_players <= rules.max_players:
-            raise ValueError(f"{board.name} takes {rules.min_players}–{rules.max_players} players")
-        self.deck = dealer.order("train", full_deck())[::-1]   # top of the deck = end of list
-        self.discard = []
-        self.faceup = []
-        self.hands = [[0] * 9 for _ in range(n_players)]
-        self.trains = [rules.trains] * n_players
-        self.stations_left = [rules.stations] * n_players
-        self.owner = [-1] * len(board.routes)
-        self.routes_of = [[] for _ in range(n_players)]
-        self.route_points = [0] * n_players
-        self.station_owner = {}                     # node index -> seat
-        self.stations_of = [[] for _ in range(n_players)]
-        self.tickets = [[] for _ in range(n_players)]
-        self.offers = [None] * n_players            # ticket ids being chosen
-        regular = [t.id for t in board.tickets if not t.long]
-        long_ = [t.id for t in board.tickets if t.long]
-        self.ticket_deck = deque(dealer.order("tickets", regular))
-        self.long_deck = deque(dealer.order("long_tickets", long_)) if long_ else deque()
-        self.phase = SETUP
-        self.step = IDLE
-        self.current = 0
-        self.turn = 0
-        self.final_turns_left = None
-        self.final_trigger = None
-        self.passes = 0
-        self.tunnel = None                          # (route, color_used, laid, revealed, extra)
-        self.last_move = None                       # (seat, type name, route or node or None)
-        self.reshuffles = 0                         # discard piles turned into a deck so far
-        self._deal()
+        self.__dict__.update(fields)
 
     # ----- setup -------------------------------------------------------------------------
     def _deal(self):
@@ -80,7 +85,7 @@ class Game:
             offer += [self.ticket_deck.popleft() for _ in range(min(rules.start_regular, len(self.ticket_deck)))]
             self.offers[p] = offer
 
-    # ----- card flow (RULES §3.2, §3.3, §11.1–3) -------------------------------------------
+    # ----- card flow (docs/rules.md §3.2, §3.3, §11.1–3) -----------------------------------
     def _draw(self):
         """The top card of the deck, reshuffling the discard pile only now (§11.1)."""
         if not self.deck:
@@ -130,20 +135,35 @@ class Game:
             return []
         return [self.current]
 
-    def _route_blocked(self, seat, r):
-        """Reason key if the route cannot be claimed by this seat, else None."""
-        route = self.board.routes[r]
-        if self.owner[r] >= 0:
-            return "route_taken"
-        if route.twin >= 0:
-            twin_owner = self.owner[route.twin]
-            if twin_owner == seat:
-                return "double_own"
-            if twin_owner >= 0 and self.n < self.rules.double_routes_min_players:
-                return "double_closed"
-        if self.trains[seat] < route.length:
-            return "not_enough_trains"
-        return None
+    def route_blocked(self, seat, r):
+        """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
+        reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or
+        None."""
+        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r)
+
+    def route_blocks(self, seat):
+        """`route_blocked` for every route."""
+        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat])
+
+    def claimable_routes(self, seat):
+        """[(Route, payments)] `seat` may claim right now and can pay for, with every payment;
+        [] unless it is `seat`'s turn with nothing pending."""
+        if not seat_rules.idle_turn(self.phase, self.step, self.current, seat):
+            return []
+        return seat_rules.claimable_routes(self.board, self.n, self.owner, seat,
+                                           self.trains[seat], self.hands[seat])
+
+    def station_cost(self, seat):
+        """Cards `seat`'s next station costs."""
+        return seat_rules.station_cost(self.rules, self.stations_left[seat])
+
+    def station_sites(self, seat):
+        """Node indices where `seat` may build a station now (whatever its cards)."""
+        return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[seat])
+
+    def keep_min(self, seat):
+        """The fewest tickets `seat` must keep from its current offer."""
+        return seat_rules.keep_min(self.rules, self.phase, self.offers[seat])
 
     def _faceup_takeable(self, second):
         limit = self.rules.faceup_locomotive_limit
@@ -153,52 +173,17 @@ class Game:
         return self._can_draw() or bool(self._faceup_takeable(True))
 
     def _affordable_routes(self, seat):
-        """[(route, payments or None)] this seat may claim now and has the cards for. A cheap
-        count test decides most routes (this runs on every turn of every simulated game);
-        Nordic substitutions need the full enumeration, which is passed on."""
-        hand = self.hands[seat]
-        locos = hand[LOCO]
-        best = max(hand[:8])
-        trains = self.trains[seat]
-        owner = self.owner
-        strict = self.n < self.rules.double_routes_min_players
-        rules = self.rules
-        out = []
-        total = sum(hand)
-        for r, length, color, loco_ok, twin, ferry, special in _route_table(self.board, rules):
-            if owner[r] >= 0 or length > trains or length > total:
-                continue
-            if twin >= 0:
-                t = owner[twin]
-                if t == seat or (t >= 0 and strict):
-                    continue
-            if special:
-                pays = payment.route_payments(rules, self.board.routes[r], hand)
-                if pays:
-                    out.append((r, pays))
-                continue
-            if locos < ferry:
-                continue
-            have = (best if color < 0 else hand[color]) + (locos if loco_ok else 0)
-            if have >= length:
-                out.append((r, None))
-        return out
-
-    def _any_claim(self, seat):
-        return bool(self._affordable_routes(seat))
-
-    def _station_cost(self, seat):
-        return self.rules.stations - self.stations_left[seat] + 1
+        return seat_rules.affordable_routes(self.board, self.n, self.owner, seat,
+                                            self.trains[seat], self.hands[seat])
 
     def _any_station(self, seat):
-        if not self.stations_left[seat] or len(self.station_owner) == len(self.board.nodes):
-            return False
-        return bool(payment.station_payments(self.hands[seat], self._station_cost(seat)))
+        return bool(self.station_sites(seat)
+                    and payment.station_payments(self.hands[seat], self.station_cost(seat)))
 
     def can_pass(self, seat):
-        """RULES §3.6, §11.12: only with no other action at all."""
+        """docs/rules.md §3.6, §11.12: only with no other action at all."""
         return not (self._can_draw() or self.faceup or self.ticket_deck
-                    or self._any_claim(seat) or self._any_station(seat))
+                    or self._affordable_routes(seat) or self._any_station(seat))
 
     # ----- legal actions -------------------------------------------------------------------
     def legal_actions(self, seat):
@@ -207,8 +192,8 @@ class Game:
         if self.phase == SETUP or self.step == CHOOSING:
             return self._keep_options(seat)
         if self.step == TUNNEL:
-            route, color, laid, revealed, extra = self.tunnel
-            return [TunnelPay(seat, p) for p in payment.tunnel_extra_options(self.hands[seat], extra, color)] \
+            t = self.tunnel
+            return [TunnelPay(seat, p) for p in payment.tunnel_extra_options(self.hands[seat], t.extra, t.color)] \
                 + [TunnelDecline(seat)]
         if self.step == SECOND_CARD:
             out = [DrawCard(seat)] if self._can_draw() else []
@@ -222,24 +207,19 @@ class Game:
         for r, pays in self._affordable_routes(seat):
             if pays is None:
                 pays = payment.route_payments(self.rules, routes[r], hand)
-            out.extend(ClaimRoute(seat, r, p) for p in pays)
+            out += [ClaimRoute(seat, r, p) for p in pays]
         if self.stations_left[seat]:
-            pays = payment.station_payments(hand, self._station_cost(seat))
+            pays = payment.station_payments(hand, self.station_cost(seat))
             if pays:
-                for node in range(len(self.board.nodes)):
-                    if node not in self.station_owner and not self.board.nodes[node].country:
-                        out.extend(BuildStation(seat, node, p) for p in pays)
+                for node in self.station_sites(seat):
+                    out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
 
     def _keep_options(self, seat):
         offer = self.offers[seat]
-        lo = self._keep_min(seat)
+        lo = self.keep_min(seat)
         return [KeepTickets(seat, combo) for k in range(lo, len(offer) + 1)
                 for combo in combinations(offer, k)]
-
-    def _keep_min(self, seat):
-        need = self.rules.start_keep_min if self.phase == SETUP else self.rules.draw_keep_min
-        return min(need, len(self.offers[seat]))
 
     def check(self, action):
         """None if the action is legal now, else the Illegal reason (nothing changes)."""
@@ -248,6 +228,8 @@ class Game:
         except Illegal as e:
             return e
         return None
+
+    explain = check     # the name PlayerView shares
 
     # ----- apply -------------------------------------------------------------------------
     def apply(self, action):
@@ -308,7 +290,7 @@ class Game:
         kept = list(a.tickets)
         if len(set(kept)) != len(kept) or any(t not in offer for t in kept):
             raise Illegal("not_offered")
-        lo = self._keep_min(a.seat)
+        lo = self.keep_min(a.seat)
         if len(kept) < lo:
             raise Illegal("keep_at_least", count=lo)
         return lambda: self._do_keep(a.seat, kept)
@@ -322,12 +304,11 @@ class Game:
         if (self.rules.unkept_start if setup else self.rules.unkept_draw) == "bottom":
             board = self.board
             self.ticket_deck.extend(t for t in returned if not board.tickets[t].long)
-        events = [{"type": "keep_tickets", "seat": seat, "count": len(kept), "setup": setup,
-                   "private": {"tickets": list(kept), "returned": returned}}]
+        events = [ev.keep_tickets(seat, len(kept), setup, kept, returned)]
         if setup:
             if all(o is None for o in self.offers):
                 self.phase = PLAY
-                events.append({"type": "turn", "seat": self.current})
+                events.append(ev.turn(self.current))
             return events
         return events + self._end_turn(seat, "draw_tickets")
 
@@ -350,14 +331,14 @@ class Game:
         if card == -1:
             got = self._draw()
             self.hands[seat][got] += 1
-            events.append({"type": "draw_card", "seat": seat, "from": "deck", "private": {"card": got}})
+            events.append(ev.draw_card_blind(seat, got))
         else:
             self.faceup.remove(card)
             self.hands[seat][card] += 1
-            events.append({"type": "draw_card", "seat": seat, "from": "faceup", "card": card})
+            events.append(ev.draw_card_faceup(seat, card))
             self._refill(changed=True)
         if self.reshuffles != before:
-            events.append({"type": "reshuffle"})
+            events.append(ev.reshuffle())
         self.passes = 0
         ends = second or (card == LOCO and self.rules.faceup_locomotive_limit) or not self._can_take_second()
         if ends:
@@ -371,7 +352,7 @@ class Game:
         routes = self.board.routes
         if not 0 <= a.route < len(routes):
             raise Illegal("unknown_route")
-        why = self._route_blocked(a.seat, a.route)
+        why = self.route_blocked(a.seat, a.route)
         if why:
             raise Illegal(why)
         route = routes[a.route]
@@ -380,15 +361,15 @@ class Game:
         return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color)
 
     def _check_hand(self, seat, cards):
-        if len(cards) != 9 or any(c < 0 for c in cards):
+        if len(cards) != N_CARD_KINDS or any(c < 0 for c in cards):
             raise Illegal("bad_cards")
         hand = self.hands[seat]
-        if any(cards[i] > hand[i] for i in range(9)):
+        if any(cards[i] > hand[i] for i in range(N_CARD_KINDS)):
             raise Illegal("cards_not_in_hand")
 
     def _do_claim(self, seat, r, cards, color):
         hand = self.hands[seat]
-        for i in range(9):
+        for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
         self.passes = 0
         route = self.board.routes[r]
@@ -401,12 +382,11 @@ class Game:
                     break
                 revealed.append(c)
             extra = payment.tunnel_extra(revealed, color)
-            events = [{"type": "tunnel_reveal", "seat": seat, "route": r, "cards": _dict(cards),
-                       "revealed": revealed, "extra": extra}]
+            events = [ev.tunnel_reveal(seat, r, cards, revealed, extra)]
             if self.reshuffles != before:
-                events.insert(0, {"type": "reshuffle"})
+                events.insert(0, ev.reshuffle())
             if extra:
-                self.tunnel = (r, color, cards, revealed, extra)
+                self.tunnel = PendingTunnel(r, color, cards, revealed, extra)
                 self.step = TUNNEL
                 return events
             self.discard.extend(revealed)
@@ -415,7 +395,7 @@ class Game:
 
     def _place_route(self, seat, r, cards):
         route = self.board.routes[r]
-        for i in range(9):
+        for i in range(N_CARD_KINDS):
             self.discard.extend([i] * cards[i])
         self.owner[r] = seat
         self.routes_of[seat].append(r)
@@ -423,42 +403,40 @@ class Game:
         pts = self.rules.route_points[route.length]
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
-        events = [{"type": "claim_route", "seat": seat, "route": r, "cards": _dict(cards), "points": pts}]
+        events = [ev.claim_route(seat, r, cards, pts)]
         self._refill()
         return events + self._end_turn(seat, "claim_route", record=False)
 
     # tunnels
     def _v_tunnel(self, a):
-        r, color, laid, revealed, extra = self.tunnel
         if isinstance(a, TunnelDecline):
             return lambda: self._do_tunnel_decline(a.seat)
         self._check_hand(a.seat, a.cards)
-        payment.tunnel_extra_payment(a.cards, extra, color)
+        payment.tunnel_extra_payment(a.cards, self.tunnel.extra, self.tunnel.color)
         return lambda: self._do_tunnel_pay(a.seat, tuple(a.cards))
 
     def _do_tunnel_pay(self, seat, cards):
-        r, color, laid, revealed, extra = self.tunnel
+        t = self.tunnel
         self.tunnel = None
         self.step = IDLE
         hand = self.hands[seat]
-        for i in range(9):
+        for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
-        self.discard.extend(revealed)
-        total = tuple(laid[i] + cards[i] for i in range(9))
-        return [{"type": "tunnel_pay", "seat": seat, "route": r, "cards": _dict(cards)}] \
-            + self._place_route(seat, r, total)
+        self.discard.extend(t.revealed)
+        total = tuple(t.laid[i] + cards[i] for i in range(N_CARD_KINDS))
+        return [ev.tunnel_pay(seat, t.route, cards)] + self._place_route(seat, t.route, total)
 
     def _do_tunnel_decline(self, seat):
-        r, color, laid, revealed, extra = self.tunnel
+        t = self.tunnel
         self.tunnel = None
         self.step = IDLE
         hand = self.hands[seat]
-        for i in range(9):
-            hand[i] += laid[i]
-        self.discard.extend(revealed)
+        for i in range(N_CARD_KINDS):
+            hand[i] += t.laid[i]
+        self.discard.extend(t.revealed)
         self._refill()
-        self.last_move = (seat, "tunnel_decline", r)
-        return [{"type": "tunnel_decline", "seat": seat, "route": r}] + self._end_turn(seat, "tunnel_decline", record=False)
+        self.last_move = (seat, "tunnel_decline", t.route)
+        return [ev.tunnel_decline(seat, t.route)] + self._end_turn(seat, "tunnel_decline", record=False)
 
     # tickets
     def _do_draw_tickets(self, seat):
@@ -467,24 +445,20 @@ class Game:
         self.offers[seat] = offer
         self.step = CHOOSING
         self.passes = 0
-        return [{"type": "draw_tickets", "seat": seat, "count": k, "private": {"offer": offer}}]
+        return [ev.draw_tickets(seat, k, offer)]
 
     # stations
     def _v_station(self, a):
-        nodes = self.board.nodes
-        if not self.stations_left[a.seat]:
-            raise Illegal("no_stations_left")
-        if not 0 <= a.city < len(nodes) or nodes[a.city].country:
-            raise Illegal("unknown_city")
-        if a.city in self.station_owner:
-            raise Illegal("station_taken")
+        why = seat_rules.station_blocked(self.board, self.station_owner, self.stations_left[a.seat], a.city)
+        if why:
+            raise Illegal(why)
         self._check_hand(a.seat, a.cards)
-        payment.station_payment(a.cards, self._station_cost(a.seat))
+        payment.station_payment(a.cards, self.station_cost(a.seat))
         return lambda: self._do_station(a.seat, a.city, tuple(a.cards))
 
     def _do_station(self, seat, city, cards):
         hand = self.hands[seat]
-        for i in range(9):
+        for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
             self.discard.extend([i] * cards[i])
         self.stations_left[seat] -= 1
@@ -493,14 +467,13 @@ class Game:
         self.passes = 0
         self.last_move = (seat, "build_station", city)
         self._refill()
-        return [{"type": "build_station", "seat": seat, "city": city, "cards": _dict(cards)}] \
-            + self._end_turn(seat, "build_station", record=False)
+        return [ev.build_station(seat, city, cards)] + self._end_turn(seat, "build_station", record=False)
 
     def _do_pass(self, seat):
         self.passes += 1
-        return [{"type": "pass", "seat": seat}] + self._end_turn(seat, "pass")
+        return [ev.pass_turn(seat)] + self._end_turn(seat, "pass")
 
-    # ----- turn end (RULES §4, §3.6, §11.13) ------------------------------------------------
+    # ----- turn end (docs/rules.md §4, §3.6, §11.13) ----------------------------------------
     def _end_turn(self, seat, kind, record=True):
         if record:
             self.last_move = (seat, kind, None)
@@ -512,59 +485,27 @@ class Game:
         elif self.trains[seat] <= self.rules.end_trains:
             self.final_turns_left = self.n
             self.final_trigger = seat
-            events.append({"type": "final_round", "seat": seat})
+            events.append(ev.final_round(seat))
         if self.final_turns_left == 0 or self.passes >= self.n:
             self.phase = OVER
-            events.append({"type": "game_over", "reason": "passes" if self.passes >= self.n else "trains"})
+            events.append(ev.game_over("passes" if self.passes >= self.n else "trains"))
             return events
         self.current = (seat + 1) % self.n
-        events.append({"type": "turn", "seat": self.current})
+        events.append(ev.turn(self.current))
         return events
 
     # ----- scores ------------------------------------------------------------------------
     def scores(self):
-        """Final scores now (RULES §5; §11.14 mid-game: as if the game ended now)."""
+        """Final scores now (docs/rules.md §5; §11.14 mid-game: as if the game ended now)."""
         return final_scores(self)
 
-    # ----- copies and snapshots ------------------------------------------------------------
+    # ----- copies -------------------------------------------------------------------------
     def copy(self, dealer=None):
         """An independent copy; it gets its own dealer (a clone of this one unless given), so
         simulations on the copy never disturb this game's shuffles."""
-        g = Game(self.board, self.n, dealer or self.dealer.clone(), _empty=True)
-        g.__dict__.update({k: v for k, v in self.__dict__.items() if k != "dealer"})
-        g.deck = list(self.deck)
-        g.discard = list(self.discard)
-        g.faceup = list(self.faceup)
-        g.hands = [list(h) for h in self.hands]
-        g.trains = list(self.trains)
-        g.stations_left = list(self.stations_left)
-        g.owner = list(self.owner)
-        g.routes_of = [list(x) for x in self.routes_of]
-        g.route_points = list(self.route_points)
-        g.station_owner = dict(self.station_owner)
-        g.stations_of = [list(x) for x in self.stations_of]
-        g.tickets = [list(x) for x in self.tickets]
-        g.offers = [None if o is None else list(o) for o in self.offers]
-        g.ticket_deck = deque(self.ticket_deck)
-        g.long_deck = deque(self.long_deck)
+        g = Game.__new__(Game)
+        d = self.__dict__
+        g.__dict__.update(d)
+        g.__dict__.update({name: copy(d[name]) for name, copy in state.MUTABLE})
+        g.dealer = dealer or self.dealer.clone()
         return g
-
-
-_ROUTE_TABLES = {}
-
-
-def _route_table(board, rules):
-    """Per route: (index, length, colour, locomotives usable, twin, ferry locomotives, needs
-    the full payment check). Cached per board."""
-    key = id(board)
-    table = _ROUTE_TABLES.get(key)
-    if table is None or table[0] is not board:
-        rows = tuple((r.index, r.length, r.color, payment.locos_allowed(rules, r), r.twin,
-                      r.ferry, bool(r.any_cards)) for r in board.routes)
-        table = _ROUTE_TABLES[key] = (board, rows)
-    return table[1]
-
-
-def _dict(cards):
-    from .cards import counts_to_dict
-    return counts_to_dict(cards)

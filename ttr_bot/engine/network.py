@@ -1,5 +1,5 @@
-"""End-of-game scoring (RULES §5, §6, §8, §9, §11.7–10): tickets, longest trail, stations,
-bonuses and winners. Pure functions over a board and each player's routes."""
+"""What a player's routes connect (docs/rules.md §5, §6, §8, §9, §11.7–10): tickets, the longest
+trail, the best use of stations. Pure functions over a board and each player's routes."""
 from itertools import product
 
 
@@ -7,7 +7,7 @@ def components(n_nodes, board, route_ids):
     """Union-find labels of the nodes joined by these routes.
 
     Switzerland's border points have one route each, so a network never runs *through* a
-    country (RULES §11.7): each point is its own node."""
+    country (docs/rules.md §11.7): each point is its own node."""
     parent = list(range(n_nodes))
 
     def find(x):
@@ -16,9 +16,10 @@ def components(n_nodes, board, route_ids):
             x = parent[x]
         return x
 
-    routes = board.routes
+    ends = board.route_ends
     for r in route_ids:
-        ra, rb = find(routes[r].a), find(routes[r].b)
+        a, b = ends[r]
+        ra, rb = find(a), find(b)
         if ra != rb:
             parent[ra] = rb
     return [find(i) for i in range(n_nodes)]
@@ -34,7 +35,7 @@ def connected(board, comp, a, b):
 
 def ticket_result(board, comp, ticket):
     """(completed, signed points). Multi-destination tickets score the best destination
-    reached, or lose the lowest value (RULES §8)."""
+    reached, or lose the lowest value (docs/rules.md §8)."""
     reached = [p for d, p in zip(ticket.dests, ticket.points) if connected(board, comp, ticket.origin, d)]
     if reached:
         return True, max(reached)
@@ -150,7 +151,7 @@ def station_options(board, seat, stations, owner):
 
 
 def best_ticket_score(board, seat, own_routes, tickets, stations, owner):
-    """Tickets with the best station assignment (RULES §6, §11.10): every combination of one
+    """Tickets with the best station assignment (docs/rules.md §6, §11.10): every combination of one
     borrowed route per station; best = highest ticket points, then most completed."""
     best = None
     for choice in product(*station_options(board, seat, stations, owner)):

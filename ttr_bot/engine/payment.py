@@ -1,13 +1,12 @@
-"""What a route, a station or a tunnel's extra cost may be paid with (RULES §3.4, §6, §8, §9, §11.5–6).
+"""What a route, a station or a tunnel's extra cost may be paid with (docs/rules.md §3.4, §6,
+§8, §9, §11.5–6).
 
 A payment is a 9-tuple of card counts. `route_payment` says whether one is valid and which
 colour it used (that colour decides a tunnel's extra cost); `route_payments` lists the ways a
 hand can pay, one per distinct mix, for `legal_actions` and the computer players.
 """
-from .cards import GRAY, LOCO
+from .cards import GRAY, LOCO, N_CARD_KINDS, N_COLORS
 from .errors import Illegal
-
-N_COLORS = 8
 
 
 def locos_allowed(rules, route):
@@ -15,6 +14,23 @@ def locos_allowed(rules, route):
     if not only:
         return True
     return ("tunnel" in only and route.tunnel) or ("ferry" in only and route.ferry > 0)
+
+
+def usable_cards(hand, color, locos_ok):
+    """How many cards of `hand` could go into a route of `color` without substitutions: that
+    colour (on gray, the colour held most), plus the locomotives if they may be used there."""
+    return (max(hand[:N_COLORS]) if color == GRAY else hand[color]) + (hand[LOCO] if locos_ok else 0)
+
+
+def could_pay(route, hand, locos_ok):
+    """The count test before listing payments: False when `hand` certainly cannot pay for
+    `route` (`locos_ok`: `locos_allowed` for it). Nordic substitutions always pass: they need
+    the full enumeration."""
+    if route.any_cards:
+        return True
+    if (hand[LOCO] if locos_ok else 0) < route.ferry:
+        return False
+    return usable_cards(hand, route.color, locos_ok) >= route.length
 
 
 def _colors_for(route):
@@ -48,7 +64,7 @@ def route_payment(rules, route, cards):
 
 
 def _nordic_ferry(route, cards, total, locos, used):
-    """Any 3 cards may replace one required locomotive (RULES §11.6)."""
+    """Any 3 cards may replace one required locomotive (docs/rules.md §11.6)."""
     extra = total - route.length
     if extra < 0 or extra % 2 or extra // 2 > route.ferry:
         raise Illegal("pay_ferry_any", count=route.length, locos=route.ferry, any=route.any_cards)
@@ -65,7 +81,7 @@ def _nordic_ferry(route, cards, total, locos, used):
 
 def _any_cards_route(route, cards, total, used):
     """Murmansk–Lieksa: any 4 cards replace one card of the chosen colour; no locomotive
-    otherwise (RULES §11.6)."""
+    otherwise (docs/rules.md §11.6)."""
     n = route.any_cards
     extra = total - route.length
     if extra < 0 or extra % (n - 1):
@@ -85,26 +101,29 @@ def route_payments(rules, route, hand):
     if route.any_cards:
         return _substitute_payments(route, hand)
     length = route.length
+    ferry = route.ferry
     locos = hand[LOCO] if locos_allowed(rules, route) else 0
+    # locomotives beside at least one card of the colour (all locomotives: listed last); no
+    # min()/max() calls: this runs for every affordable route on every turn of every simulation
+    most = locos if locos < length else length - 1
     out = []
     for color in _colors_for(route):
-        have = hand[color]
-        lo = max(route.ferry, length - have, 0)
-        for n_loco in range(lo, min(length, locos) + 1):
-            if n_loco == length:
-                continue
-            p = [0] * 9
+        fewest = length - hand[color]
+        for n_loco in range(fewest if fewest > ferry else ferry, most + 1):
+            p = [0] * N_CARD_KINDS
             p[color] = length - n_loco
             p[LOCO] = n_loco
             out.append(tuple(p))
     if locos >= length:
-        p = [0] * 9
+        p = [0] * N_CARD_KINDS
         p[LOCO] = length
         out.append(tuple(p))
     return out
 
 
 def _substitute_payments(route, hand):
+    if not _substitution_possible(route, hand):
+        return []
     out = set()
     colors = [c for c in _colors_for(route) if hand[c]]
     zero = next((c for c in _colors_for(route) if not hand[c]), None)
@@ -120,10 +139,25 @@ def _substitute_payments(route, hand):
     return sorted(out)
 
 
+def _substitution_possible(route, hand):
+    """Could `_substitute_for_color` offer any payment from `hand`? Counted, not enumerated
+    (most routes fail, and the enumeration is dear): the fewest substitutions the best colour
+    needs must leave enough cards to stand in for them."""
+    best = max(hand[:N_COLORS]) if route.color == GRAY else hand[route.color]
+    length, ferry = route.length, route.ferry
+    if ferry:
+        short = length - ferry - best                    # coloured cards paid with locomotives
+        subs = ferry + (short if short > 0 else 0) - hand[LOCO]   # locomotives paid with triples
+        subs = subs if subs > 0 else 0
+        return subs <= ferry and sum(hand) >= length + 2 * subs
+    subs = length - best if length > best else 0
+    return sum(hand) >= length + (route.any_cards - 1) * subs
+
+
 def _substitute_for_color(route, hand, color):
     n = route.any_cards
     for subs in range(0, (route.ferry or route.length) + 1):
-        p = [0] * 9
+        p = [0] * N_CARD_KINDS
         rest = list(hand)
         if route.ferry:
             base = route.length - route.ferry
@@ -151,7 +185,7 @@ def _substitute_for_color(route, hand, color):
         if sum(rest) < spare:
             continue
         # substitutes: spend what the player holds most of, locomotives last
-        order = sorted(range(9), key=lambda c: (c == LOCO, -rest[c]))
+        order = sorted(range(N_CARD_KINDS), key=lambda c: (c == LOCO, -rest[c]))
         for c in order:
             k = min(rest[c], spare)
             p[c] += k
@@ -161,7 +195,7 @@ def _substitute_for_color(route, hand, color):
 
 
 def tunnel_extra(revealed, color_used):
-    """Extra cards a tunnel costs after the reveal (RULES §6: only locomotives count when the
+    """Extra cards a tunnel costs after the reveal (docs/rules.md §6: only locomotives count when the
     player paid with locomotives only)."""
     return sum(1 for c in revealed if c == LOCO or (color_used >= 0 and c == color_used))
 
@@ -178,7 +212,7 @@ def tunnel_extra_options(hand, extra, color_used):
     out = []
     have = hand[color_used] if color_used >= 0 else 0
     for n_loco in range(max(0, extra - have), min(extra, hand[LOCO]) + 1):
-        p = [0] * 9
+        p = [0] * N_CARD_KINDS
         if color_used >= 0:
             p[color_used] = extra - n_loco
         p[LOCO] = n_loco
@@ -199,12 +233,12 @@ def station_payments(hand, count):
         for n_loco in range(max(0, count - hand[color]), min(count, hand[LOCO]) + 1):
             if n_loco == count:
                 continue
-            p = [0] * 9
+            p = [0] * N_CARD_KINDS
             p[color] = count - n_loco
             p[LOCO] = n_loco
             out.append(tuple(p))
     if hand[LOCO] >= count:
-        p = [0] * 9
+        p = [0] * N_CARD_KINDS
         p[LOCO] = count
         out.append(tuple(p))
     return out

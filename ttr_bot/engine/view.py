@@ -1,15 +1,20 @@
 """What one player may know (for the Discord layer and the computer players).
 
 `PlayerView` holds the public state plus that seat's own hand, tickets and offer — never another
-player's. `determinize(view, rng)` builds a full `Game` consistent with the view, dealing the
-unknown cards and tickets at random: what a search-based computer player simulates on.
+player's — and answers the seat's questions with the engine's own rules (seat_rules.py):
+what it may claim, why a route is closed to it, where a station may go and what it costs, how
+many tickets it must keep, why an action would be refused. `determinize(view, rng)` builds a
+full `Game` consistent with the view, dealing the unknown cards and tickets at random: what a
+search-based computer player simulates on.
 """
 from collections import Counter, deque
 from dataclasses import dataclass
 
-from .cards import DECK_SIZE, full_deck
+from . import seat_rules
+from .cards import DECK_SIZE, N_CARD_KINDS, full_deck
 from .dealer import Dealer
 from .game import Game
+from .state import TUNNEL
 
 
 @dataclass
@@ -36,16 +41,51 @@ class PlayerView:
     hand: list               # own
     tickets: list            # own kept ticket ids
     offer: object            # own ticket ids to choose from, or None
-    tunnel: object           # own pending tunnel (route, color, laid, revealed, extra) or None
+    tunnel: object           # own PendingTunnel, or None
     passes: int
 
     def legal_actions(self):
         """Same as the game's: legality depends only on what the player knows."""
         return determinize(self, None).legal_actions(self.seat)
 
+    def explain(self, action):
+        """The engine's Illegal reason for `action` now, or None if it is legal."""
+        return determinize(self, None).check(action)
+
+    def route_blocked(self, r):
+        """Why this seat may not claim route r whatever its cards and whoever's turn it is (a
+        reason key), or None."""
+        return seat_rules.route_blocked(self.board, self.n, self.owner, self.seat,
+                                        self.trains[self.seat], r)
+
+    def route_blocks(self):
+        """`route_blocked` for every route."""
+        return seat_rules.route_blocks(self.board, self.n, self.owner, self.seat,
+                                       self.trains[self.seat])
+
+    def claimable_routes(self):
+        """[(Route, payments)] this seat may claim right now and can pay for; [] unless it is
+        its turn with nothing pending."""
+        if not seat_rules.idle_turn(self.phase, self.step, self.current, self.seat):
+            return []
+        return seat_rules.claimable_routes(self.board, self.n, self.owner, self.seat,
+                                           self.trains[self.seat], self.hand)
+
+    def station_cost(self):
+        """Cards this seat's next station costs."""
+        return seat_rules.station_cost(self.board.rules, self.stations_left[self.seat])
+
+    def station_sites(self):
+        """Node indices where this seat may build a station now (whatever its cards)."""
+        return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[self.seat])
+
+    def keep_min(self):
+        """The fewest tickets this seat must keep from its current offer (0 without one)."""
+        return seat_rules.keep_min(self.board.rules, self.phase, self.offer)
+
 
 def view(game, seat):
-    hidden_tunnel = game.tunnel if game.step == "tunnel" and game.current == seat else None
+    hidden_tunnel = game.tunnel if game.step == TUNNEL and game.current == seat else None
     return PlayerView(
         board=game.board, n=game.n, seat=seat, phase=game.phase, step=game.step,
         current=game.current, turn=game.turn, final_turns_left=game.final_turns_left,
@@ -63,15 +103,13 @@ def determinize(v, rng):
     """A Game consistent with the view: own cards and tickets as they are, the rest dealt from
     what this player cannot see (shuffled with `rng`; in canonical order when rng is None)."""
     board = v.board
-    g = Game(board, v.n, Dealer(0), _empty=True)
     unseen = Counter(full_deck())
     unseen.subtract(Counter({i: n for i, n in enumerate(v.hand)}))
     unseen.subtract(Counter(v.faceup))
     unseen.subtract(Counter(v.discard))
     if v.tunnel:
-        r, color, laid, revealed, extra = v.tunnel
-        unseen.subtract(Counter({i: n for i, n in enumerate(laid)}))
-        unseen.subtract(Counter(revealed))
+        unseen.subtract(Counter({i: n for i, n in enumerate(v.tunnel.laid)}))
+        unseen.subtract(Counter(v.tunnel.revealed))
     pool = [c for c, k in sorted(unseen.items()) for _ in range(max(k, 0))]
     if rng is not None:
         rng.shuffle(pool)
@@ -80,13 +118,13 @@ def determinize(v, rng):
         if p == v.seat:
             hands.append(list(v.hand))
             continue
-        h = [0] * 9
+        h = [0] * N_CARD_KINDS
         for _ in range(v.hand_sizes[p]):
             if pool:
                 h[pool.pop()] += 1
         hands.append(h)
-    g.deck = pool[-v.deck_size:] if v.deck_size else []
-    assert len(g.deck) + sum(map(sum, hands)) + len(v.faceup) + len(v.discard) <= DECK_SIZE
+    deck = pool[-v.deck_size:] if v.deck_size else []
+    assert len(deck) + sum(map(sum, hands)) + len(v.faceup) + len(v.discard) <= DECK_SIZE
     mine = set(v.tickets) | set(v.offer or ())
     free = [t.id for t in board.tickets if t.id not in mine and not t.long]
     if rng is not None:
@@ -97,32 +135,24 @@ def determinize(v, rng):
             tickets.append(list(v.tickets))
         else:
             tickets.append([free.pop() for _ in range(min(v.ticket_counts[p], len(free)))])
-    g.discard = list(v.discard)
-    g.faceup = list(v.faceup)
-    g.hands = hands
-    g.trains = list(v.trains)
-    g.stations_left = list(v.stations_left)
-    g.owner = list(v.owner)
-    g.routes_of = [[] for _ in range(v.n)]
+    routes_of = [[] for _ in range(v.n)]
     for r, o in enumerate(v.owner):
         if o >= 0:
-            g.routes_of[o].append(r)
-    g.route_points = list(v.route_points)
-    g.station_owner = dict(v.station_owner)
-    g.stations_of = [[] for _ in range(v.n)]
+            routes_of[o].append(r)
+    stations_of = [[] for _ in range(v.n)]
     for city, o in v.station_owner.items():
-        g.stations_of[o].append(city)
-    g.tickets = tickets
-    g.offers = [None] * v.n
+        stations_of[o].append(city)
+    offers = [None] * v.n
     if v.offer is not None:
-        g.offers[v.seat] = list(v.offer)
-    g.ticket_deck = deque(free[:v.ticket_deck_size])
-    g.long_deck = deque()
-    g.phase, g.step, g.current, g.turn = v.phase, v.step, v.current, v.turn
-    g.final_turns_left = v.final_turns_left
-    g.final_trigger = None
-    g.passes = v.passes
-    g.tunnel = v.tunnel
-    g.last_move = None
-    g.reshuffles = 0
-    return g
+        offers[v.seat] = list(v.offer)
+    return Game.from_state(board, v.n, Dealer(0), {
+        "deck": deck, "discard": list(v.discard), "faceup": list(v.faceup), "hands": hands,
+        "trains": list(v.trains), "stations_left": list(v.stations_left),
+        "owner": list(v.owner), "routes_of": routes_of, "route_points": list(v.route_points),
+        "stations_of": stations_of, "tickets": tickets, "offers": offers,
+        "phase": v.phase, "step": v.step, "current": v.current, "turn": v.turn,
+        "final_turns_left": v.final_turns_left, "final_trigger": None, "passes": v.passes,
+        "reshuffles": 0, "station_owner": dict(v.station_owner),
+        "ticket_deck": deque(free[:v.ticket_deck_size]), "long_deck": deque(),
+        "tunnel": v.tunnel, "last_move": None,
+    })

@@ -1,0 +1,100 @@
+"""The events `Game.apply` returns, one constructor per kind.
+
+An event is a plain JSON-shaped dict, so that it can be stored, compared and sent as it is:
+`"type"` is one of the kind names below; the other top-level fields are public (anyone at the
+table may see them); what only the acting seat may see is under `"private"`, which a host must
+strip before telling the others. Card payments are `{"colour": count}` dicts
+(`cards.counts_to_dict`).
+"""
+from .cards import counts_to_dict
+
+KEEP_TICKETS = "keep_tickets"
+TURN = "turn"
+DRAW_CARD = "draw_card"
+RESHUFFLE = "reshuffle"
+TUNNEL_REVEAL = "tunnel_reveal"
+CLAIM_ROUTE = "claim_route"
+TUNNEL_PAY = "tunnel_pay"
+TUNNEL_DECLINE = "tunnel_decline"
+DRAW_TICKETS = "draw_tickets"
+BUILD_STATION = "build_station"
+PASS = "pass"
+FINAL_ROUND = "final_round"
+GAME_OVER = "game_over"
+
+
+def keep_tickets(seat, count, setup, tickets, returned):
+    """`seat` kept `count` tickets, at setup or after drawing. Private: the kept ticket ids and
+    those returned."""
+    return {"type": KEEP_TICKETS, "seat": seat, "count": count, "setup": setup,
+            "private": {"tickets": list(tickets), "returned": returned}}
+
+
+def turn(seat):
+    """It is `seat`'s turn."""
+    return {"type": TURN, "seat": seat}
+
+
+def draw_card_blind(seat, card):
+    """`seat` drew from the deck. Private: the card."""
+    return {"type": DRAW_CARD, "seat": seat, "from": "deck", "private": {"card": card}}
+
+
+def draw_card_faceup(seat, card):
+    """`seat` took face-up `card`."""
+    return {"type": DRAW_CARD, "seat": seat, "from": "faceup", "card": card}
+
+
+def reshuffle():
+    """The discard pile became the deck."""
+    return {"type": RESHUFFLE}
+
+
+def tunnel_reveal(seat, route, cards, revealed, extra):
+    """`seat` laid `cards` on tunnel `route`; the deck's top cards `revealed` ask for `extra`
+    more."""
+    return {"type": TUNNEL_REVEAL, "seat": seat, "route": route, "cards": counts_to_dict(cards),
+            "revealed": revealed, "extra": extra}
+
+
+def claim_route(seat, route, cards, points):
+    """`seat` claimed `route` with `cards` (a tunnel: laid and extra together) and scored
+    `points`."""
+    return {"type": CLAIM_ROUTE, "seat": seat, "route": route, "cards": counts_to_dict(cards),
+            "points": points}
+
+
+def tunnel_pay(seat, route, cards):
+    """`seat` paid a tunnel's extra cost with `cards`."""
+    return {"type": TUNNEL_PAY, "seat": seat, "route": route, "cards": counts_to_dict(cards)}
+
+
+def tunnel_decline(seat, route):
+    """`seat` declined the extra cost; the laid cards went back to its hand."""
+    return {"type": TUNNEL_DECLINE, "seat": seat, "route": route}
+
+
+def draw_tickets(seat, count, offer):
+    """`seat` drew `count` tickets to choose from. Private: their ids."""
+    return {"type": DRAW_TICKETS, "seat": seat, "count": count, "private": {"offer": offer}}
+
+
+def build_station(seat, city, cards):
+    """`seat` built a station on node `city` with `cards`."""
+    return {"type": BUILD_STATION, "seat": seat, "city": city, "cards": counts_to_dict(cards)}
+
+
+def pass_turn(seat):
+    """`seat` passed (nothing else was legal)."""
+    return {"type": PASS, "seat": seat}
+
+
+def final_round(seat):
+    """`seat` is down to the last trains: everyone has one more turn, `seat` last."""
+    return {"type": FINAL_ROUND, "seat": seat}
+
+
+def game_over(reason):
+    """The game ended: `reason` is "trains" (the last round is over) or "passes" (every
+    player passed in a row)."""
+    return {"type": GAME_OVER, "reason": reason}

@@ -1,0 +1,149 @@
+"""What one seat may do, written once: which routes it may claim and can pay for, what its next
+station costs and where one may go, how many offered tickets it must keep (docs/rules.md §2,
+§3.4, §3.5, §6, §11.11).
+
+The functions take plain state (owner list, trains, hand…) so that `Game` and `PlayerView`
+answer with the same code: the engine's legality checks, the Discord adapter's choice lists and
+the computer players cannot drift apart.
+"""
+from bisect import bisect_right
+from operator import itemgetter
+
+from . import payment
+from .cards import LOCO
+from .state import IDLE, PLAY, SETUP
+
+# why a route cannot be claimed, whatever the cards (message keys, like Illegal's)
+ROUTE_TAKEN = "route_taken"
+DOUBLE_OWN = "double_own"           # the seat owns the other lane
+DOUBLE_CLOSED = "double_closed"     # the other lane is taken and this game is too small for both
+NOT_ENOUGH_TRAINS = "not_enough_trains"
+# why a station cannot be built on a node, whatever the cards
+NO_STATIONS_LEFT = "no_stations_left"
+UNKNOWN_CITY = "unknown_city"       # not a node, or a country (Switzerland)
+STATION_TAKEN = "station_taken"
+
+
+class _Table:
+    """Per-board facts the queries below run over (computed once per board: `legal_actions`
+    asks them on every turn of every simulated game)."""
+
+    def __init__(self, board):
+        self.board = board
+        self.shortest = min((r.length for r in board.routes), default=0)
+        # The routes a hand can pay for without substitutions are, per (colour, locomotives
+        # usable), the shortest ones: groups sorted by length, so that a bisection finds them.
+        rules = board.rules
+        groups = {}
+        for r in sorted(board.routes, key=lambda r: (r.length, r.index)):
+            if not r.any_cards:
+                groups.setdefault((r.color, payment.locos_allowed(rules, r)), []).append(r)
+        self.groups = tuple((color, locos_ok, tuple(r.length for r in rs),
+                             tuple((r.index, r.ferry) for r in rs))
+                            for (color, locos_ok), rs in groups.items())
+        # Nordic substitutions: these need the full payment enumeration
+        self.substituted = tuple(r for r in board.routes if r.any_cards)
+
+
+_TABLES = {}
+
+
+def _table(board):
+    table = _TABLES.get(id(board))
+    if table is None or table.board is not board:
+        table = _TABLES[id(board)] = _Table(board)
+    return table
+
+
+def route_blocked(board, n, owner, seat, trains, r):
+    """Why `seat` may not claim route r whatever cards it holds (a reason key above), or None.
+    `trains=None` leaves the seat's trains out of it."""
+    if owner[r] >= 0:
+        return ROUTE_TAKEN
+    route = board.routes[r]
+    if route.twin >= 0:
+        other = owner[route.twin]
+        if other == seat:
+            return DOUBLE_OWN
+        if other >= 0 and not board.rules.both_lanes_open(n):
+            return DOUBLE_CLOSED
+    if trains is not None and route.length > trains:
+        return NOT_ENOUGH_TRAINS
+    return None
+
+
+def route_blocks(board, n, owner, seat, trains=None):
+    """`route_blocked` for every route, in board order."""
+    return [route_blocked(board, n, owner, seat, trains, r) for r in range(len(board.routes))]
+
+
+def affordable_routes(board, n, owner, seat, trains, hand):
+    """[(route index, payments or None)]: the routes `seat` may claim and can pay for with
+    `hand`, in board order. A count test finds the routes the hand can pay for and leaves their
+    payments (None) to `payment.route_payments`; Nordic substitutions need the full
+    enumeration, which is passed on."""
+    total = sum(hand)
+    table = _table(board)
+    if total < table.shortest:
+        return []
+    locos = hand[LOCO]
+    out = []
+    for color, locos_ok, lengths, rows in table.groups:
+        # payment.could_pay for every route of the group at once: the ones short enough
+        have = payment.usable_cards(hand, color, locos_ok)
+        usable_locos = locos if locos_ok else 0
+        for r, ferry in rows[:bisect_right(lengths, have)]:
+            if usable_locos >= ferry and route_blocked(board, n, owner, seat, trains, r) is None:
+                out.append((r, None))
+    for route in table.substituted:
+        if route.length <= total and route_blocked(board, n, owner, seat, trains, route.index) is None:
+            pays = payment.route_payments(board.rules, route, hand)
+            if pays:
+                out.append((route.index, pays))
+    out.sort(key=itemgetter(0))
+    return out
+
+
+def idle_turn(phase, step, current, seat):
+    """Is it `seat`'s turn with nothing pending (a second card, a ticket choice, a tunnel)?"""
+    return phase == PLAY and step == IDLE and current == seat
+
+
+def claimable_routes(board, n, owner, seat, trains, hand):
+    """[(Route, payments)] `seat` may claim and can pay for, whoever's turn it is: every
+    payment `payment.route_payments` lists."""
+    routes, rules = board.routes, board.rules
+    return [(routes[r], pays if pays is not None else payment.route_payments(rules, routes[r], hand))
+            for r, pays in affordable_routes(board, n, owner, seat, trains, hand)]
+
+
+def station_cost(rules, stations_left):
+    """Cards the seat's next station costs: 1, then 2, then 3 (§6)."""
+    return rules.stations - stations_left + 1
+
+
+def station_blocked(board, station_owner, stations_left, city):
+    """Why the seat may not build a station on node `city` whatever its cards (a reason key
+    above), or None."""
+    if not stations_left:
+        return NO_STATIONS_LEFT
+    nodes = board.nodes
+    if not 0 <= city < len(nodes) or nodes[city].country:
+        return UNKNOWN_CITY
+    if city in station_owner:
+        return STATION_TAKEN
+    return None
+
+
+def station_sites(board, station_owner, stations_left):
+    """Node indices where the seat may build a station now: cities without one ([] when the
+    map has no stations or the seat has none left)."""
+    return [c for c in range(len(board.nodes))
+            if station_blocked(board, station_owner, stations_left, c) is None]
+
+
+def keep_min(rules, phase, offer):
+    """The fewest tickets of `offer` the seat must keep; all of them when fewer are offered
+    (§11.11); 0 without an offer."""
+    need = rules.start_keep_min if phase == SETUP else rules.draw_keep_min
+    return min(need, len(offer or ()))
