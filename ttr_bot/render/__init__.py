@@ -11,25 +11,26 @@ Both are deterministic and thread-safe, and read nothing but the bundled fonts (
 Arabic and a Japanese subset of Noto Sans CJK JP (`text.py` picks the font of each character,
 orders right-to-left text and shapes it). A map's static layer (map, free slots, cities, names,
 panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
-overlays the claimed cars, stations, highlights and figures, and encodes. From the bot, render in
-a worker thread: `await render_board_async(...)` copies the game first (cheap), so the game may
-go on changing while the picture is made.
+overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
+whose palette is made once with the static page and holds every solid colour exactly (png.py).
+From the bot, render in a worker thread: `await render_board_async(...)` copies the game first
+(cheap), so the game may go on changing while the picture is made.
 """
 import asyncio
 
-from .draw import board_image, encode, final_image
+from .draw import board_png, final_png
 
 __all__ = ["render_board", "render_final", "render_board_async", "render_final_async"]
 
 
 def render_board(game, names, viewer=None, locale="en"):
     """PNG bytes of the board (public, or `viewer`'s private board)."""
-    return encode(board_image(game, names, viewer, locale))
+    return board_png(game, names, viewer, locale)
 
 
 def render_final(game, names, locale="en"):
     """PNG bytes of the final picture: scores, winner, longest path."""
-    return encode(final_image(game, names, locale))
+    return final_png(game, names, locale)
 
 
 async def render_board_async(game, names, viewer=None, locale="en"):

@@ -1,22 +1,17 @@
-"""Compose a picture: the cached static page, this turn's overlay, the panel, PNG bytes."""
-import io
+"""Compose a picture: the cached static page, this turn's overlay, the panel, PNG bytes
+(a palette PNG with the static page's palette, png.py)."""
+from types import SimpleNamespace
 
 from ..engine.network import best_ticket_score, longest_trail_routes, tickets_score
 from . import palette as P
 from . import panel as PN
+from . import png as PNG
 from . import static as S
 from .geometry import layout
 
-PNG_LEVEL = 1          # zlib's fastest: most of a turn's time is the encoding
 MARK_R = 5             # radius of a player's mark on a car, picture pixels
 HOUSE_R = 12
 TICKET_R = 17
-
-
-def encode(img):
-    buf = io.BytesIO()
-    img.save(buf, "PNG", compress_level=PNG_LEVEL)
-    return buf.getvalue()
 
 
 # ----- layout ---------------------------------------------------------------------------------
@@ -32,9 +27,35 @@ def _static_panel(page, lay, board, locale):
     PN.Panel(board, lay.kind, lay.portrait, locale).draw_static(page, lay)
 
 
+def _palette(art):
+    """The palette of a page: from the static page and from the same page with everything a
+    turn can draw on the map (cars of every player on three routes in four, stations, the
+    highlight, ticket rings or the longest path), so that the edges of those get entries."""
+    board, kind = art.sprites.board, art.layout.kind
+    n = board.rules.max_players
+    owner = [-1] * len(board.routes)
+    for i, r in enumerate(r for r in range(len(board.routes)) if r % 4 != 3):
+        owner[r] = i % n
+    cities = [node.index for node in board.nodes if not node.country]
+    stations = {c: i % n for i, c in enumerate(cities)} if board.rules.stations else {}
+    first = next(r for r, seat in enumerate(owner) if seat >= 0)
+    sample = SimpleNamespace(board=board, owner=owner, station_owner=stations,
+                             last_move=(0, "claim_route", first))
+    rings = ([(c, P.TICKET_DONE if i % 2 else P.TICKET_OPEN) for i, c in enumerate(cities)]
+             if kind == "private" else [])
+    trails = [[r for r in range(len(board.routes)) if r % 5 == 0]] if kind == "final" else []
+    img = art.page.copy()
+    overlay(img, art, sample, highlight=kind != "final", trails=trails, rings=rings)
+    return PNG.make_palette([art.page, img])
+
+
+def _art(board, kind, locale):
+    return S.art(board, kind, locale, page_layout, _static_panel, _palette)
+
+
 # ----- the map overlay -------------------------------------------------------------------
 
-def _overlay(img, art, g, *, highlight=True, trails=(), rings=()):
+def overlay(img, art, g, *, highlight=True, trails=(), rings=()):
     lay, sp, board = art.layout, art.sprites, g.board
     ox, oy = lay.ox, lay.oy
 
@@ -47,8 +68,8 @@ def _overlay(img, art, g, *, highlight=True, trails=(), rings=()):
         img.paste(rgb, (bx, by, bx + mask.width, by + mask.height), mask)
 
     for routes in trails:
-        box, mask = sp.trail(routes)
-        put(P.TRAIL, box, mask)
+        for box, mask in sp.trail(routes):
+            put(P.TRAIL, box, mask)
     lm = g.last_move if highlight else None
     if lm and lm[1] in ("claim_route", "tunnel_decline") and lm[2] is not None:
         box, mask = sp.halo(lm[2])
@@ -56,9 +77,12 @@ def _overlay(img, art, g, *, highlight=True, trails=(), rings=()):
     for r, seat in enumerate(g.owner):
         if seat < 0:
             continue
-        box, out, body = sp.car(r)
-        put(P.CAR_LINE, box, out)
-        put(P.player_rgb(seat), box, body)
+        cars = sp.car_pieces(r)
+        for box, out, _ in cars:            # the outlines first: no car's covers its neighbour's body
+            put(P.CAR_LINE, box, out)
+        rgb = P.player_rgb(seat)
+        for box, _, body in cars:
+            put(rgb, box, body)
         mark = sp.mark(P.player_shape(seat), MARK_R)
         ink = P.player_ink(seat)
         for x, y, _ in board.routes[r].slots:
@@ -104,29 +128,53 @@ def _ticket_rows(g, seat):
 
 # ----- pages ----------------------------------------------------------------------------------
 
+def board_png(g, names, viewer=None, locale="en"):
+    return PNG.encode(*board_picture(g, names, viewer, locale))
+
+
+def final_png(g, names, locale="en"):
+    return PNG.encode(*final_picture(g, names, locale))
+
+
 def board_image(g, names, viewer=None, locale="en"):
-    kind = "board" if viewer is None else "private"
-    art = S.art(g.board, kind, locale, page_layout, _static_panel)
-    img = art.page.copy()
-    rows, rings = _ticket_rows(g, viewer) if viewer is not None else ([], [])
-    _overlay(img, art, g, rings=rings)
-    panel = PN.Panel(g.board, kind, art.layout.portrait, locale)
-    panel.draw(img, art.layout, g, names, viewer, rows)
-    return img
+    """The board as an RGB image (before the encoding)."""
+    return board_picture(g, names, viewer, locale)[0]
 
 
 def final_image(g, names, locale="en"):
-    art = S.art(g.board, "final", locale, page_layout, _static_panel)
+    return final_picture(g, names, locale)[0]
+
+
+def board_picture(g, names, viewer=None, locale="en"):
+    """(RGB image, the palette to encode it with) of the board."""
+    kind = "board" if viewer is None else "private"
+    art = _art(g.board, kind, locale)
     img = art.page.copy()
-    players, winners = g.scores()
-    trails = []
+    rows, rings = _ticket_rows(g, viewer) if viewer is not None else ([], [])
+    overlay(img, art, g, rings=rings)
+    panel = PN.Panel(g.board, kind, art.layout.portrait, locale)
+    panel.draw(img, art.layout, g, names, viewer, rows)
+    return img, art.palette
+
+
+def longest_path_trails(g, players):
+    """The routes of each longest-path winner's longest path (drawn on the final picture)."""
+    out = []
     if g.rules.longest_path_bonus:
         for seat, pl in enumerate(players):
             if pl["bonuses"].get("longest_path"):
-                length, routes = longest_trail_routes(g.board, g.routes_of[seat])
+                _, routes = longest_trail_routes(g.board, g.routes_of[seat])
                 if routes:
-                    trails.append(routes)
-    _overlay(img, art, g, highlight=False, trails=trails)
+                    out.append(routes)
+    return out
+
+
+def final_picture(g, names, locale="en"):
+    """(RGB image, the palette to encode it with) of the final picture."""
+    art = _art(g.board, "final", locale)
+    img = art.page.copy()
+    players, winners = g.scores()
+    overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players))
     PN.Panel(g.board, "final", art.layout.portrait, locale).draw_final(img, art.layout, g, names,
                                                                        players, winners)
-    return img
+    return img, art.palette

@@ -4,6 +4,13 @@ Every train-card colour has a letter (from the message catalog, `render.letter.<
 on its cards and route slots. Players differ by hue, by lightness (dark red, mid blue, light
 green, yellow, near-black) and by a shape drawn on every one of their cars and on their
 swatches: ring, square, triangle, diamond, bar pair.
+
+Every colour the picture fills an area with is named here and listed by `solid_colours()`: the
+PNG encoder (`png.py`) keeps each of them exact in its palette. Pillow maps a pixel to the
+palette entry nearest to the low corner of its 4x4x4 cell of RGB values; two solid colours
+closer than that would swallow each other, which `png.conflicts` finds and a test forbids
+(hence PAGE_BG and SCORE_BG on multiples of 4, clear of the white card, and tunnel teeth in
+OUTLINE rather than a shade 5 levels off the black slot's outline).
 """
 from ..engine.cards import COLORS, GRAY, LOCO
 
@@ -12,7 +19,7 @@ CARD_RGB = (
     (157, 78, 172),    # purple
     (45, 112, 214),    # blue
     (240, 140, 40),    # orange
-    (250, 250, 246),   # white
+    (250, 250, 246),   # white (PAGE_BG and SCORE_BG keep clear of it: see the docstring)
     (62, 160, 76),     # green
     (246, 210, 52),    # yellow
     (44, 44, 48),      # black
@@ -27,7 +34,7 @@ CARD_INK = ((255, 255, 255), (255, 255, 255), (30, 30, 30), (30, 30, 30), (255, 
             (30, 30, 30), (255, 255, 255), (255, 255, 255))
 
 BOARD_BG = (234, 228, 212)      # the map area
-PAGE_BG = (250, 248, 242)       # around the map and the panel
+PAGE_BG = (252, 248, 240)       # around the map and the panel
 PANEL_BG = (255, 255, 255)
 FRAME = (120, 110, 95)
 INK = (28, 28, 32)
@@ -43,6 +50,13 @@ TRAIL = (255, 215, 0)           # longest path
 TICKET_OPEN = (255, 120, 0)     # private board: a ticket city, ticket not yet completed
 TICKET_DONE = (0, 150, 70)      # … completed
 TURN_BG = (255, 244, 200)       # the row of the player to play
+WHITE = (255, 255, 255)
+OUTLINE = (20, 20, 20)          # train cards, ferry discs, tunnel teeth
+ROUTE_LINE = (200, 192, 172)    # the thin line through a route's slots
+CROWN = (255, 190, 0)
+WIN_BG = (255, 250, 225)        # the final picture: a winner's card
+SCORE_BG = (248, 248, 240)      # … everybody else's
+ZERO_INK = (180, 180, 180)      # a count of none in the hand
 
 # Players: fill, ink for marks and text on the fill, mark shape. Lightness steps apart so
 # that they stay apart without hue.
@@ -78,6 +92,42 @@ def card_rgb(card):
 
 def card_name(card):
     return "locomotive" if card == LOCO else COLORS[card]
+
+
+def slot_fill(color):
+    """The inside of a free slot of this route colour: the card colour, lightened."""
+    if color == GRAY:
+        return (205, 203, 198)
+    if color == 6:                       # black stays dark: pale black would read as gray
+        return (70, 70, 76)
+    if color == 3:
+        return WHITE
+    return mix(CARD_RGB[color], WHITE, 0.25)
+
+
+def slot_line(color):
+    """The outline of a free slot (a tunnel's slots are outlined in OUTLINE instead)."""
+    if color == GRAY:
+        return (120, 118, 112)
+    if color == 3:
+        return (90, 90, 90)
+    return mix(CARD_RGB[color], (0, 0, 0), 0.45)
+
+
+def solid_colours():
+    """Every colour drawn as a solid area somewhere in a picture, each once; the information
+    ones (card and player colours, marks, highlight, ink) first. (Gray routes are drawn in
+    slot_fill(GRAY); GRAY_RGB itself is not drawn.)"""
+    out = list(CARD_RGB)
+    for fill, ink, _ in PLAYERS:
+        out += [fill, ink]
+    out += [CAR_LINE, HIGHLIGHT, TRAIL, TICKET_OPEN, TICKET_DONE, INK, INK_SOFT, BANNER]
+    out += list(LOCO_STRIPES) + list(CARD_INK)
+    out += [BOARD_BG, PAGE_BG, PANEL_BG, FRAME, RULE, HALO, CITY_FILL, CITY_LINE, COUNTRY_INK,
+            TURN_BG, WHITE, OUTLINE, ROUTE_LINE, CROWN, WIN_BG, SCORE_BG, ZERO_INK]
+    for color in list(range(len(CARD_RGB))) + [GRAY]:
+        out += [slot_fill(color), slot_line(color)]
+    return list(dict.fromkeys(out))
 
 
 def mix(a, b, t):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from ..engine.cards import LOCO
+from ..engine.cards import GRAY, LOCO
 from ..i18n import t
 from . import palette as P
 from . import text as T
@@ -39,16 +39,16 @@ def card_image(card, w, h, locale):
         for i, rgb in enumerate(P.LOCO_STRIPES):
             sd.rectangle((0, h * ss * i // n, w * ss, h * ss * (i + 1) // n), fill=rgb + (255,))
         big.paste(stripes, (0, 0), mask)
-        d.rounded_rectangle(box, r, outline=(20, 20, 20, 255), width=2 * ss)
+        d.rounded_rectangle(box, r, outline=P.OUTLINE + (255,), width=2 * ss)
     else:
-        d.rounded_rectangle(box, r, fill=P.CARD_RGB[card] + (255,), outline=(20, 20, 20, 255),
+        d.rounded_rectangle(box, r, fill=P.CARD_RGB[card] + (255,), outline=P.OUTLINE + (255,),
                             width=2 * ss)
     img = big.resize((w, h), Image.Resampling.LANCZOS)
     letter = t(f"render.letter.{P.card_name(card)}", locale)
     size = round(min(w, h) * 0.55)
     if card == LOCO:
-        T.draw(img, w / 2, h / 2, letter, size, (20, 20, 20, 255), bold=True,
-               halo=(255, 255, 255, 255), halo_width=max(2, size // 10), align="center")
+        T.draw(img, w / 2, h / 2, letter, size, P.OUTLINE + (255,), bold=True,
+               halo=P.WHITE + (255,), halo_width=max(2, size // 10), align="center")
     else:
         T.draw(img, w / 2, h / 2, letter, size, P.CARD_INK[card] + (255,), bold=True,
                align="center")
@@ -91,24 +91,24 @@ def legend_icon(key, w, h):
             for side in (-1, 1):
                 yy = cy + side * 6 * ss
                 d.polygon([(cx + (dd - 4) * ss, yy), (cx + dd * ss, yy + side * 6 * ss),
-                           (cx + (dd + 4) * ss, yy)], fill=(25, 25, 25))
-        d.rounded_rectangle(slot, 4 * ss, fill=(205, 203, 198), outline=(25, 25, 25), width=2 * ss)
+                           (cx + (dd + 4) * ss, yy)], fill=P.OUTLINE)
+        d.rounded_rectangle(slot, 4 * ss, fill=P.slot_fill(GRAY), outline=P.OUTLINE, width=2 * ss)
     elif key == "ferry":
-        d.rounded_rectangle(slot, 4 * ss, fill=(205, 203, 198), outline=(120, 118, 112),
+        d.rounded_rectangle(slot, 4 * ss, fill=P.slot_fill(GRAY), outline=P.slot_line(GRAY),
                             width=2 * ss)
         _loco_disc(d, cx, cy, 7 * ss)
     elif key == "station":
-        house(d, cx, cy, 10 * ss, (255, 255, 255), P.CAR_LINE, 2 * ss)
+        house(d, cx, cy, 10 * ss, P.WHITE, P.CAR_LINE, 2 * ss)
     elif key in ("last", "trail"):
         d.rounded_rectangle((cx - 21 * ss, cy - 11 * ss, cx + 21 * ss, cy + 11 * ss), 9 * ss,
                             fill=P.HIGHLIGHT if key == "last" else P.TRAIL)
         d.rounded_rectangle((cx - 15 * ss, cy - 6 * ss, cx + 15 * ss, cy + 6 * ss), 3 * ss,
-                            fill=(255, 255, 255), outline=P.CAR_LINE, width=2 * ss)
+                            fill=P.WHITE, outline=P.CAR_LINE, width=2 * ss)
     elif key in ("ticket_open", "ticket_done"):
         rgb = P.TICKET_OPEN if key == "ticket_open" else P.TICKET_DONE
         d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), outline=rgb,
                   width=4 * ss)
-        d.ellipse((cx - 5 * ss, cy - 5 * ss, cx + 5 * ss, cy + 5 * ss), fill=(255, 255, 255),
+        d.ellipse((cx - 5 * ss, cy - 5 * ss, cx + 5 * ss, cy + 5 * ss), fill=P.WHITE,
                   outline=P.CITY_LINE, width=2 * ss)
     return icon.resize((w, h), Image.Resampling.LANCZOS)
 
@@ -122,7 +122,7 @@ def house(d, cx, cy, r, fill, line, width):
 def crown(d, cx, cy, r):
     pts = [(cx - r, cy + r * 0.7), (cx - r, cy - r * 0.5), (cx - r * 0.5, cy),
            (cx, cy - r * 0.9), (cx + r * 0.5, cy), (cx + r, cy - r * 0.5), (cx + r, cy + r * 0.7)]
-    d.polygon(pts, fill=(255, 190, 0), outline=P.CAR_LINE, width=2)
+    d.polygon(pts, fill=P.CROWN, outline=P.CAR_LINE, width=2)
 
 
 def paste(img, sprite, x, y):
@@ -344,7 +344,7 @@ class Panel:
             bw = T.width(banner, size, True, self.base) + k(28)
             ImageDraw.Draw(img).rounded_rectangle((x + w - bw, y + 2, x + w, y + h - 4), k(10),
                                                   fill=P.BANNER)
-            T.draw(img, x + w - bw / 2, y + (h - 2) / 2, banner, size, (255, 255, 255),
+            T.draw(img, x + w - bw / 2, y + (h - 2) / 2, banner, size, P.WHITE,
                    bold=True, align="center", base=self.base)
         tx = x
         if who is not None:
@@ -521,7 +521,7 @@ class Panel:
             paste(img, card_image(c, mw, mh, self.locale), cx, top)
             n = counts[c]
             T.draw(img, cx + mw / 2, top + mh + k(14), str(n), k(20),
-                   P.INK if n else (180, 180, 180), bold=True, align="center")
+                   P.INK if n else P.ZERO_INK, bold=True, align="center")
 
     def tickets(self, img, x, y, w, max_h, rows):
         """The viewer's tickets: a tick (completed) or a ring, the cities, the points."""
@@ -540,7 +540,7 @@ class Panel:
             if done:
                 d.ellipse((x, ry - r, x + 2 * r, ry + r), fill=P.TICKET_DONE)
                 d.line([(x + r * 0.5, ry), (x + r * 0.9, ry + r * 0.5), (x + r * 1.5, ry - r * 0.5)],
-                       fill=(255, 255, 255), width=k(3))
+                       fill=P.WHITE, width=k(3))
             else:
                 d.ellipse((x, ry - r, x + 2 * r, ry + r), outline=P.TICKET_OPEN, width=k(4))
             size = k(19)
@@ -592,7 +592,7 @@ class Panel:
             cy = top + (seat // cols) * (card_h + gap)
             won = seat in winners
             d.rounded_rectangle((cx, cy, cx + card_w, cy + card_h), k(10),
-                                fill=(255, 250, 225) if won else (248, 247, 243),
+                                fill=P.WIN_BG if won else P.SCORE_BG,
                                 outline=P.TRAIL if won else P.RULE, width=4 if won else 2)
             paste(img, swatch(seat, k(36)), cx + k(12), cy + k(12))
             total = str(pl["total"])

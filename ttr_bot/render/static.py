@@ -1,5 +1,6 @@
-"""The static layer of a map — drawn once per (map, page kind, language), then cached — and
-the masks the per-turn overlay pastes (claimed cars, highlights, ticket rings).
+"""The static layer of a map — drawn once per (map, page kind, language), then cached with the
+palette its pictures are encoded with (png.py) — and the masks the per-turn overlay pastes
+(claimed cars, highlights, ticket rings).
 
 The map is drawn at twice its size and reduced, so that its slanted slots and circles have
 smooth edges; the overlay masks are made the same way, once per route, on first use. All
@@ -60,23 +61,52 @@ class Sprites:
                     self._cache[key] = m
         return m
 
-    def _slot_mask(self, slots, w, h, r, reach):
-        """One mask holding a rounded w x h rectangle at each slot; `reach` (board units)
-        sets the margin around the slot centres, so that masks of one route line up."""
+    def _slot_box(self, slots, reach):
+        """The box of a route's masks: `reach` (board units) around its slot centres, so that
+        masks of one route line up."""
         s = self.scale
         xs = [x for x, _, _ in slots]
         ys = [y for _, y, _ in slots]
-        x0 = math.floor(min(xs) * s - reach * s) - 1
-        y0 = math.floor(min(ys) * s - reach * s) - 1
-        x1 = math.ceil(max(xs) * s + reach * s) + 1
-        y1 = math.ceil(max(ys) * s + reach * s) + 1
+        return (math.floor(min(xs) * s - reach * s) - 1, math.floor(min(ys) * s - reach * s) - 1,
+                math.ceil(max(xs) * s + reach * s) + 1, math.ceil(max(ys) * s + reach * s) + 1)
+
+    def _slot_polygon(self, slot, origin, w, h, r):
+        """A rounded w x h rectangle at a slot: polygon in supersampled pixels from `origin`."""
+        s, k = self.scale, self.scale * SS
+        x, y, a = slot
+        return rounded_rect((x * s - origin[0]) * SS, (y * s - origin[1]) * SS, a, w * k, h * k, r * k)
+
+    def _slot_mask(self, slots, w, h, r, reach):
+        """One mask holding a rounded w x h rectangle at each slot, in _slot_box."""
+        box = self._slot_box(slots, reach)
+        x0, y0, x1, y1 = box
         img = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
         d = ImageDraw.Draw(img)
-        k = s * SS
-        for x, y, a in slots:
-            d.polygon(rounded_rect((x * s - x0) * SS, (y * s - y0) * SS, a, w * k, h * k, r * k),
-                      fill=255)
-        return (x0, y0, x1, y1), _downsample(img)
+        for slot in slots:
+            d.polygon(self._slot_polygon(slot, box, w, h, r), fill=255)
+        return box, _downsample(img)
+
+    def _slot_pieces(self, slots, sizes, reach):
+        """[(box, mask per size)] per slot: the rectangles _slot_mask would draw for that slot
+        (the same polygons, moved by whole pixels: the same pixels), each in a box just around
+        its first size."""
+        route_box = self._slot_box(slots, reach)
+        out = []
+        for slot in slots:
+            polys = [self._slot_polygon(slot, route_box, *size) for size in sizes]
+            bx0 = math.floor(min(px for px, _ in polys[0]) / SS) - 1
+            by0 = math.floor(min(py for _, py in polys[0]) / SS) - 1
+            bx1 = math.ceil(max(px for px, _ in polys[0]) / SS) + 1
+            by1 = math.ceil(max(py for _, py in polys[0]) / SS) + 1
+            masks = []
+            for poly in polys:
+                img = Image.new("L", ((bx1 - bx0) * SS, (by1 - by0) * SS), 0)
+                ImageDraw.Draw(img).polygon([(px - bx0 * SS, py - by0 * SS) for px, py in poly],
+                                            fill=255)
+                masks.append(_downsample(img))
+            x0, y0 = route_box[0], route_box[1]
+            out.append(((x0 + bx0, y0 + by0, x0 + bx1, y0 + by1), *masks))
+        return tuple(out)
 
     def car(self, route):
         """(box, outline mask, body mask) of the claimed cars of a route."""
@@ -87,6 +117,14 @@ class Sprites:
             _, body = self._slot_mask(slots, *CAR_IN, reach)
             return box, out, body
         return self._get(("car", route), make)
+
+    def car_pieces(self, route):
+        """The masks of car(), one (box, outline mask, body mask) per car, each in a box just
+        around its car: 35-40% of the pixels of the route's box to blend on a full board."""
+        def make():
+            reach = math.hypot(CAR_OUT[0], CAR_OUT[1]) / 2 + 2
+            return self._slot_pieces(self.board.routes[route].slots, (CAR_OUT, CAR_IN), reach)
+        return self._get(("cars", route), make)
 
     def halo(self, route):
         return self._get(("halo", route),
@@ -145,24 +183,29 @@ class Sprites:
                                                     if i[3]))
 
     def trail(self, routes):
-        """A thick line along these routes (city to city through their slot centres). Not
+        """[(box, mask)]: a thick line along each of these routes (city to city through its
+        slot centres, round at every bend), in a box around that route, inside the map. Not
         cached: it is drawn once per game, and each game's path differs."""
-        routes = tuple(sorted(routes))
-
-        def make():
-            s = self.scale
-            board = self.board
-            w, h = round(board.width * s), round(board.height * s)
-            img = Image.new("L", (w * SS, h * SS), 0)
+        s, board = self.scale, self.board
+        w, h = round(board.width * s), round(board.height * s)
+        half = 15 * s
+        out = []
+        for r in sorted(routes):
+            # the points of the whole map's mask, moved by whole pixels: the same pixels
+            pts = [(x * s * SS, y * s * SS) for x, y in _route_line(board, board.routes[r])]
+            x0 = max(0, math.floor(min(x for x, _ in pts) / SS - half) - 1)
+            y0 = max(0, math.floor(min(y for _, y in pts) / SS - half) - 1)
+            x1 = min(w, math.ceil(max(x for x, _ in pts) / SS + half) + 1)
+            y1 = min(h, math.ceil(max(y for _, y in pts) / SS + half) + 1)
+            img = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
             d = ImageDraw.Draw(img)
-            for r in routes:
-                pts = [(x * s * SS, y * s * SS) for x, y in _route_line(board, board.routes[r])]
-                d.line(pts, fill=255, width=round(30 * s * SS), joint="curve")
-                for x, y in pts:
-                    R = 15 * s * SS
-                    d.ellipse((x - R, y - R, x + R, y + R), fill=255)
-            return (0, 0, w, h), _downsample(img)
-        return make()
+            pts = [(x - x0 * SS, y - y0 * SS) for x, y in pts]
+            d.line(pts, fill=255, width=round(30 * s * SS), joint="curve")
+            R = half * SS
+            for x, y in pts:
+                d.ellipse((x - R, y - R, x + R, y + R), fill=255)
+            out.append(((x0, y0, x1, y1), _downsample(img)))
+        return out
 
 
 def _route_line(board, route):
@@ -175,32 +218,13 @@ def _route_line(board, route):
 
 # ----- the map --------------------------------------------------------------------------------
 
-def _slot_fill(color):
-    if color == GRAY:
-        return (205, 203, 198)
-    rgb = P.CARD_RGB[color]
-    if color == 6:                       # black stays dark: pale black would read as gray
-        return (70, 70, 76)
-    if color == 3:
-        return (255, 255, 255)
-    return P.mix(rgb, (255, 255, 255), 0.25)
-
-
-def _slot_line(color):
-    if color == GRAY:
-        return (120, 118, 112)
-    if color == 3:
-        return (90, 90, 90)
-    return P.mix(P.CARD_RGB[color], (0, 0, 0), 0.45)
-
-
 def _draw_routes(d, board, k):
     """Free slots, at k pixels per board unit (already supersampled)."""
     for route in board.routes:
         pts = [(x * k, y * k) for x, y in _route_line(board, route)]
-        d.line(pts, fill=(200, 192, 172), width=round(4 * k), joint="curve")
+        d.line(pts, fill=P.ROUTE_LINE, width=round(4 * k), joint="curve")
     for route in board.routes:
-        fill, line = _slot_fill(route.color), _slot_line(route.color)
+        fill, line = P.slot_fill(route.color), P.slot_line(route.color)
         for i, (x, y, a) in enumerate(route.slots):
             cx, cy = x * k, y * k
             if route.tunnel:
@@ -209,10 +233,10 @@ def _draw_routes(d, board, k):
                         b0 = along(cx, cy, a, (dd - 5) * k, side * (SLOT_H / 2 - 2) * k)
                         b1 = along(cx, cy, a, (dd + 5) * k, side * (SLOT_H / 2 - 2) * k)
                         tip = along(cx, cy, a, dd * k, side * (SLOT_H / 2 + 6) * k)
-                        d.polygon([b0, tip, b1], fill=(25, 25, 25))
+                        d.polygon([b0, tip, b1], fill=P.OUTLINE)
             w, h, r = FREE
             d.polygon(rounded_rect(cx, cy, a, (w + 2) * k, (h + 2) * k, (r + 1) * k),
-                      fill=(25, 25, 25) if route.tunnel else line)
+                      fill=P.OUTLINE if route.tunnel else line)
             d.polygon(rounded_rect(cx, cy, a, (w - 1) * k, (h - 1) * k, r * k), fill=fill)
             if i < route.ferry:
                 _loco_disc(d, cx, cy, 7.5 * k)
@@ -223,7 +247,7 @@ def _loco_disc(d, cx, cy, R):
     n = len(P.LOCO_STRIPES)
     for j, rgb in enumerate(P.LOCO_STRIPES):
         d.pieslice(box, -90 + 360 * j / n, -90 + 360 * (j + 1) / n, fill=rgb)
-    d.ellipse(box, outline=(20, 20, 20), width=max(1, round(R / 4)))
+    d.ellipse(box, outline=P.OUTLINE, width=max(1, round(R / 4)))
 
 
 def _draw_cities(d, board, k):
@@ -231,7 +255,7 @@ def _draw_cities(d, board, k):
         cx, cy = n.x * k, n.y * k
         if n.country:
             R = 7 * k
-            d.rectangle((cx - R, cy - R, cx + R, cy + R), fill=(255, 255, 255),
+            d.rectangle((cx - R, cy - R, cx + R, cy + R), fill=P.WHITE,
                         outline=P.COUNTRY_INK, width=round(3 * k))
             continue
         R = CITY_R * k
@@ -358,11 +382,11 @@ def build_map(board, scale, locale):
 # ----- the cache --------------------------------------------------------------------------
 
 class Art:
-    """Everything cached for one (map, page kind, language): the layout, the static page and
-    the map's sprites."""
+    """Everything cached for one (map, page kind, language): the layout, the static page, the
+    map's sprites and the palette its pictures are encoded with (png.py)."""
 
-    def __init__(self, lay, page, sprites):
-        self.layout, self.page, self.sprites = lay, page, sprites
+    def __init__(self, lay, page, sprites, palette=None):
+        self.layout, self.page, self.sprites, self.palette = lay, page, sprites, palette
 
 
 _LOCK = threading.Lock()
@@ -374,8 +398,9 @@ MAX_PAGES = 12                # ~8 MB each: 4 maps x 3 kinds in one language
 MAX_MAPS = 4
 
 
-def art(board, kind, locale, make_layout, draw_static_panel):
-    """The cached Art, built on first use (by one thread; others wait for it)."""
+def art(board, kind, locale, make_layout, draw_static_panel, make_palette=None):
+    """The cached Art, built on first use (by one thread; others wait for it);
+    `make_palette(art)`, when given, makes its palette."""
     fp = fingerprint(board)
     key = (fp, kind, locale)
     with _LOCK:
@@ -392,22 +417,20 @@ def art(board, kind, locale, make_layout, draw_static_panel):
         lay = make_layout(board, kind)
         with _LOCK:
             map_img = _MAPS.get((fp, lay.scale, locale))
-            sprites = _SPRITES.get((fp, lay.scale))
+            sprites = _SPRITES.setdefault((fp, lay.scale), Sprites(board, lay.scale))
         if map_img is None:
             map_img = build_map(board, lay.scale, locale)
-        if sprites is None:
-            sprites = Sprites(board, lay.scale)
         page = Image.new("RGB", (lay.width, lay.height), P.PAGE_BG)
         page.paste(map_img, (lay.ox, lay.oy))
         draw_static_panel(page, lay, board, locale)
         a = Art(lay, page, sprites)
+        if make_palette is not None:
+            a.palette = make_palette(a)
         with _LOCK:
             _MAPS[(fp, lay.scale, locale)] = map_img
             _MAPS.move_to_end((fp, lay.scale, locale))
             while len(_MAPS) > MAX_MAPS:
                 _MAPS.popitem(last=False)
-            sprites = _SPRITES.setdefault((fp, lay.scale), sprites)
-            a.sprites = sprites
             _PAGES[key] = a
             while len(_PAGES) > MAX_PAGES:
                 _PAGES.popitem(last=False)
