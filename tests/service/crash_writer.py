@@ -1,7 +1,7 @@
 """The writer the crash test kills: plays random moves in many games through GameService,
-forever, on the SQLite file it is given.
+forever, on the database it is given (a SQLite file's path or a postgresql:// URL).
 
-    python crash_writer.py DB ROUND GAMES
+    python -m tests.service.crash_writer DB ROUND GAMES
 
 On start it resumes whatever the file holds (lobbies left half-made by an earlier kill are
 filled and started), opens new games until GAMES are in play, prints "ready", then after every
@@ -39,7 +39,7 @@ async def fill_and_start(svc, channel_id):
     """Bring a lobby (new or left behind) to its players and start it; the game id."""
     map_id, n = players_for(channel_id)
     users = users_for(channel_id, n)
-    loaded = await svc.for_channel(channel_id)
+    loaded = await svc.game_in_channel(channel_id)
     if loaded is None:
         loaded = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
                                       name=f"P{users[0]}", map_id=map_id)
@@ -47,7 +47,7 @@ async def fill_and_start(svc, channel_id):
     for u in users:
         if u not in seated:
             await svc.join(channel_id, u, f"P{u}")
-    if loaded.row.status == "lobby":
+    if loaded.status == "lobby":
         await svc.start(channel_id, users[0])
     return loaded.id
 
@@ -74,7 +74,7 @@ async def main(db, round_no, want):
         user = loaded.seats[action.seat].user_id
         logged = action_to_json(loaded.game, action, SEATS[:loaded.game.n])
         try:
-            eff = await svc.act(game_id, user, action, loaded.row.seq)
+            eff = await svc.act(game_id, user, action, loaded.seq)
         except ServiceError as e:
             print("refused", game_id, e.key, flush=True)
             raise

@@ -1,6 +1,7 @@
 """Helpers shared by the service tests (and the crash test's writer process).
 
-Everything runs on real SQLite files; nothing in the store or the service is mocked.
+Everything runs on real databases, SQLite files or PostgreSQL databases (the `db_path` fixture
+is one of each in turn, see conftest.py); nothing in the store or the service is mocked.
 """
 import json
 import random
@@ -10,7 +11,7 @@ from pathlib import Path
 from ttr_bot.engine.actions import type_name
 from ttr_bot.engine.snapshot import to_dict
 from ttr_bot.service import GameService
-from ttr_bot.store import SqliteStore
+from ttr_bot.store import open_store as store_for
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -30,8 +31,19 @@ def make_service(store, seed=7, **kw):
     return GameService(store, clock=Clock(), seeds=random.Random(seed), **kw)
 
 
-async def open_store(path, **kw):
-    store = SqliteStore(path, **kw)
+def store_class(db, mixin=None):
+    """The driver class for `db` (a TestDB, a database URL or a SQLite path), with `mixin`
+    (a class whose methods wrap the store's through super()) in front of it if given."""
+    cls = type(store_for(str(db)))
+    return cls if mixin is None else type(f"{mixin.__name__}On{cls.__name__}", (mixin, cls), {})
+
+
+async def open_store(db, mixin=None, **kw):
+    """An opened store on `db`; options of the other driver (busy_timeout) are dropped."""
+    url = str(db)
+    if store_for(url).__class__.__name__ != "SqliteStore":
+        kw.pop("busy_timeout", None)
+    store = store_class(url, mixin)(url, **kw)
     await store.open()
     return store
 
@@ -74,7 +86,7 @@ async def play_one(svc, game_id, rng):
     Returns (effects, action, seq the move was made at)."""
     loaded = await svc.load(game_id)
     action = pick_action(loaded.game, rng)
-    seq = loaded.row.seq
+    seq = loaded.seq
     eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action, seq)
     return eff, action, seq
 
@@ -95,8 +107,14 @@ def state_of(game):
 
 
 def raw_counts(path, game_id):
-    """(rows in the log, games.seq, games.status, snapshot seq, snapshot text), read with a
-    plain sqlite3 connection of its own."""
+    """(rows in the log, games.seq, games.status, snapshot seq, snapshot text), read past the
+    store: with the test database's own connection, or a plain sqlite3 one for a file."""
+    from tests.store.dbkit import TestDB  # not at the top: the crash writer imports this module
+    if isinstance(path, TestDB):
+        n = path.scalar("SELECT COUNT(*) FROM actions WHERE game_id = ?", game_id)
+        seq, status = path.fetchone("SELECT seq, status FROM games WHERE id = ?", game_id)
+        snap = path.fetchone("SELECT seq, state FROM snapshots WHERE game_id = ?", game_id)
+        return n, seq, status, snap
     conn = sqlite3.connect(path)
     try:
         n = conn.execute("SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)).fetchone()[0]

@@ -6,7 +6,7 @@ import random
 import pytest
 import pytest_asyncio
 
-from tests.service.svckit import make_service, pick_action, started, state_of
+from tests.service.svckit import make_service, open_store, pick_action, started, state_of
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.maps import load_board
@@ -15,8 +15,8 @@ from ttr_bot.store import SqliteStore
 pytestmark = pytest.mark.asyncio
 
 
-class CountingStore(SqliteStore):
-    """The real SQLite store, counting how often a game's state is read."""
+class CountingStore:
+    """Mixed into the real store (either driver): counts how often a game's state is read."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -34,8 +34,7 @@ class CountingStore(SqliteStore):
 
 @pytest_asyncio.fixture
 async def counting(db_path):
-    s = CountingStore(db_path)
-    await s.open()
+    s = await open_store(db_path, mixin=CountingStore)
     yield s
     await s.close()
 
@@ -89,8 +88,8 @@ async def test_an_evicted_game_plays_on_to_the_end_like_one_never_evicted(counti
         while True:
             kept = await keeping.load(g2)
             action = pick_action(kept.game, rng)
-            e1 = await evicting.act(g1, users[action.seat], action, kept.row.seq)
-            e2 = await keeping.act(g2, users[action.seat], action, kept.row.seq)
+            e1 = await evicting.act(g1, users[action.seat], action, kept.seq)
+            e2 = await keeping.act(g2, users[action.seat], action, kept.seq)
             assert (e1.public, e1.private, e1.to_move, e1.seq) == (
                 e2.public, e2.private, e2.to_move, e2.seq)
             await evicting.load(filler)          # pushes g1 out
@@ -114,8 +113,7 @@ async def test_startup_loads_no_game_until_it_is_used(db_path, counting):
         ids.append((game_id, users))
     await counting.close()
 
-    store = CountingStore(db_path)
-    await store.open()
+    store = await open_store(db_path, mixin=CountingStore)
     try:
         svc = make_service(store, cache_size=5)
         assert await store.list_active_game_ids() == [g for g, _ in ids]
@@ -126,7 +124,7 @@ async def test_startup_loads_no_game_until_it_is_used(db_path, counting):
         await svc.act(game_id, users[action.seat], action, 0)
         assert store.snapshot_loads == [game_id] and list(svc._cache) == [game_id]
         # a channel lookup loads only that channel's game
-        await svc.for_channel(400 + 3)
+        await svc.game_in_channel(400 + 3)
         assert store.snapshot_loads == [game_id, ids[3][0]]
     finally:
         await store.close()

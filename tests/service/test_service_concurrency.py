@@ -1,5 +1,6 @@
 """Concurrency: a hundred clicks on one button apply once; two hundred games move at once;
-two services (two connections to one file) racing the same action apply it once."""
+two services (two connections to one database) racing the same action apply it once. Every
+test runs on SQLite and on PostgreSQL (the `db_path` fixture)."""
 import asyncio
 import random
 
@@ -8,7 +9,6 @@ import pytest
 from tests.service.svckit import make_service, open_store, pick_action, raw_counts, started, state_of
 from ttr_bot.engine.actions import KeepTickets
 from ttr_bot.service import ServiceError
-from ttr_bot.store import SqliteStore
 
 pytestmark = pytest.mark.asyncio
 
@@ -38,7 +38,7 @@ async def test_a_hundred_identical_submissions_apply_once(store, db_path, warm):
             svc.forget(game_id)         # all hundred race to load the game too
         loaded = await svc.load(game_id)
         action = pick_action(loaded.game, rng)
-        seq = loaded.row.seq
+        seq = loaded.seq
         n_before = raw_counts(db_path, game_id)[0]
         applied, errors = await outcomes(
             svc.act(game_id, users[action.seat], action, seq) for _ in range(100))
@@ -102,7 +102,7 @@ async def play_rounds(svc, games, rounds, rng):
             if loaded.game.over:
                 continue
             action = pick_action(loaded.game, rng)
-            picks.append((game_id, users[action.seat], action, loaded.row.seq))
+            picks.append((game_id, users[action.seat], action, loaded.seq))
         applied, errors = await outcomes(svc.act(*p) for p in picks)
         assert errors == {} and len(applied) == len(picks)
         assert sorted(e.game_id for e in applied) == sorted(p[0] for p in picks)
@@ -120,7 +120,7 @@ async def test_two_hundred_games_at_once(store, db_path):
     await asyncio.gather(*(svc.join(ch, ch * 10 + 1, "guest") for ch in channels))
     starts = await asyncio.gather(*(svc.start(ch, ch * 10) for ch in channels))
     assert all(e.started for e in starts)
-    games = [(lob.id, [lob.row.channel_id * 10, lob.row.channel_id * 10 + 1]) for lob in lobbies]
+    games = [(lob.id, [lob.channel_id * 10, lob.channel_id * 10 + 1]) for lob in lobbies]
     assert len({g for g, _ in games}) == 200
     rng = random.Random(5)
     total = await play_rounds(svc, games, 3, rng)
@@ -135,7 +135,8 @@ async def test_two_hundred_games_at_once(store, db_path):
 
 async def test_two_hundred_games_on_two_connections_at_once(db_path):
     """Two services, each with its own connection, write 100 games each at the same time:
-    SQLite's write lock is waited for, never reported as 'database is locked'."""
+    SQLite's write lock is waited for, never reported as 'database is locked' (PostgreSQL:
+    each store's pool)."""
     a, b = await open_store(db_path, busy_timeout=30), await open_store(db_path, busy_timeout=30)
     try:
         sa, sb = make_service(a, seed=1), make_service(b, seed=2)
@@ -163,7 +164,7 @@ async def test_two_services_on_one_file_race_the_same_action(db_path):
             if loaded.game.over:
                 break
             action = pick_action(loaded.game, rng)
-            seq = loaded.row.seq
+            seq = loaded.seq
             user = users[action.seat]
             await sb.load(game_id)   # both hold the game in their caches
             ra, rb = await asyncio.gather(sa.act(game_id, user, action, seq),
@@ -206,8 +207,9 @@ async def test_a_service_whose_cache_fell_behind_accepts_the_current_seq(db_path
         await b.close()
 
 
-class GatedStore(SqliteStore):
-    """Pauses one get_game() after it has read the row, until released."""
+class Gated:
+    """(Mixed into the driver's store) pauses one get_game() after it has read the row, until
+    released."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -224,8 +226,7 @@ class GatedStore(SqliteStore):
 
 
 async def test_a_view_loaded_during_an_action_does_not_leave_a_stale_cache(db_path):
-    store = GatedStore(db_path)
-    await store.open()
+    store = await open_store(db_path, mixin=Gated)
     try:
         svc = make_service(store)
         game_id, users = await started(svc, 40)
@@ -239,15 +240,15 @@ async def test_a_view_loaded_during_an_action_does_not_leave_a_stale_cache(db_pa
         gate.set()
         await viewer
         cached = await svc.load(game_id)
-        assert cached.row.seq == 1 and cached.game.offers[0] is None
+        assert cached.seq == 1 and cached.game.offers[0] is None
         eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
         assert eff.seq == 2
     finally:
         await store.close()
 
 
-class CommitThenCancel(SqliteStore):
-    """Commits the next append, then raises CancelledError, as when the caller's task is
+class CommitThenCancel:
+    """(Mixed into the driver's store) commits the next append, then raises CancelledError, as when the caller's task is
     cancelled while the commit is already under way (it may or may not have happened)."""
 
     def __init__(self, *a, **kw):
@@ -263,8 +264,7 @@ class CommitThenCancel(SqliteStore):
 
 
 async def test_an_action_cancelled_after_its_commit_is_not_applied_twice(db_path):
-    store = CommitThenCancel(db_path)
-    await store.open()
+    store = await open_store(db_path, mixin=CommitThenCancel)
     try:
         svc = make_service(store)
         game_id, users = await started(svc, 50, players=2)

@@ -1,6 +1,8 @@
 """Crash safety: a writer process is killed with SIGKILL at random moments while it plays many
-games; after every kill the file must hold every action the writer reported done, and every
-game's stored state must equal the replay of its log. The next round resumes the same games.
+games; after every kill the database must hold every action the writer reported done, and
+every game's stored state must equal the replay of its log. The next round resumes the same
+games. On SQLite (the file) and on PostgreSQL (a client killed mid-transaction: the server rolls
+back what it had not committed).
 
 TTR_CRASH_ROUNDS and TTR_CRASH_SEED change the number of kill/restart rounds and the seed of
 the kill moments (the seed is printed on failure, to replay a failing run).
@@ -11,7 +13,6 @@ import json
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -37,7 +38,7 @@ class Writer:
     """The writer subprocess, its stdout collected line by line by a thread."""
 
     def __init__(self, db, round_no):
-        self.proc = subprocess.Popen(
+        self.proc = subprocess.Popen(      # str(db): the SQLite file's path or the database URL
             [sys.executable, "-m", "tests.service.crash_writer", str(db), str(round_no), str(GAMES)],
             cwd=REPO,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -67,11 +68,8 @@ async def check(db, reported, checked):
     """Everything reported is in the log; every game's snapshot equals its replay.
     `checked` maps game id -> (seq, status) already verified, so unchanged finished games are
     not replayed again every round. Returns the number of games verified."""
-    conn = sqlite3.connect(db)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    finally:
-        conn.close()
+    if db.driver == "sqlite":
+        assert db.scalar("PRAGMA integrity_check") == "ok"
     store = await open_store(db)
     try:
         svc = make_service(store)
@@ -107,16 +105,12 @@ async def check(db, reported, checked):
 
 
 def started_games(db):
-    conn = sqlite3.connect(db)
-    try:
-        return [r[0] for r in conn.execute(
-            "SELECT id FROM games WHERE status IN ('active', 'finished') ORDER BY id")]
-    finally:
-        conn.close()
+    return [r[0] for r in db.fetchall(
+        "SELECT id FROM games WHERE status IN ('active', 'finished') ORDER BY id")]
 
 
-def test_sigkill_at_random_moments_loses_nothing_reported(tmp_path):
-    db = tmp_path / "crash.db"
+def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
+    db = db_path
     rng = random.Random(SEED)
     reported = {}           # game id -> {seq: digest} of every action reported done
     checked = {}
@@ -151,13 +145,13 @@ def test_sigkill_at_random_moments_loses_nothing_reported(tmp_path):
     assert done_total >= 30 * ROUNDS, (SEED, done_total)
     assert mid_stream_kills >= ROUNDS // 2, (SEED, mid_stream_kills)
     finished = sum(1 for seq, status in checked.values() if status == "finished")
-    print(f"crash test: seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "
+    print(f"crash test ({db.driver}): seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "
           f"{len(checked)} games ({finished} finished), {time.monotonic() - started:.1f} s")
 
 
-def test_the_checker_catches_a_lost_action(tmp_path):
+def test_the_checker_catches_a_lost_action(db_path):
     """The check above can fail: a reported action missing from the log is caught."""
-    db = tmp_path / "crash.db"
+    db = db_path
     writer = Writer(db, 1)
     assert writer.ready.wait(15)
     deadline = time.monotonic() + 10
@@ -172,9 +166,7 @@ def test_the_checker_catches_a_lost_action(tmp_path):
         asyncio.run(check(db, {game_id: {seq + 1: "0" * 16}}, {}))   # never written
     with pytest.raises(AssertionError):
         asyncio.run(check(db, {game_id: {seq: "0" * 16}}, {}))       # another action
-    conn = sqlite3.connect(db, isolation_level=None)               # a stale snapshot
-    conn.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id != ? "
-                 "LIMIT 1) WHERE game_id = ?", (game_id, game_id))
-    conn.close()
+    db.execute("UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id != ? "
+               "LIMIT 1) WHERE game_id = ?", game_id, game_id)     # a stale snapshot
     with pytest.raises(AssertionError):
         asyncio.run(check(db, reported, {}))

@@ -1,31 +1,42 @@
-"""Fixtures for the store tests: real SQLite files under tmp_path, nothing mocked.
+"""Fixtures for the store tests: real databases, nothing mocked, on both drivers.
 
-pytest-asyncio runs in strict mode here; each test module marks itself with
-`pytestmark = pytest.mark.asyncio` (no global asyncio_mode).
+Every test that uses `store` or `db` runs twice, on SQLite (a file under tmp_path) and on
+PostgreSQL (a fresh database on the run's throwaway server; see dbkit.py): ids end in
+[sqlite] and [postgresql]. pytest-asyncio runs in strict mode here; each test module marks
+itself with `pytestmark = pytest.mark.asyncio` (no global asyncio_mode).
 """
-import asyncio
-import inspect
 import json
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from ttr_bot.store import SqliteStore
+from tests.store.dbkit import DRIVERS, make_test_db
 
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(params=DRIVERS)
+def driver(request):
+    return request.param
+
+
 @pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "ttr.db"
+def db(request, driver, tmp_path):
+    """This test's database (PostgreSQL's already at the newest schema)."""
+    return make_test_db(request, driver, tmp_path)
+
+
+@pytest.fixture
+def empty_db(request, driver, tmp_path):
+    """This test's database with nothing in it, not even the schema (the migration tests)."""
+    return make_test_db(request, driver, tmp_path, migrated=False)
 
 
 @pytest_asyncio.fixture
-async def store(db_path):
-    s = SqliteStore(db_path)
+async def store(db):
+    s = db.open_store()
     await s.open()
     yield s
     await s.close()
@@ -51,22 +62,10 @@ def make_game(store):
     return make
 
 
+# -- SQLite only: the migration tests that work on the file with sqlite3 / aiosqlite ------------
 @pytest.fixture
-def eventually():
-    async def wait(predicate, timeout=3.0, interval=0.01):
-        """Wait until predicate() (or the coroutine it returns) is true; fail the test after
-        `timeout` seconds."""
-        async def check():
-            result = predicate()
-            return await result if inspect.isawaitable(result) else result
-
-        deadline = time.monotonic() + timeout
-        while not await check():
-            if time.monotonic() > deadline:
-                raise AssertionError("condition not met in time")
-            await asyncio.sleep(interval)
-
-    return wait
+def db_path(tmp_path):
+    return tmp_path / "ttr.db"
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from ttr_bot.store import (
     NotFound,
     SeatResult,
     SeatTaken,
-    SqliteStore,
     StoreError,
     WrongStatus,
 )
@@ -51,16 +50,17 @@ async def test_one_open_game_per_channel(store):
     assert (await store.get_game(first)).finished_at == 5.0
 
 
-async def test_one_open_game_per_channel_is_enforced_by_the_database(store, raw_db):
+async def test_one_open_game_per_channel_is_enforced_by_the_database(store, db):
     await new_game(store)
-    conn = raw_db()
-    with pytest.raises(Exception, match="UNIQUE"):
-        conn.execute("INSERT INTO games (channel_id, map, seed, host_id, created_at, updated_at) "
-                     "VALUES (7, 'usa', 1, 1, 0, 0)")
+    with pytest.raises(Exception, match="(?i)unique"):
+        db.execute("INSERT INTO games (channel_id, map, seed, host_id, created_at, updated_at) "
+                   "VALUES (7, 'usa', 1, 1, 0, 0)")
+    db.execute("INSERT INTO games (channel_id, map, seed, host_id, created_at, updated_at, status) "
+               "VALUES (7, 'usa', 1, 1, 0, 0, 'finished')")   # closed games do not count
 
 
-async def test_racing_creates_in_one_channel_across_connections(db_path, store):
-    others = [SqliteStore(db_path) for _ in range(4)]
+async def test_racing_creates_in_one_channel_across_connections(db, store):
+    others = [db.open_store() for _ in range(4)]
     for s in others:
         await s.open()
     try:
@@ -72,6 +72,8 @@ async def test_racing_creates_in_one_channel_across_connections(db_path, store):
     created = [o for o in outcomes if isinstance(o, int)]
     assert len(created) == 1
     assert all(isinstance(o, ChannelBusy) for o in outcomes if not isinstance(o, int))
+    # the loser is told which game holds the channel, even when it lost at the index
+    assert {o.game_id for o in outcomes if isinstance(o, ChannelBusy)} <= {created[0], None}
 
 
 async def test_status_moves(store):
@@ -176,7 +178,7 @@ async def test_results_for_user_newest_first(store, make_game):
     assert await store.results_for_user(777) == []
 
 
-async def test_users_locale_and_dms_flags(db_path, store):
+async def test_users_locale_and_dms_flags(db, store):
     assert await store.get_user(1) is None
     assert await store.get_locale(1) is None
     assert await store.get_dms_closed(1) is False
@@ -187,7 +189,7 @@ async def test_users_locale_and_dms_flags(db_path, store):
     user = await store.get_user(1)
     assert (user.locale, user.dms_closed, user.updated_at) == ("de", True, 2.0)
     await store.close()
-    async with SqliteStore(db_path) as again:  # survives a restart
+    async with db.open_store() as again:  # survives a restart
         assert await again.get_locale(1) == "de"
         assert await again.get_dms_closed(1) is True
         assert await again.get_dms_closed(2) is False
@@ -211,8 +213,8 @@ async def test_message_references(store):
         await store.set_message(555, "turn_panel", 1, 1)
 
 
-async def test_closed_store_says_so(db_path):
-    s = SqliteStore(db_path)
+async def test_closed_store_says_so(db):
+    s = db.open_store()
     with pytest.raises(StoreError, match="not open"):
         await s.get_game(1)
     await s.open()

@@ -10,6 +10,13 @@ before it is reported done):
   to resume (without loading them). Target: at most 2 s.
 
     python -m ttr_bot.bench service [--games N] [--stored N] [--ready-runs N] [--dir DIR]
+                                    [--pg | --db postgresql://...]
+
+With --pg the same figures on PostgreSQL, on a throwaway server started for the run (as the
+tests do: fsync=off, so commits are not synced to disk, which makes its figures optimistic
+against a real server's); with --db postgresql://user@host/db on that server instead (the bench
+creates and drops two databases of its own there, so the user needs CREATEDB). The stored games
+for the ready time are written to SQLite and moved with migrate-db's copy.
 """
 import argparse
 import asyncio
@@ -31,7 +38,7 @@ from ..engine.snapshot import to_dict
 from ..maps import load_board
 from ..record_format import action_to_json
 from ..service import GameService
-from ..store import SqliteStore
+from ..store import SqliteStore, open_store
 
 REPO = Path(__file__).resolve().parents[2]
 SEATS = [str(i) for i in range(5)]
@@ -51,11 +58,11 @@ try:
 except Exception as e:           # the Discord layer missing or broken: the service alone
     imported = "ttr_bot.service + ttr_bot.store (ttr_bot.discord.bot: %s)" % type(e).__name__
 from ttr_bot.service import GameService
-from ttr_bot.store import SqliteStore
+from ttr_bot.store import open_store
 t_import = time.perf_counter()
 
 async def main():
-    store = SqliteStore(sys.argv[1])
+    store = open_store(sys.argv[1])
     await store.open()
     t_open = time.perf_counter()
     service = GameService(store)
@@ -79,9 +86,9 @@ def pick_action(game, rng):
     return rng.choice(kinds[rng.choice(sorted(kinds))])
 
 
-class TimedStore(SqliteStore):
-    """The SQLite store, timing append_action: the one transaction that makes an action
-    durable (log row, snapshot, seq; committed and synced)."""
+class Timed:
+    """Mixed into the store (either driver): times append_action, the one transaction that
+    makes an action durable (log row, snapshot, seq; committed and synced)."""
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -95,8 +102,72 @@ class TimedStore(SqliteStore):
             self.append_times.append(time.perf_counter() - t)
 
     async def synchronous(self):
+        if not isinstance(self, SqliteStore):
+            async with self._pool.acquire() as conn:
+                return await conn.fetchval("SHOW synchronous_commit")
         rows = await self._conn().execute_fetchall("PRAGMA synchronous")
         return {0: "OFF", 1: "NORMAL", 2: "FULL", 3: "EXTRA"}.get(rows[0][0], rows[0][0])
+
+
+def timed_store(url):
+    base = type(open_store(url))
+    return type(f"Timed{base.__name__}", (Timed, base), {})(url)
+
+
+class PgTarget:
+    """--pg / --db: the PostgreSQL server the figures are taken on, and its bench databases."""
+
+    def __init__(self, admin_url=None):
+        from ..store.pgserver import TempPostgres
+        self.server = None
+        if admin_url is None:
+            self.server = TempPostgres().start()
+            admin_url = self.server.url()
+        self.admin_url = admin_url
+        self.names = []
+        self.version = asyncio.run(self._admin("SHOW server_version"))
+
+    async def _admin(self, sql, url=None):
+        import asyncpg
+        conn = await asyncpg.connect(url or self.admin_url)
+        try:
+            return await conn.fetchval(sql)
+        finally:
+            await conn.close()
+
+    def url(self, name):
+        from urllib.parse import urlsplit
+        name = f"ttr_bench_{name}_{os.getpid()}"
+        asyncio.run(self._admin(f'CREATE DATABASE "{name}"'))
+        self.names.append(name)
+        return urlsplit(self.admin_url)._replace(path=f"/{name}").geturl()
+
+    def size(self, url):
+        return asyncio.run(self._admin("SELECT pg_database_size(current_database())", url))
+
+    def vacuum(self, url):
+        asyncio.run(self._admin("VACUUM FULL", url))
+
+    def payload(self, url):
+        async def run():
+            import asyncpg
+            conn = await asyncpg.connect(url)
+            try:
+                n = await conn.fetchval("SELECT COUNT(*) FROM games") or 1
+                actions, log = await conn.fetchrow(
+                    "SELECT COUNT(*), SUM(octet_length(action::text)) FROM actions")
+                snaps = await conn.fetchval("SELECT SUM(octet_length(state::text)) FROM snapshots")
+                return {"actions_per_game": actions / n, "log_bytes": (log or 0) / n,
+                        "snapshot_bytes": (snaps or 0) / n}
+            finally:
+                await conn.close()
+        return asyncio.run(run())
+
+    def close(self):
+        for name in self.names:
+            asyncio.run(self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        if self.server is not None:
+            self.server.stop()
 
 
 class Clock:
@@ -123,22 +194,24 @@ async def _move(svc, game_id, users, rng, latencies):
     loaded = await svc.load(game_id)
     action = pick_action(loaded.game, rng)
     t = time.perf_counter()
-    eff = await svc.act(game_id, users[action.seat], action, loaded.row.seq)
+    eff = await svc.act(game_id, users[action.seat], action, loaded.seq)
     latencies.append(time.perf_counter() - t)
     return eff
 
 
-async def throughput(path, games, seed=1):
+async def throughput(path, games, seed=1, pg=None):
     """Play `games` complete games one after another, then the same number all at once.
-    Returns figures and the finished-game count."""
+    Returns figures and the finished-game count. `pg`: the PgTarget `path` is a database of."""
     rng = random.Random(seed)
-    store = TimedStore(path)
+    store = timed_store(str(path))
     await store.open()
     svc = GameService(store, clock=Clock(), seeds=random.Random(seed))
     out = {}
     try:
         await store.close()
-        empty = _file_bytes(path)
+        if pg:
+            await asyncio.to_thread(pg.vacuum, path)    # as compact as it will be at the end
+        empty = await asyncio.to_thread(pg.size, path) if pg else _file_bytes(path)
         await store.open()
         out["synchronous"] = await store.synchronous()
 
@@ -164,12 +237,19 @@ async def throughput(path, games, seed=1):
 
         finished = await _count(store, "finished")
         await store.close()
-        _checkpoint(path)
-        written = _file_bytes(path)
-        _vacuum(path)
-        vacuumed = _file_bytes(path)
+        if pg:
+            written = await asyncio.to_thread(pg.size, path)
+            await asyncio.to_thread(pg.vacuum, path)
+            vacuumed = await asyncio.to_thread(pg.size, path)
+            payload = await asyncio.to_thread(pg.payload, path)
+        else:
+            _checkpoint(path)
+            written = _file_bytes(path)
+            _vacuum(path)
+            vacuumed = _file_bytes(path)
+            payload = _payload(path)
         out["bytes"] = {"empty": empty, "written": written, "vacuumed": vacuumed,
-                        "finished": finished, **_payload(path)}
+                        "finished": finished, **payload}
     finally:
         await store.close()
     return out
@@ -178,6 +258,9 @@ async def throughput(path, games, seed=1):
 async def _count(store, status):
     ids = await store.list_active_game_ids(include_lobbies=True)
     assert not ids, ids
+    if not isinstance(store, SqliteStore):
+        async with store._pool.acquire() as conn:
+            return await conn.fetchval("SELECT COUNT(*) FROM games WHERE status = $1", status)
     conn = sqlite3.connect(store.path)
     try:
         return conn.execute("SELECT COUNT(*) FROM games WHERE status = ?", (status,)).fetchone()[0]
@@ -282,9 +365,24 @@ async def fill(path, stored, seed=2, templates=64):
     return time.perf_counter() - t0, rows
 
 
+async def fill_pg(url, sqlite_path, stored):
+    """The stored games for PostgreSQL: written to SQLite by `fill`, then moved with
+    migrate-db's copy. Returns (seconds, actions written)."""
+    from ..store.copy import copy_rows
+    fill_s, rows = await fill(sqlite_path, stored)
+    t0 = time.perf_counter()
+    async with SqliteStore(sqlite_path) as source, open_store(url) as target:
+        await copy_rows(source, target)
+    os.remove(sqlite_path)
+    for suffix in ("-wal", "-shm"):
+        if os.path.exists(f"{sqlite_path}{suffix}"):
+            os.remove(f"{sqlite_path}{suffix}")
+    return fill_s + time.perf_counter() - t0, rows
+
+
 async def _spot_check(path, ids):
     """A few of the stored games load and equal the replay of their logs (the data is real)."""
-    store = SqliteStore(path)
+    store = open_store(str(path))
     await store.open()
     try:
         svc = GameService(store)
@@ -327,12 +425,34 @@ def main(argv=None):
                     help="games in the database for the ready time (default 10000)")
     ap.add_argument("--ready-runs", type=int, default=5, help="fresh processes timed (default 5)")
     ap.add_argument("--dir", help="where to put the databases (default: a temporary directory)")
+    where = ap.add_mutually_exclusive_group()
+    where.add_argument("--pg", action="store_true",
+                       help="on PostgreSQL: a throwaway server started for the run")
+    where.add_argument("--db", metavar="URL",
+                       help="on this PostgreSQL server (postgresql://...; needs CREATEDB)")
     args = ap.parse_args(argv)
+    if args.db and not args.db.startswith(("postgresql://", "postgres://")):
+        ap.error("--db takes a postgresql:// URL (SQLite is the default)")
+    pg = PgTarget(args.db) if (args.pg or args.db) else None
+    try:
+        return _run(args, pg)
+    finally:
+        if pg is not None:
+            pg.close()
 
+
+def _run(args, pg):
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         tmp = Path(tmp)
-        fig = asyncio.run(throughput(tmp / "play.sqlite3", args.games))
-        print(f"Game service on SQLite (WAL, synchronous={fig['synchronous']}), files in {tmp}")
+        play = pg.url("play") if pg else tmp / "play.sqlite3"
+        fig = asyncio.run(throughput(play, args.games, pg=pg))
+        if pg:
+            where = ("a throwaway server (fsync=off: commits not synced to disk)" if pg.server
+                     else "the server --db names")
+            print(f"Game service on PostgreSQL {pg.version} (synchronous_commit="
+                  f"{fig['synchronous']}, asyncpg pool), {where}")
+        else:
+            print(f"Game service on SQLite (WAL, synchronous={fig['synchronous']}), files in {tmp}")
         seq, conc, size = fig["sequential"], fig["concurrent"], fig["bytes"]
         lat = seq["latencies"]
         print(f"Actions with persistence ({args.games} complete games, random legal moves, "
@@ -357,11 +477,17 @@ def main(argv=None):
               f"(log {size['log_bytes']:.0f} + final snapshot {size['snapshot_bytes']:.0f} "
               f"bytes of JSON, plus seats, results and indexes)")
 
-        stored = tmp / "stored.sqlite3"
-        fill_s, rows = asyncio.run(fill(stored, args.stored))
+        if pg:
+            stored = pg.url("stored")
+            fill_s, rows = asyncio.run(fill_pg(stored, tmp / "stored.sqlite3", args.stored))
+            megabytes = pg.size(stored) / 1e6
+        else:
+            stored = tmp / "stored.sqlite3"
+            fill_s, rows = asyncio.run(fill(stored, args.stored))
+            megabytes = os.path.getsize(stored) / 1e6
         asyncio.run(_spot_check(stored, [1, 2, args.stored // 2, args.stored]))
         print(f"Ready with {args.stored} stored games in play ({rows} logged actions, "
-              f"{os.path.getsize(stored) / 1e6:.0f} MB; filled in {fill_s:.1f} s):")
+              f"{megabytes:.0f} MB; filled in {fill_s:.1f} s):")
         runs = [ready_time(stored) for _ in range(args.ready_runs)]
         times = sorted(t for t, _ in runs)
         info = runs[-1][1]

@@ -1,6 +1,10 @@
 """Persistence: games, their action logs and snapshots, timers, user preferences, statistics.
 
-The service depends on `Store` (base.py); `SqliteStore` (sqlite.py) is the driver in use.
+The service depends on `Store` (base.py). Two drivers keep its contract: `SqliteStore`
+(sqlite.py, the default: one file, nothing to run) and `PostgresStore` (postgres.py, on asyncpg,
+for several processes or machines). `open_store(setting)` (factory.py) picks one from the
+database setting: a path or sqlite:///path is SQLite, postgresql://... is PostgreSQL.
+`copy.py` moves a database from one to the other (`python bot.py migrate-db`).
 """
 from .base import UNSET, Store
 from .errors import (
@@ -15,6 +19,7 @@ from .errors import (
     StoreError,
     WrongStatus,
 )
+from .factory import open_store, parse_db_url, redact
 from .models import (
     ActionRecord,
     Game,
@@ -27,12 +32,19 @@ from .models import (
     UserPrefs,
 )
 from .sqlite import SqliteStore
-from .timers import TimerService
 
 __all__ = [
-    "UNSET", "Store", "SqliteStore", "TimerService",
+    "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
     "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
     "SeatIsBot", "SeatTaken", "StaleSequence", "WrongStatus",
     "ActionRecord", "Game", "MessageRef", "ResultRecord", "Seat", "SeatResult", "Snapshot",
     "Timer", "UserPrefs",
 ]
+
+
+def __getattr__(name: str):
+    """`PostgresStore` on first use, so SQLite users never import asyncpg."""
+    if name == "PostgresStore":
+        from .postgres import PostgresStore
+        return PostgresStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

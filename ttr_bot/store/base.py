@@ -1,7 +1,7 @@
 """The storage interface the service is written against.
 
-The service only ever sees `Store`, the records in `records.py` and the errors in `errors.py`,
-so a PostgreSQL driver can be added next to `sqlite.py` without touching the service.
+The service only ever sees `Store`, the records in `models.py` and the errors in `errors.py`;
+`sqlite.py` and `postgres.py` implement it, `open_store()` (factory.py) picks one.
 
 Contract every driver keeps:
 - a method that returns has made its change durable (committed, synced to disk): the service
@@ -12,7 +12,10 @@ Contract every driver keeps:
 - `now` (epoch seconds) is passed in by the caller; it defaults to the wall clock only for
   convenience, so tests and the service decide what time it is;
 - JSON columns go in as Python mappings (or, for the action log and snapshot, as JSON text the
-  engine produced) and come back decoded;
+  engine produced) and come back decoded; the log's and the snapshot's text is stored as
+  written, so an action's keys come back in the engine's order;
+- ids, seeds and Discord snowflakes are signed 64-bit integers; times (epoch seconds, floats)
+  come back equal to what was passed;
 - loads validate: unreadable rows raise `CorruptData` subclasses, never get skipped.
 """
 from abc import ABC, abstractmethod
@@ -193,7 +196,7 @@ class Store(ABC):
         self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
         game_id: int | None = None, now: float | None = None,
     ) -> int:
-        """Persist a timer; return its id. Use TimerService.schedule to also wake the runner."""
+        """Persist a timer; return its id. The service's Scheduler.schedule also wakes its runner."""
 
     @abstractmethod
     async def delete_timer(self, timer_id: int) -> bool: ...

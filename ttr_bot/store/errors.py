@@ -1,7 +1,8 @@
 """Errors the store raises.
 
-Every driver (SQLite now, PostgreSQL later) raises these and only these for the expected
-failures, so the service can catch them without knowing which database is underneath.
+Every driver (SQLite, PostgreSQL) raises these and only these for the expected failures (each
+maps its database's constraint violations onto them), so the service can catch them without
+knowing which database is underneath.
 """
 
 

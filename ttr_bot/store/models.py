@@ -71,21 +71,15 @@ class SeatResult:
     former_user_id: int | None = None  # a seat a computer took over: the human who left it
 
 
-@dataclass(frozen=True, slots=True)
-class ResultRecord:
-    """One seat's line in a finished game, as stored for statistics. A seat a computer took
-    over has no user_id (the result is not the player's) and the player in former_user_id."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResultRecord(SeatResult):
+    """One seat's line in a finished game, as stored for statistics: the service's SeatResult
+    plus what the store copies from the game. A seat a computer took over has no user_id (the
+    result is not the player's) and the player in former_user_id. Built with keywords."""
     game_id: int
-    seat: int
-    user_id: int | None
-    score: int
-    rank: int
-    won: bool
-    tickets_completed: int
     map: str
     variant: str
     finished_at: float
-    former_user_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

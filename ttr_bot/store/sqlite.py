@@ -10,7 +10,6 @@ processes) on one file serialise on busy_timeout instead of failing with "databa
 or acting on a stale read.
 """
 import asyncio
-import json
 import logging
 import sqlite3
 import time
@@ -22,6 +21,7 @@ from typing import Any
 import aiosqlite
 
 from .base import UNSET, Store
+from .dburl import PG_PREFIXES, SQLITE_PREFIX, parse_db_url
 from .errors import (
     ChannelBusy,
     CorruptSnapshot,
@@ -46,36 +46,23 @@ from .models import (
     Timer,
     UserPrefs,
 )
+from .rows import (
+    GAME_COLUMNS,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    TIMER_COLUMNS,
+    TRANSITIONS,
+    check_json_object,
+    dump,
+    game_record,
+    now_or_clock,
+    result_record,
+    seat_record,
+    timer_record,
+)
 from .validation import check_actions, check_snapshot, parse_action
 
 log = logging.getLogger(__name__)
-
-# status -> the statuses a game may come from
-_TRANSITIONS = {"active": ("lobby",), "finished": ("active",), "cancelled": ("lobby", "active")}
-_GAME_COLUMNS = ("id, guild_id, channel_id, map, variant, options, seed, status, host_id, "
-                 "created_at, updated_at, finished_at, seq")
-_SEAT_COLUMNS = "game_id, seat, user_id, display_name, bot_level, notify, former_user_id"
-_TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at, attempts"
-_RESULT_COLUMNS = ("game_id, seat, user_id, score, rank, won, tickets_completed, map, variant, "
-                   "finished_at, former_user_id")
-
-
-def _now(now: float | None) -> float:
-    return time.time() if now is None else now
-
-
-def _dump(obj: Mapping[str, Any] | None) -> str:
-    return json.dumps(dict(obj or {}), separators=(",", ":"), ensure_ascii=False)
-
-
-def _json_object(text: str, what: str) -> None:
-    """Refuse to store what a later load would reject."""
-    try:
-        value = json.loads(text)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise ValueError(f"{what} must be a JSON object, not {type(value).__name__}")
 
 
 class SqliteStore(Store):
@@ -83,6 +70,11 @@ class SqliteStore(Store):
         self, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR,
         busy_timeout: float = 10.0,
     ):
+        if isinstance(path, str) and path.startswith(SQLITE_PREFIX):
+            path = parse_db_url(path)[1]      # sqlite:///file, as open_store() accepts it
+        elif str(path).startswith(PG_PREFIXES):
+            raise ValueError("SqliteStore was given a PostgreSQL URL: open_store(url) picks "
+                             "the driver")
         self.path = path
         self.migrations_dir = migrations_dir
         self.busy_timeout = busy_timeout
@@ -170,7 +162,9 @@ class SqliteStore(Store):
     ) -> int:
         if host_name is not None and not isinstance(host_name, str):
             raise ValueError("host_name must be a string")
-        now = _now(now)
+        if not -2**63 <= seed < 2**63:
+            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+        now = now_or_clock(now)
         async with self._transaction() as db:
             busy = await db.execute_fetchall(
                 "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
@@ -183,7 +177,7 @@ class SqliteStore(Store):
                     "INSERT INTO games (guild_id, channel_id, map, variant, options, seed, "
                     "status, host_id, created_at, updated_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (guild_id, channel_id, map, variant, _dump(options), seed, host_id, now, now),
+                    (guild_id, channel_id, map, variant, dump(options), seed, host_id, now, now),
                 )
             except sqlite3.IntegrityError as exc:  # the partial unique index, should the check miss
                 raise ChannelBusy(channel_id) from exc
@@ -198,15 +192,15 @@ class SqliteStore(Store):
             return cursor.lastrowid
 
     async def get_game(self, game_id: int) -> Game | None:
-        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(row) if row else None
+        row = await self._fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return game_record(row) if row else None
 
     async def find_open_game(self, channel_id: int) -> Game | None:
         row = await self._fetchone(
-            f"SELECT {_GAME_COLUMNS} FROM games "
+            f"SELECT {GAME_COLUMNS} FROM games "
             "WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,),
         )
-        return _game(row) if row else None
+        return game_record(row) if row else None
 
     async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
         statuses = OPEN_STATUSES if include_lobbies else ("active",)
@@ -219,9 +213,9 @@ class SqliteStore(Store):
     async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
         if status not in GAME_STATUSES:
             raise ValueError(f"unknown game status {status!r}")
-        now = _now(now)
+        now = now_or_clock(now)
         async with self._transaction() as db:
-            await self._require_status(db, game_id, _TRANSITIONS.get(status, ()))
+            await self._require_status(db, game_id, TRANSITIONS.get(status, ()))
             await db.execute(
                 "UPDATE games SET status = ?, updated_at = ?, "
                 "finished_at = CASE WHEN ? IN ('finished', 'cancelled') THEN ? END WHERE id = ?",
@@ -229,8 +223,8 @@ class SqliteStore(Store):
             )
 
     async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
-        _json_object(state_json, "state_json")
-        now = _now(now)
+        check_json_object(state_json, "state_json")
+        now = now_or_clock(now)
         async with self._transaction() as db:
             seq = await self._require_status(db, game_id, ("lobby",))
             await db.execute(
@@ -262,8 +256,8 @@ class SqliteStore(Store):
             await self._require_status(db, game_id, ("lobby",))
             try:
                 await db.execute(
-                    f"INSERT INTO seats ({_SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-                    (game_id, seat, user_id, display_name, bot_level, _dump(notify)),
+                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                    (game_id, seat, user_id, display_name, bot_level, dump(notify)),
                 )
             except sqlite3.IntegrityError as exc:
                 raise SeatTaken(f"game {game_id}: seat {seat} or user {user_id} taken") from exc
@@ -279,9 +273,9 @@ class SqliteStore(Store):
 
     async def list_seats(self, game_id: int) -> list[Seat]:
         rows = await self._fetchall(
-            f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        return [_seat(row) for row in rows]
+        return [seat_record(row) for row in rows]
 
     async def update_seat(
         self, game_id: int, seat: int, *, user_id: int | None = UNSET,
@@ -289,7 +283,7 @@ class SqliteStore(Store):
         notify: Mapping[str, Any] = UNSET,
     ) -> Seat:
         changes = {"user_id": user_id, "display_name": display_name, "bot_level": bot_level,
-                   "notify": notify if notify is UNSET else _dump(notify)}
+                   "notify": notify if notify is UNSET else dump(notify)}
         changes = {name: value for name, value in changes.items() if value is not UNSET}
         async with self._transaction() as db:
             if changes:
@@ -302,12 +296,12 @@ class SqliteStore(Store):
                 except sqlite3.IntegrityError as exc:
                     raise SeatTaken(f"game {game_id}, seat {seat}: {exc}") from exc
             rows = await db.execute_fetchall(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
             if not rows:
                 raise NotFound(f"game {game_id} has no seat {seat}")
-            return _seat(rows[0])
+            return seat_record(rows[0])
 
     async def hand_seat_to_bot(
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
@@ -315,7 +309,7 @@ class SqliteStore(Store):
     ) -> Seat:
         if bot_level is None:
             raise ValueError("a computer player needs a bot_level")
-        now = _now(now)
+        now = now_or_clock(now)
         async with self._transaction() as db:
             await self._require_status(db, game_id, ("active",))
             rows = await db.execute_fetchall(
@@ -335,10 +329,10 @@ class SqliteStore(Store):
                 (now, host_id, game_id),
             )
             rows = await db.execute_fetchall(
-                f"SELECT {_SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
             )
-            return _seat(rows[0])
+            return seat_record(rows[0])
 
     # -- the action log and snapshot -------------------------------------------------------------
     async def append_action(
@@ -349,8 +343,8 @@ class SqliteStore(Store):
             parse_action(action_json)
         except ValueError as exc:
             raise ValueError(f"action_json: {exc}") from None
-        _json_object(state_json, "state_json")
-        now = _now(now)
+        check_json_object(state_json, "state_json")
+        now = now_or_clock(now)
         async with self._transaction() as db:
             seq = await self._require_status(db, game_id, ("active",))
             if seq != expected_seq:
@@ -402,16 +396,16 @@ class SqliteStore(Store):
     async def record_results(
         self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
     ) -> None:
-        now = _now(now)
+        now = now_or_clock(now)
         async with self._transaction() as db:
             await self._require_status(db, game_id, ("active",))
             await _finish(db, game_id, results, now)
 
     async def load_results(self, game_id: int) -> list[ResultRecord]:
         rows = await self._fetchall(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        return [_result(row) for row in rows]
+        return [result_record(row) for row in rows]
 
     async def results_for_user(
         self, user_id: int, limit: int | None = None, *, include_left: bool = False,
@@ -419,11 +413,11 @@ class SqliteStore(Store):
         where = "user_id = ?" if not include_left else "(user_id = ? OR former_user_id = ?)"
         params = (user_id,) if not include_left else (user_id, user_id)
         rows = await self._fetchall(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE {where} "
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE {where} "
             "ORDER BY finished_at DESC, game_id DESC LIMIT ?",
             (*params, -1 if limit is None else limit),
         )
-        return [_result(row) for row in rows]
+        return [result_record(row) for row in rows]
 
     # -- users ---------------------------------------------------------------------------------
     async def get_user(self, user_id: int) -> UserPrefs | None:
@@ -441,7 +435,7 @@ class SqliteStore(Store):
         await self._write(
             "INSERT INTO users (user_id, locale, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
-            "updated_at = excluded.updated_at", (user_id, locale, _now(now)),
+            "updated_at = excluded.updated_at", (user_id, locale, now_or_clock(now)),
         )
 
     async def get_dms_closed(self, user_id: int) -> bool:
@@ -452,7 +446,7 @@ class SqliteStore(Store):
         await self._write(
             "INSERT INTO users (user_id, dms_closed, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, "
-            "updated_at = excluded.updated_at", (user_id, int(bool(closed)), _now(now)),
+            "updated_at = excluded.updated_at", (user_id, int(bool(closed)), now_or_clock(now)),
         )
 
     # -- timers --------------------------------------------------------------------------------
@@ -463,7 +457,7 @@ class SqliteStore(Store):
         try:
             cursor = await self._write(
                 "INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
-                "VALUES (?, ?, ?, ?, ?)", (game_id, kind, float(due_at), _dump(payload), _now(now)),
+                "VALUES (?, ?, ?, ?, ?)", (game_id, kind, float(due_at), dump(payload), now_or_clock(now)),
             )
         except sqlite3.IntegrityError as exc:
             raise NotFound(f"no game {game_id} for a {kind} timer") from exc
@@ -489,15 +483,15 @@ class SqliteStore(Store):
 
     async def next_due(self) -> Timer | None:
         row = await self._fetchone(
-            f"SELECT {_TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1"
+            f"SELECT {TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1"
         )
-        return _timer(row) if row else None
+        return timer_record(row) if row else None
 
     async def due_timers(self, now: float) -> list[Timer]:
         rows = await self._fetchall(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
         )
-        return [_timer(row) for row in rows]
+        return [timer_record(row) for row in rows]
 
     # -- the bot's messages ----------------------------------------------------------------------
     async def set_message(
@@ -510,7 +504,7 @@ class SqliteStore(Store):
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, kind) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
                 "updated_at = excluded.updated_at",
-                (game_id, kind, channel_id, message_id, _now(now)),
+                (game_id, kind, channel_id, message_id, now_or_clock(now)),
             )
         except sqlite3.IntegrityError as exc:
             raise NotFound(f"no game {game_id}") from exc
@@ -558,28 +552,3 @@ async def _finish(
         "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
         (now, now, game_id),
     )
-
-
-# -- rows to records ---------------------------------------------------------------------------------
-def _game(row: Sequence[Any]) -> Game:
-    (id_, guild_id, channel_id, map_, variant, options, seed, status, host_id, created_at,
-     updated_at, finished_at, seq) = row
-    return Game(id_, guild_id, channel_id, map_, variant, json.loads(options), seed, status,
-                host_id, created_at, updated_at, finished_at, seq)
-
-
-def _seat(row: Sequence[Any]) -> Seat:
-    game_id, seat, user_id, display_name, bot_level, notify, former_user_id = row
-    return Seat(game_id, seat, user_id, display_name, bot_level, json.loads(notify),
-                former_user_id)
-
-
-def _timer(row: Sequence[Any]) -> Timer:
-    id_, game_id, kind, due_at, payload, created_at, attempts = row
-    return Timer(id_, game_id, kind, due_at, json.loads(payload), created_at, attempts)
-
-
-def _result(row: Sequence[Any]) -> ResultRecord:
-    game_id, seat, user_id, score, rank, won, tickets, map_, variant, finished_at, former = row
-    return ResultRecord(game_id, seat, user_id, score, rank, bool(won), tickets, map_, variant,
-                        finished_at, former)

@@ -1,0 +1,45 @@
+"""Fixtures every test folder may use."""
+import asyncio
+import inspect
+import time
+
+import pytest
+
+
+@pytest.fixture
+def eventually():
+    async def wait(predicate, timeout=3.0, interval=0.01):
+        """Wait until predicate() (or the coroutine it returns) is true; fail the test after
+        `timeout` seconds."""
+        async def check():
+            result = predicate()
+            return await result if inspect.isawaitable(result) else result
+
+        deadline = time.monotonic() + timeout
+        while not await check():
+            if time.monotonic() > deadline:
+                raise AssertionError("condition not met in time")
+            await asyncio.sleep(interval)
+
+    return wait
+
+
+# ----- the PostgreSQL test server (tests/store/dbkit.py) ---------------------------------------
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): the test reads or damages the SQLite file itself; its "
+        "PostgreSQL run is skipped with the reason")
+
+
+@pytest.fixture(scope="session")
+def pg_session():
+    """One throwaway PostgreSQL server for the whole run (started on first use); skipped, with
+    one line saying how to get it, where PostgreSQL's server programs are missing."""
+    from tests.store.dbkit import pg_session_fixture
+    yield from pg_session_fixture()
+
+
+def pytest_terminal_summary(terminalreporter):
+    from tests.store.dbkit import summary_lines
+    for line in summary_lines():
+        terminalreporter.write_line(line)

@@ -1,0 +1,601 @@
+"""`Store` on PostgreSQL through asyncpg: for bots that outgrow one process or one machine.
+
+Chosen by a database setting that starts with postgresql:// or postgres:// (see
+`ttr_bot.store.open_store`). The schema is the same as SQLite's, created by the same numbered
+migrations in their PostgreSQL dialect (`migrations/NNNN_*.pg.sql`).
+
+How it keeps the `Store` contract (base.py) where PostgreSQL differs from SQLite:
+- durability: every session runs with synchronous_commit=on, so a commit has reached the
+  server's WAL on disk when it returns, whatever the server's default (the PRAGMA
+  synchronous=FULL of the SQLite driver);
+- one transaction per method, on a connection from asyncpg's pool (`pool_size` connections at
+  most), so concurrent coroutines never share a transaction and no asyncio lock is needed;
+- isolation: writes run at READ COMMITTED, and every write that checks a game's state first
+  locks that game's row (SELECT ... FOR UPDATE, or an UPDATE whose WHERE is the check). Two
+  writers on one game therefore serialise on the row lock, and the second sees the first's
+  commit: this is what SQLite's BEGIN IMMEDIATE gives by locking the whole file. The action
+  log's expected-seq check is the UPDATE of games.seq itself (`WHERE seq = expected`): of many
+  appends at one seq exactly one updates a row, the rest see the new seq and get
+  StaleSequence. An ordinary append is that UPDATE and the log row and snapshot it feeds in
+  one statement (a data-modifying WITH), so one round trip and its own transaction; the pool
+  skips its per-release RESET round trip (the store leaves no session state behind). Loads that must agree with the game's seq (the log, the snapshot) are one
+  statement joining the game's row, so they read one snapshot of the data;
+- one open game per channel: the same partial unique index; create_game inserts with
+  ON CONFLICT DO NOTHING, so a race for a channel ends in ChannelBusy naming the winner;
+- ids are BIGINT (Discord snowflakes, seeds: signed 64-bit), times DOUBLE PRECISION (the
+  caller's float comes back equal), JSON columns `json` (the text exactly as written: jsonb
+  would reorder an action's keys), the append-only log is enforced by plpgsql triggers;
+- errors: unique, foreign-key and check violations become the store's own errors
+  (ChannelBusy, SeatTaken, NotFound, StoreError), exactly where the SQLite driver maps
+  sqlite3.IntegrityError; the loads validate with the same code (validation.py).
+
+Later, several processes on one database: every write about a game already begins by locking
+that game's row, the natural place for a per-game database lock held across a whole action
+(`lock_game`, a transaction-scoped pg_advisory_xact_lock(namespace, game_id) or the row lock
+itself), and timers have ids and due times that a lease column and
+`FOR UPDATE SKIP LOCKED` can claim from.
+"""
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+
+from .base import UNSET, Store
+from .dburl import redact
+from .errors import (
+    ChannelBusy,
+    CorruptSnapshot,
+    NotFound,
+    SeatIsBot,
+    SeatTaken,
+    StaleSequence,
+    StoreError,
+    WrongStatus,
+)
+from .migrate import MIGRATIONS_DIR, migrate_postgres
+from .models import (
+    GAME_STATUSES,
+    OPEN_STATUSES,
+    ActionRecord,
+    Game,
+    MessageRef,
+    ResultRecord,
+    Seat,
+    SeatResult,
+    Snapshot,
+    Timer,
+    UserPrefs,
+)
+from .rows import (
+    GAME_COLUMNS,
+    INT64,
+    RESULT_COLUMNS,
+    SEAT_COLUMNS,
+    TIMER_COLUMNS,
+    TRANSITIONS,
+    check_json_object,
+    dump,
+    game_record,
+    now_or_clock,
+    result_record,
+    seat_record,
+    timer_record,
+)
+from .validation import check_actions, check_snapshot, parse_action
+
+log = logging.getLogger(__name__)
+
+
+def _count(status: str) -> int:
+    """Rows touched, from a command status such as 'DELETE 3'."""
+    return int(status.split()[-1])
+
+
+class PostgresStore(Store):
+    def __init__(
+        self, dsn: str, *, pool_size: int = 10, pool_min_size: int = 1,
+        migrations_dir: Path = MIGRATIONS_DIR, connect_timeout: float = 10.0,
+        command_timeout: float | None = 60.0,
+    ):
+        if pool_size < 1 or not 0 <= pool_min_size <= pool_size:
+            raise ValueError("pool_size must be at least 1 and pool_min_size at most pool_size")
+        self.dsn = dsn
+        self.pool_size = pool_size
+        self.pool_min_size = pool_min_size
+        self.migrations_dir = migrations_dir
+        self.connect_timeout = connect_timeout
+        self.command_timeout = command_timeout
+        self.schema_version: int | None = None
+        self._pool: asyncpg.Pool | None = None
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({redact(self.dsn)!r})"
+
+    # -- lifetime ------------------------------------------------------------------------------
+    async def open(self) -> None:
+        if self._pool is not None:
+            return
+        try:
+            pool = await asyncpg.create_pool(
+                self.dsn, min_size=self.pool_min_size, max_size=self.pool_size,
+                timeout=self.connect_timeout, command_timeout=self.command_timeout,
+                server_settings={"synchronous_commit": "on", "application_name": "ttr-bot"},
+                reset=_keep_session,
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
+            raise StoreError(f"cannot connect to PostgreSQL at {redact(self.dsn)}: "
+                             f"{exc or type(exc).__name__}") from exc
+        try:
+            async with pool.acquire() as conn:
+                self.schema_version = await migrate_postgres(conn, self.migrations_dir)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    def _pool_or_fail(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StoreError("the store is not open")
+        return self._pool
+
+    @asynccontextmanager
+    async def _transaction(self, *, readonly: bool = False) -> AsyncIterator[asyncpg.Connection]:
+        """One transaction on a pooled connection: READ COMMITTED for writes (which lock the
+        rows they check), REPEATABLE READ READ ONLY for reads of several statements."""
+        async with self._pool_or_fail().acquire() as conn:
+            isolation = "repeatable_read" if readonly else "read_committed"
+            async with conn.transaction(isolation=isolation, readonly=readonly):
+                yield conn
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return await self._pool_or_fail().fetch(sql, *args)
+
+    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        return await self._pool_or_fail().fetchrow(sql, *args)
+
+    async def _execute(self, sql: str, *args: Any) -> str:
+        """One statement in its own transaction (autocommit)."""
+        return await self._pool_or_fail().execute(sql, *args)
+
+    # -- games ---------------------------------------------------------------------------------
+    async def create_game(
+        self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
+        options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
+        host_name: str | None = None,
+    ) -> int:
+        if host_name is not None and not isinstance(host_name, str):
+            raise ValueError("host_name must be a string")
+        if seed not in INT64:
+            raise ValueError(f"seed {seed} does not fit in a signed 64-bit integer")
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            # the partial unique index decides a race: the loser's insert waits for the
+            # winner's commit, then inserts nothing
+            game_id = await conn.fetchval(
+                "INSERT INTO games (guild_id, channel_id, map, variant, options, seed, status, "
+                "host_id, created_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'lobby', $7, $8, $8) "
+                "ON CONFLICT (channel_id) WHERE status IN ('lobby', 'active') DO NOTHING "
+                "RETURNING id",
+                guild_id, channel_id, map, variant, dump(options), seed, host_id, now,
+            )
+            if game_id is None:
+                busy = await conn.fetchval(
+                    "SELECT id FROM games WHERE channel_id = $1 AND status IN ('lobby', 'active')",
+                    channel_id,
+                )
+                raise ChannelBusy(channel_id, busy)
+            if host_name is not None:
+                try:
+                    await conn.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, display_name) "
+                        "VALUES ($1, 0, $2, $3)", game_id, host_id, host_name,
+                    )
+                except asyncpg.PostgresError as exc:
+                    raise StoreError(f"could not seat the host of a new game: {exc}") from exc
+            return game_id
+
+    async def get_game(self, game_id: int) -> Game | None:
+        row = await self._fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return game_record(row) if row else None
+
+    async def find_open_game(self, channel_id: int) -> Game | None:
+        row = await self._fetchrow(
+            f"SELECT {GAME_COLUMNS} FROM games "
+            "WHERE channel_id = $1 AND status IN ('lobby', 'active')", channel_id,
+        )
+        return game_record(row) if row else None
+
+    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
+        statuses = list(OPEN_STATUSES if include_lobbies else ("active",))
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE status = ANY($1::text[]) ORDER BY id", statuses
+        )
+        return [row[0] for row in rows]
+
+    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+        if status not in GAME_STATUSES:
+            raise ValueError(f"unknown game status {status!r}")
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, TRANSITIONS.get(status, ()))
+            await conn.execute(
+                "UPDATE games SET status = $1::text, updated_at = $2::float8, finished_at = CASE "
+                "WHEN $1::text IN ('finished', 'cancelled') THEN $2::float8 END WHERE id = $3",
+                status, now, game_id,
+            )
+
+    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+        check_json_object(state_json, "state_json")
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            seq = await _require_status(conn, game_id, ("lobby",))
+            await conn.execute(
+                "UPDATE games SET status = 'active', updated_at = $1 WHERE id = $2", now, game_id
+            )
+            await _put_snapshot(conn, game_id, seq, state_json, now)
+
+    # -- seats ---------------------------------------------------------------------------------
+    async def add_seat(
+        self, game_id: int, seat: int, *, user_id: int | None, display_name: str,
+        bot_level: int | None = None, notify: Mapping[str, Any] | None = None,
+    ) -> Seat:
+        if (user_id is None) == (bot_level is None):
+            raise ValueError("a seat needs a user_id (human) or a bot_level (bot), not both")
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, ("lobby",))
+            try:
+                await conn.execute(
+                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, NULL)",
+                    game_id, seat, user_id, display_name, bot_level, dump(notify),
+                )
+            except asyncpg.IntegrityConstraintViolationError as exc:
+                raise SeatTaken(f"game {game_id}: seat {seat} or user {user_id} taken") from exc
+        return Seat(game_id, seat, user_id, display_name, bot_level, dict(notify or {}))
+
+    async def remove_seat(self, game_id: int, seat: int) -> bool:
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, ("lobby",))
+            status = await conn.execute(
+                "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat
+            )
+            return _count(status) > 0
+
+    async def list_seats(self, game_id: int) -> list[Seat]:
+        rows = await self._fetch(
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id
+        )
+        return [seat_record(row) for row in rows]
+
+    async def update_seat(
+        self, game_id: int, seat: int, *, user_id: int | None = UNSET,
+        display_name: str = UNSET, bot_level: int | None = UNSET,
+        notify: Mapping[str, Any] = UNSET,
+    ) -> Seat:
+        changes = {"user_id": user_id, "display_name": display_name, "bot_level": bot_level,
+                   "notify": notify if notify is UNSET else dump(notify)}
+        changes = {name: value for name, value in changes.items() if value is not UNSET}
+        async with self._transaction() as conn:
+            await conn.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            if changes:
+                assignments = ", ".join(f"{name} = ${i}" for i, name in enumerate(changes, 3))
+                try:
+                    await conn.execute(
+                        f"UPDATE seats SET {assignments} WHERE game_id = $1 AND seat = $2",
+                        game_id, seat, *changes.values(),
+                    )
+                except asyncpg.IntegrityConstraintViolationError as exc:
+                    raise SeatTaken(f"game {game_id}, seat {seat}: {exc}") from exc
+            row = await conn.fetchrow(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 AND seat = $2",
+                game_id, seat,
+            )
+            if row is None:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            return seat_record(row)
+
+    async def hand_seat_to_bot(
+        self, game_id: int, seat: int, *, bot_level: int, display_name: str,
+        host_id: int | None = None, now: float | None = None,
+    ) -> Seat:
+        if bot_level is None:
+            raise ValueError("a computer player needs a bot_level")
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, ("active",))
+            row = await conn.fetchrow(
+                "SELECT user_id FROM seats WHERE game_id = $1 AND seat = $2 FOR UPDATE",
+                game_id, seat,
+            )
+            if row is None:
+                raise NotFound(f"game {game_id} has no seat {seat}")
+            if row[0] is None:
+                raise SeatIsBot(f"game {game_id}: seat {seat} is already a computer player")
+            updated = await conn.fetchrow(
+                "UPDATE seats SET former_user_id = user_id, user_id = NULL, bot_level = $1, "
+                f"display_name = $2 WHERE game_id = $3 AND seat = $4 RETURNING {SEAT_COLUMNS}",
+                bot_level, display_name, game_id, seat,
+            )
+            await conn.execute(
+                "UPDATE games SET updated_at = $1, host_id = COALESCE($2, host_id) WHERE id = $3",
+                now, host_id, game_id,
+            )
+            return seat_record(updated)
+
+    # -- the action log and snapshot -------------------------------------------------------------
+    async def append_action(
+        self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
+        state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+    ) -> int:
+        try:
+            parse_action(action_json)
+        except ValueError as exc:
+            raise ValueError(f"action_json: {exc}") from None
+        check_json_object(state_json, "state_json")
+        now = now_or_clock(now)
+        if results is None:
+            # the common case in one statement, so one round trip and its own transaction: the
+            # UPDATE is the check and the lock (of concurrent appends at one seq the first
+            # updates the row, the others wait for its commit, then match nothing and write
+            # nothing), the inserts take the seq it returns
+            try:
+                row = await self._fetchrow(_APPEND, game_id, expected_seq, now, actor,
+                                           action_json, state_json)
+            except asyncpg.UniqueViolationError as exc:  # a row beyond games.seq: damage
+                raise StoreError(f"game {game_id}: action {expected_seq + 1} already "
+                                 "stored") from exc
+            if row is not None:
+                return row[0]
+            found = await self._fetchrow("SELECT status, seq FROM games WHERE id = $1", game_id)
+            _refuse_append(game_id, expected_seq, found)
+        async with self._transaction() as conn:
+            new_seq = await conn.fetchval(
+                "UPDATE games SET seq = seq + 1, updated_at = $3 "
+                "WHERE id = $1 AND seq = $2 AND status = 'active' RETURNING seq",
+                game_id, expected_seq, now,
+            )
+            if new_seq is None:
+                found = await conn.fetchrow("SELECT status, seq FROM games WHERE id = $1", game_id)
+                _refuse_append(game_id, expected_seq, found)
+            try:
+                await conn.execute(
+                    "INSERT INTO actions (game_id, seq, actor, action, created_at) "
+                    "VALUES ($1, $2, $3, $4, $5)", game_id, new_seq, actor, action_json, now,
+                )
+            except asyncpg.UniqueViolationError as exc:  # a row beyond games.seq: damage
+                raise StoreError(f"game {game_id}: action {new_seq} already stored") from exc
+            await _put_snapshot(conn, game_id, new_seq, state_json, now)
+            if results is not None:
+                await _finish(conn, game_id, results, now)
+            return new_seq
+
+    async def load_actions(self, game_id: int) -> list[ActionRecord]:
+        # one statement, so one snapshot of the data: the log and the seq it must reach
+        rows = await self._fetch(
+            "SELECT g.seq, a.seq, a.actor, a.action, a.created_at FROM games g "
+            "LEFT JOIN actions a ON a.game_id = g.id WHERE g.id = $1 ORDER BY a.seq", game_id,
+        )
+        if not rows:
+            raise NotFound(f"no game {game_id}")
+        logged = [tuple(row)[1:] for row in rows if row[1] is not None]
+        return check_actions(game_id, logged, rows[0][0])
+
+    async def load_snapshot(self, game_id: int) -> Snapshot | None:
+        row = await self._fetchrow(
+            "SELECT g.seq, s.game_id, s.seq, s.state, s.updated_at FROM games g "
+            "LEFT JOIN snapshots s ON s.game_id = g.id WHERE g.id = $1", game_id,
+        )
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        game_seq, stored, seq, state, updated_at = row
+        if stored is None:
+            if game_seq == 0:
+                return None
+            raise CorruptSnapshot(game_id, game_seq, "missing")
+        return check_snapshot(game_id, seq, state, updated_at, game_seq)
+
+    # -- results -------------------------------------------------------------------------------
+    async def record_results(
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+    ) -> None:
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, ("active",))
+            await _finish(conn, game_id, results, now)
+
+    async def load_results(self, game_id: int) -> list[ResultRecord]:
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = $1 ORDER BY seat", game_id
+        )
+        return [result_record(row) for row in rows]
+
+    async def results_for_user(
+        self, user_id: int, limit: int | None = None, *, include_left: bool = False,
+    ) -> list[ResultRecord]:
+        where = "user_id = $1" if not include_left else "(user_id = $1 OR former_user_id = $1)"
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE {where} "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT $2",   # LIMIT NULL: all
+            user_id, limit,
+        )
+        return [result_record(row) for row in rows]
+
+    # -- users ---------------------------------------------------------------------------------
+    async def get_user(self, user_id: int) -> UserPrefs | None:
+        row = await self._fetchrow(
+            "SELECT user_id, locale, dms_closed, updated_at FROM users WHERE user_id = $1",
+            user_id,
+        )
+        return UserPrefs(row[0], row[1], bool(row[2]), row[3]) if row else None
+
+    async def get_locale(self, user_id: int) -> str | None:
+        user = await self.get_user(user_id)
+        return user.locale if user else None
+
+    async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
+        await self._execute(
+            "INSERT INTO users (user_id, locale, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, "
+            "updated_at = excluded.updated_at", user_id, locale, now_or_clock(now),
+        )
+
+    async def get_dms_closed(self, user_id: int) -> bool:
+        user = await self.get_user(user_id)
+        return user.dms_closed if user else False
+
+    async def set_dms_closed(self, user_id: int, closed: bool, now: float | None = None) -> None:
+        await self._execute(
+            "INSERT INTO users (user_id, dms_closed, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, "
+            "updated_at = excluded.updated_at", user_id, bool(closed), now_or_clock(now),
+        )
+
+    # -- timers --------------------------------------------------------------------------------
+    async def add_timer(
+        self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
+        game_id: int | None = None, now: float | None = None,
+    ) -> int:
+        try:
+            return await self._pool_or_fail().fetchval(
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
+                "VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                game_id, kind, float(due_at), dump(payload), now_or_clock(now),
+            )
+        except asyncpg.ForeignKeyViolationError as exc:
+            raise NotFound(f"no game {game_id} for a {kind} timer") from exc
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        return _count(await self._execute("DELETE FROM timers WHERE id = $1", timer_id)) > 0
+
+    async def delete_timers(self, game_id: int, kind: str | None = None) -> int:
+        return _count(await self._execute(
+            "DELETE FROM timers WHERE game_id = $1 AND ($2::text IS NULL OR kind = $2::text)",
+            game_id, kind,
+        ))
+
+    async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
+        row = await self._fetchrow(
+            "UPDATE timers SET attempts = attempts + 1, due_at = $1 WHERE id = $2 "
+            "RETURNING attempts", float(due_at), timer_id,
+        )
+        return row[0] if row else None
+
+    async def next_due(self) -> Timer | None:
+        row = await self._fetchrow(
+            f"SELECT {TIMER_COLUMNS} FROM timers ORDER BY due_at, id LIMIT 1"
+        )
+        return timer_record(row) if row else None
+
+    async def due_timers(self, now: float) -> list[Timer]:
+        rows = await self._fetch(
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= $1 ORDER BY due_at, id",
+            float(now),
+        )
+        return [timer_record(row) for row in rows]
+
+    # -- the bot's messages ----------------------------------------------------------------------
+    async def set_message(
+        self, game_id: int, kind: str, channel_id: int, message_id: int,
+        now: float | None = None,
+    ) -> None:
+        try:
+            await self._execute(
+                "INSERT INTO messages (game_id, kind, channel_id, message_id, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, kind) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "updated_at = excluded.updated_at",
+                game_id, kind, channel_id, message_id, now_or_clock(now),
+            )
+        except asyncpg.ForeignKeyViolationError as exc:
+            raise NotFound(f"no game {game_id}") from exc
+
+    async def get_message(self, game_id: int, kind: str) -> MessageRef | None:
+        row = await self._fetchrow(
+            "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+            "WHERE game_id = $1 AND kind = $2", game_id, kind,
+        )
+        return MessageRef(*row) if row else None
+
+    async def delete_message(self, game_id: int, kind: str) -> bool:
+        return _count(await self._execute(
+            "DELETE FROM messages WHERE game_id = $1 AND kind = $2", game_id, kind
+        )) > 0
+
+
+_APPEND = (
+    "WITH g AS (UPDATE games SET seq = seq + 1, updated_at = $3 "
+    "           WHERE id = $1 AND seq = $2 AND status = 'active' RETURNING id, seq), "
+    "a AS (INSERT INTO actions (game_id, seq, actor, action, created_at) "
+    "      SELECT id, seq, $4, $5, $3 FROM g), "
+    "s AS (INSERT INTO snapshots (game_id, seq, state, updated_at) SELECT id, seq, $6, $3 FROM g "
+    "      ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, "
+    "      updated_at = excluded.updated_at) "
+    "SELECT seq FROM g"
+)
+
+
+def _refuse_append(game_id: int, expected_seq: int, found: Any) -> None:
+    """Why an append wrote nothing: no such game, not active, or not at expected_seq."""
+    if found is None:
+        raise NotFound(f"no game {game_id}")
+    status, seq = found
+    if status != "active":
+        raise WrongStatus(game_id, status, "active")
+    raise StaleSequence(game_id, expected_seq, seq)
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset on release: nothing. asyncpg still rolls back a transaction left open;
+    the store leaves no other session state (no SET, LISTEN, cursors or session-level
+    advisory locks), so the default RESET ALL / UNLISTEN round trip per release is skipped."""
+
+
+# -- helpers used inside transactions --------------------------------------------------------------
+async def _require_status(conn: asyncpg.Connection, game_id: int, allowed: Sequence[str]) -> int:
+    """Lock the game's row (until the transaction ends); NotFound / WrongStatus unless the game
+    is in `allowed`. Returns the game's seq."""
+    row = await conn.fetchrow("SELECT status, seq FROM games WHERE id = $1 FOR UPDATE", game_id)
+    if row is None:
+        raise NotFound(f"no game {game_id}")
+    status, seq = row
+    if status not in allowed:
+        raise WrongStatus(game_id, status, " or ".join(allowed) or "(nothing: final status)")
+    return seq
+
+
+async def _put_snapshot(
+    conn: asyncpg.Connection, game_id: int, seq: int, state_json: str, now: float
+) -> None:
+    await conn.execute(
+        "INSERT INTO snapshots (game_id, seq, state, updated_at) VALUES ($1, $2, $3, $4) "
+        "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, state = excluded.state, "
+        "updated_at = excluded.updated_at", game_id, seq, state_json, now,
+    )
+
+
+async def _finish(
+    conn: asyncpg.Connection, game_id: int, results: Sequence[SeatResult], now: float
+) -> None:
+    """Record the results (copying map/variant from the game) and mark it finished."""
+    try:
+        await conn.executemany(
+            "INSERT INTO results (game_id, seat, user_id, score, rank, won, tickets_completed, "
+            "map, variant, finished_at, former_user_id) "
+            "SELECT id, $1, $2, $3, $4, $5, $6, map, variant, $7, $8 FROM games WHERE id = $9",
+            [(r.seat, r.user_id, r.score, r.rank, bool(r.won), r.tickets_completed, now,
+              r.former_user_id, game_id) for r in results],
+        )
+    except asyncpg.IntegrityConstraintViolationError as exc:
+        raise StoreError(f"game {game_id}: bad results ({exc})") from exc
+    await conn.execute(
+        "UPDATE games SET status = 'finished', finished_at = $1, updated_at = $1 WHERE id = $2",
+        now, game_id,
+    )
