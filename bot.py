@@ -3,6 +3,9 @@
     python bot.py                    run the bot (needs DISCORD_TOKEN; see docs/discord-setup.md)
     python bot.py sync [--guild ID]  push the slash commands to Discord, then exit
     python bot.py sync --global      push them globally even when TTR_DEV_GUILD is set
+    python bot.py migrate-db --from sqlite:///ttr.sqlite3 --to postgresql://user@host/ttr
+                                     copy every game and setting into an empty database and
+                                     verify the copy (docs/postgresql.md)
 
 Configuration comes from the environment and a .env file beside you, if there is one:
 DISCORD_TOKEN, TTR_DB (default ./ttr.sqlite3), TTR_DEV_GUILD (default server for `sync`:
@@ -12,7 +15,6 @@ may push them, and they rarely change.
 """
 import argparse
 import asyncio
-import inspect
 import logging
 import signal
 import sys
@@ -42,26 +44,52 @@ def parse_args(argv):
     where.add_argument("--guild", type=int, help="a server id: its commands update at once")
     where.add_argument("--global", dest="global_", action="store_true",
                        help="push global commands even if TTR_DEV_GUILD is set")
+    move = sub.add_parser(
+        "migrate-db", help="copy every game, log, snapshot, timer, result and setting into an "
+        "empty database (SQLite to PostgreSQL or back), then verify the copy")
+    move.add_argument("--from", dest="source", required=True, metavar="DB",
+                      help="the database to copy: a SQLite file, sqlite:///path or postgresql://...")
+    move.add_argument("--to", dest="target", required=True, metavar="DB",
+                      help="an empty database to copy into (it is created or migrated first)")
+    move.add_argument("--verify-only", action="store_true",
+                      help="copy nothing: check that --to holds a true copy of --from")
     return parser.parse_args(argv)
 
 
-def offline_demo():
-    """Play the offline demo game if that tool is installed; never fail because of it."""
+async def rebuilds_to_snapshot(store, game_id, snapshot):
+    """migrate-db's check of a copied game: its log replayed from its seed gives its snapshot."""
+    import json
+
+    from ttr_bot.engine.snapshot import to_dict
+    from ttr_bot.service import GameService
+    game = await GameService(store).rebuild(game_id)
+    if json.loads(json.dumps(to_dict(game))) != snapshot.state:
+        return "its log does not rebuild to its snapshot"
+    return None
+
+
+def migrate_db(args):
+    """Copy and verify; one line of summary, or one line of error and exit status 1."""
+    from ttr_bot.store import StoreError
+    from ttr_bot.store.copy import migrate_database
     try:
-        from ttr_bot.demo import main as demo_main
-    except ImportError:
-        return
+        report = asyncio.run(migrate_database(args.source, args.target,
+                                              check_game=rebuilds_to_snapshot,
+                                              verify_only=args.verify_only))
+    except (StoreError, ValueError) as exc:
+        print(f"migrate-db: {exc}", file=sys.stderr)
+        return 1
+    print(report.summary(), flush=True)
+    return 0
+
+
+def offline_demo():
+    """Play the offline demo game (`python -m ttr_bot.demo`) into a temporary folder."""
+    from ttr_bot.demo import main as demo_main
     out = tempfile.mkdtemp(prefix="ttr-demo-")
     print(f"Playing an offline demo game (pictures in {out}):\n", flush=True)
     try:
-        params = inspect.signature(demo_main).parameters
-        by_name = next((n for n in ("out_dir", "out", "output", "outdir") if n in params), None)
-        if by_name:
-            demo_main(**{by_name: out})
-        else:
-            demo_main(["--out", out])
-    except SystemExit:
-        pass
+        demo_main(["--out", out])
     except Exception as exc:   # the demo is a courtesy: the message above is what matters
         print(f"(the demo could not run: {exc})")
 
@@ -89,6 +117,8 @@ def _interrupt(signum, frame):
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "migrate-db":      # needs no token and no Discord
+        return migrate_db(args)
     from ttr_bot.discord.config import ConfigError, load
     try:
         config = load()

@@ -220,19 +220,30 @@ def _code_keys():
     """{key: [where]} for every catalog key written literally in ttr_bot/: any whole string
     literal shaped like a key (in calls, tuples, dicts...), the first argument of t()/text()/
     ServiceError()/UserFacing(), and engine reasons ("illegal." + the Illegal(...) key, also
-    when the key comes from a helper: `why = self._blocked(...); raise Illegal(why)`)."""
+    when the key comes from a helper, in any module, returning a literal or a module constant:
+    `why = self.route_blocked(...); raise Illegal(why)`)."""
     found = {}
 
     def add(key, path, node):
         found.setdefault(key, []).append(f"{path}:{node.lineno}")
 
-    for path, tree in _trees():
-        in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
-        returns = {}                     # function name -> string constants it returns
+    trees = list(_trees())
+    returns = {}                         # function name -> [(string it returns, path, node)]
+    for path, tree in trees:
+        constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                     for t in n.targets if isinstance(t, ast.Name) and _str(n.value) is not None}
         for fn in ast.walk(tree):
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                returns[fn.name] = [r.value for r in ast.walk(fn)
-                                    if isinstance(r, ast.Return) and _str(r.value) is not None]
+                for r in ast.walk(fn):
+                    if not isinstance(r, ast.Return) or r.value is None:
+                        continue
+                    value = _str(r.value)
+                    if value is None and isinstance(r.value, ast.Name):
+                        value = constants.get(r.value.id)
+                    if value is not None:
+                        returns.setdefault(fn.name, []).append((value, path, r))
+    for path, tree in trees:
+        in_fstring = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
         for node in ast.walk(tree):
             s = _str(node)
             if s is not None and id(node) not in in_fstring and KEY.fullmatch(s) \
@@ -260,8 +271,8 @@ def _code_keys():
                 if isinstance(call, ast.Call) and _name(call.func) == "Illegal" and call.args \
                         and isinstance(call.args[0], ast.Name):
                     helper = sources.get(call.args[0].id)
-                    for r in returns.get(helper, ()):
-                        add("illegal." + r.value, path, r)
+                    for value, where_path, r in returns.get(helper, ()):
+                        add("illegal." + value, where_path, r)
     return found
 
 

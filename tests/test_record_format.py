@@ -1,4 +1,4 @@
-"""`ttr-record/1` records (shared RECORD.md) replayed through ttr_bot.record_format.
+"""`ttr-record/1` records (docs/record-format.md) replayed through ttr_bot.record_format.
 
 The fixtures in tests/records are built by hand (see tests/records/README.md) and every expected
 number below is worked out by hand from the rules, not copied from the engine's output.
@@ -300,7 +300,7 @@ def test_tunnel_pending_keeps_the_laid_cards_out_of_the_hand():
 def test_tunnel_extra_must_be_exact(prefix, action, key):
     doc = load("europe_tunnels_stations.json")
     actions = doc["actions"][:prefix] + [action]
-    if key is None:                    # a count of 0 means nothing (RECORD.md)
+    if key is None:                    # a count of 0 means nothing (docs/record-format.md)
         out, _, error = run(with_actions(doc, actions))
         assert error is None and players_by_name(out)["ann"]["route_points"] == 4
     else:

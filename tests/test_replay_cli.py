@@ -1,4 +1,4 @@
-"""`python -m ttr_bot.replay FILE` as external checks run it (shared RECORD.md, "Output"):
+"""`python -m ttr_bot.replay FILE` as external checks run it (docs/record-format.md, "Output"):
 exit 0 and exactly one JSON document with the documented keys; exit 2, a message on standard
 error and nothing on standard output for a document that is not a record; `-` reads stdin."""
 import json
@@ -212,7 +212,7 @@ def test_every_refusal_has_a_message():
             assert wanted <= given, (path.name, key, wanted - given)
     assert found > 30
     for key in ("route_taken", "double_own", "double_closed", "not_enough_trains"):
-        assert "illegal." + key in messages            # Game._route_blocked's reasons
+        assert "illegal." + key in messages            # the engine's route refusals (seat_rules)
 
 
 # ----- documents that are not records: exit 2, message on stderr, nothing on stdout -------------------

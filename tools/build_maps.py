@@ -5,7 +5,7 @@
 Reads REFERENCE_DIR/{usa,europe,switzerland,nordiccountries}.json (the Board Game Arena
 adaptation's data, see /work/shared/ref/maps/SOURCES.md; default /work/shared/ref/maps/
 bga-tickettoride) and writes maps/<id>.json in our `ttr-map/1` format. Only the facts are
-carried over (places, positions, routes, car slots, tickets); the rules come from RULES.md,
+carried over (places, positions, routes, car slots, tickets); the rules come from docs/rules.md,
 which wins over the reference's own rule values. The generated files are committed, so the
 bot never needs the reference data.
 """
@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 DEFAULT_REF = Path("/work/shared/ref/maps/bga-tickettoride")
 POINTS = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21}
 
-# Every Rules field, so a file says all of its rules (RULES.md §1–§5: the USA base game).
+# Every Rules field, so a file says all of its rules (docs/rules.md §1–§5: the USA base game).
 BASE_RULES = {
     "trains": 45, "stations": 0, "station_bonus": 4, "hand_size": 4, "end_trains": 2,
     "double_routes_min_players": 4, "route_points": POINTS, "locomotives_only_on": [],
@@ -37,7 +37,7 @@ MAPS = {
     "usa": {
         "source": "usa", "name": "USA",
         "rules": {},
-        "variants": {   # RULES.md §7
+        "variants": {   # docs/rules.md §7
             "base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}},
             "1910": {"tickets": {"regular": ["usa1910"], "long": []},
                      "rules": {"longest_path_bonus": 0, "globetrotter_bonus": 15,
@@ -56,7 +56,7 @@ MAPS = {
         "decks": ["base", "usa1910", "mega_originals"],
         "notes": [],
     },
-    "europe": {   # RULES.md §6
+    "europe": {   # docs/rules.md §6
         "source": "europe", "name": "Europe",
         "rules": {"stations": 3, "station_bonus": 4, "start_long": 1, "start_regular": 3,
                   "start_keep_min": 2, "unkept_start": "out", "unkept_draw": "bottom",
@@ -66,7 +66,7 @@ MAPS = {
         "decks": ["base_regular", "base_long"],   # the Europa 1912 decks are unchecked: left out
         "notes": [],
     },
-    "switzerland": {   # RULES.md §8
+    "switzerland": {   # docs/rules.md §8
         "source": "switzerland", "name": "Switzerland",
         "rules": {"trains": 40, "min_players": 2, "max_players": 3,
                   "locomotives_only_on": ["tunnel"], "faceup_locomotive_limit": False,
@@ -77,7 +77,7 @@ MAPS = {
         "decks": ["base"],
         "notes": [FLUSH_NOTE],
     },
-    "nordic": {   # RULES.md §9
+    "nordic": {   # docs/rules.md §9
         "source": "nordiccountries", "name": "Nordic Countries",
         "rules": {"trains": 40, "min_players": 2, "max_players": 3,
                   "locomotives_only_on": ["tunnel", "ferry"], "faceup_locomotive_limit": False,

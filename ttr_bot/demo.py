@@ -4,8 +4,8 @@
 
 After every turn it rewrites OUT/record.json (a `ttr-record/1` of the game so far, replayable
 with `python -m ttr_bot.replay`), writes the board as OUT/turn-NNN.png and adds a line to
-OUT/turns.txt (also printed). The pictures come from `ttr_bot.render`; where that cannot be
-imported, only the record and the text are written — never a stand-in image.
+OUT/turns.txt (also printed). The pictures come from `ttr_bot.render`; `--no-pictures` writes
+only the record and the text.
 """
 import argparse
 import json
@@ -19,21 +19,10 @@ from .engine.view import view
 from .i18n import t as _t
 from .maps import load_board
 from .record_format import action_to_json, export_record
+from .render import render_board, render_final
 from .table_args import add_table_args, table_levels
 
 DEFAULT_PLAYERS = "hard,medium,easy"
-
-
-def load_renderer():
-    """(render_board, render_final or None), or None when the renderer is not available."""
-    try:
-        from . import render
-    except Exception:   # Pillow or its fonts missing: no pictures
-        return None
-    board = getattr(render, "render_board", None)
-    if board is None:
-        return None
-    return board, getattr(render, "render_final", None)
 
 
 def describe(game, names, events):
@@ -91,9 +80,6 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
         base = f"{lv}-bot"
         names.append(base if base not in names else f"{base}-{i + 1}")
     os.makedirs(out, exist_ok=True)
-    renderer = load_renderer() if pictures else None
-    if renderer is None and pictures:
-        echo("(ttr_bot.render is not available: writing the record and text only)")
     agents = [make_agent(lv, seed=seed * 16 + s) for s, lv in enumerate(levels)]
     game = Game(board, len(levels), Dealer(seed))
     actions = []
@@ -102,8 +88,13 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
     log = open(log_path, "w", encoding="utf-8")
     written.append(log_path)
 
+    def write_picture(name, png):
+        pic = os.path.join(out, name)
+        with open(pic, "wb") as f:
+            f.write(png)
+        written.append(pic)
+
     def snapshot(label, events):
-        nonlocal renderer
         line = f"[{label}] {describe(game, names, events)}  ({standings(game, names)})"
         echo(line)
         log.write(line + "\n")
@@ -113,17 +104,8 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
             json.dump(export_record(game, names, actions), f, ensure_ascii=False, indent=1)
         if path not in written:
             written.append(path)
-        if renderer is not None:
-            try:
-                png = renderer[0](game, names)
-            except Exception as e:   # a renderer bug must not stop the demo
-                echo(f"(board picture failed: {e!r}; going on with text only)")
-                renderer = None
-                return
-            pic = os.path.join(out, f"turn-{game.turn:03d}.png")
-            with open(pic, "wb") as f:
-                f.write(png)
-            written.append(pic)
+        if pictures:
+            write_picture(f"turn-{game.turn:03d}.png", render_board(game, names))
 
     try:
         events = []
@@ -146,15 +128,8 @@ def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=
         line = f"{_t('render.final.title')}: {result}. {won}"
         echo(line)
         log.write(line + "\n")
-        if renderer is not None and renderer[1] is not None:
-            try:
-                png = renderer[1](game, names)
-                pic = os.path.join(out, "final.png")
-                with open(pic, "wb") as f:
-                    f.write(png)
-                written.append(pic)
-            except Exception as e:
-                echo(f"(final picture failed: {e!r})")
+        if pictures:
+            write_picture("final.png", render_final(game, names))
     finally:
         log.close()
     return game, names, written

@@ -1,4 +1,4 @@
-"""python -m ttr_bot.replay FILE [--png OUT.png]: replay a ttr-record/1 game (RECORD.md).
+"""python -m ttr_bot.replay FILE [--png OUT.png]: replay a ttr-record/1 game (docs/record-format.md).
 
 Prints one JSON document with the result. An illegal action is a result (exit 0, reported in
 "error"); a document that is not a valid record exits 2 with a message on standard error.

@@ -5,13 +5,12 @@ from ttr_bot import demo
 from ttr_bot.record_format import replay
 
 
-def test_demo_without_pictures_writes_record_and_text(tmp_path, monkeypatch):
-    monkeypatch.setattr(demo, "load_renderer", lambda: None)   # renderer not available
+def test_demo_without_pictures_writes_record_and_text(tmp_path):
     lines = []
     game, names, written = demo.run("usa", ["medium", "easy"], seed=2, out=str(tmp_path),
-                                    echo=lines.append)
+                                    echo=lines.append, pictures=False)
     assert game.over
-    assert not list(tmp_path.glob("*.png")), "never a stand-in picture"
+    assert not list(tmp_path.glob("*.png")), "no pictures asked for, none written"
     record = json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))
     replayed, _, error = replay(record)
     assert error is None and replayed.over
@@ -30,7 +29,8 @@ def test_demo_writes_a_picture_after_every_turn(tmp_path, monkeypatch):
         calls.append(game.turn)
         return b"\x89PNG fake for the test"
 
-    monkeypatch.setattr(demo, "load_renderer", lambda: (fake_board, None))
+    monkeypatch.setattr(demo, "render_board", fake_board)
+    monkeypatch.setattr(demo, "render_final", lambda game, names: b"\x89PNG fake final")
     game, names, written = demo.run("switzerland", ["easy", "medium", "random"], seed=3,
                                     out=str(tmp_path), echo=lambda s: None)
     pngs = sorted(p.name for p in tmp_path.glob("turn-*.png"))
@@ -38,10 +38,9 @@ def test_demo_writes_a_picture_after_every_turn(tmp_path, monkeypatch):
     assert pngs[0] == "turn-000.png"
 
 
-def test_demo_main(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(demo, "load_renderer", lambda: None)
+def test_demo_main(tmp_path, capsys):
     assert demo.main(["--map", "nordic", "--players", "medium,easy", "--out", str(tmp_path),
-                      "--quiet"]) == 0
+                      "--quiet", "--no-pictures"]) == 0
     out = capsys.readouterr().out
     assert "record.json" in out
     assert (tmp_path / "record.json").exists()

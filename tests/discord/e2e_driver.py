@@ -72,7 +72,7 @@ class Table:
 
     async def game(self):
         """The channel's game; once it is over, the last one played here."""
-        loaded = await self.bot.service.for_channel(self.channel.id)
+        loaded = await self.bot.service.game_in_channel(self.channel.id)
         if loaded is not None:
             self.game_id = loaded.id
         elif getattr(self, "game_id", None) is not None:
@@ -186,7 +186,7 @@ class Player:
             msg = await self._claim(loaded, v, action, use_buttons)
         elif isinstance(action, DrawTickets):
             panel = t.last_panel()
-            cid = f"ttr:tickets:{loaded.id}:{loaded.row.seq}"
+            cid = f"ttr:tickets:{loaded.id}:{loaded.seq}"
             if self.style == "mixed":
                 cid = find_cid(panel, "ttr:tickets:") if panel else None
             msg = await (self._click("tickets", panel, cid)
@@ -210,7 +210,7 @@ class Player:
     async def _pay(self, msg, loaded, what, target, cards, kind):
         """A payment asked for with buttons: the agent's one if offered, else the first (the
         buttons are the sensible payments; a slash command has no way to pick one)."""
-        cid = f"ttr:pay:{loaded.id}:{loaded.row.seq}:{what}{target}:" + ids.encode_cards(cards)
+        cid = f"ttr:pay:{loaded.id}:{loaded.seq}:{what}{target}:" + ids.encode_cards(cards)
         if self.style == "mixed" or cid not in msg.custom_ids():
             cid = find_cid(msg, "ttr:pay:")
         return await self._click(kind, msg, cid)
@@ -243,7 +243,7 @@ class Player:
         src = "deck" if action.card < 0 else CARD_NAMES[action.card]
         if use_buttons:
             source = self.pending if v.step == "second_card" else self.table.last_panel()
-            cid = f"ttr:draw:{loaded.id}:{loaded.row.seq}:{src}"
+            cid = f"ttr:draw:{loaded.id}:{loaded.seq}:{src}"
             if source is not None and cid in source.custom_ids():
                 return await self._click("draw", source, cid)
         return await self._slash("draw", "draw", source=src)
@@ -255,7 +255,7 @@ class Player:
         color = "locomotive" if used < 0 else CARD_NAMES[used]
         if use_buttons:
             panel = t.last_panel()
-            cid = f"ttr:claim:{loaded.id}:{loaded.row.seq}"
+            cid = f"ttr:claim:{loaded.id}:{loaded.seq}"
             if self.style == "mixed":
                 cid = find_cid(panel, "ttr:claim:") if panel else None
             if panel is not None and cid in panel.custom_ids():
@@ -264,7 +264,7 @@ class Player:
                 options = [o["value"] for o in menu.component(sel)["options"]] if sel else []
                 if str(action.route) in options:
                     msg = await self._select("claim", menu, sel, [action.route])
-                    pay = f"ttr:pay:{loaded.id}:{loaded.row.seq}:r{action.route}:" + \
+                    pay = f"ttr:pay:{loaded.id}:{loaded.seq}:r{action.route}:" + \
                         ids.encode_cards(action.cards)
                     if pay in msg.custom_ids():
                         return await self._click("claim", msg, pay)
@@ -299,21 +299,21 @@ class Player:
         if isinstance(action, TunnelDecline):
             if self.style != "slash" and self.pending is not None and \
                     find_cid(self.pending, "ttr:tunnel:"):
-                cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:decline"
+                cid = f"ttr:tunnel:{loaded.id}:{loaded.seq}:decline"
                 if cid in self.pending.custom_ids():
                     return await self._click("tunnel", self.pending, cid)
             return await self._slash("tunnel", "tunnel", choice="decline")
-        cid = f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:{ids.encode_cards(action.cards)}"
+        cid = f"ttr:tunnel:{loaded.id}:{loaded.seq}:pay:{ids.encode_cards(action.cards)}"
         if self.style != "slash" and self.pending is not None:
             if cid in self.pending.custom_ids():
                 return await self._click("tunnel", self.pending, cid)
-            other = find_cid(self.pending, f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:")
+            other = find_cid(self.pending, f"ttr:tunnel:{loaded.id}:{loaded.seq}:pay:")
             if self.style == "buttons" and other:     # only the first four ways are buttons
                 return await self._click("tunnel", self.pending, other)
         msg = await self._slash("tunnel", "tunnel", choice="pay")
         if cid in msg.custom_ids():
             return await self._click("tunnel", msg, cid)
-        other = find_cid(msg, f"ttr:tunnel:{loaded.id}:{loaded.row.seq}:pay:")
+        other = find_cid(msg, f"ttr:tunnel:{loaded.id}:{loaded.seq}:pay:")
         if self.style != "mixed" and other:
             # several ways to pay the extra cards: only the buttons can say which
             return await self._click("tunnel", msg, other)

@@ -126,7 +126,6 @@ def test_one_sensible_payment_is_chosen_without_asking():
     r = route(board, RED, 4, tunnel=False, ferry=0)
     options = pay.route_options(board.rules, r, hand(red=4, locomotive=2))
     assert options == [tuple(hand(red=4))]
-    assert pay.choose(options) == tuple(hand(red=4))
     # not enough red: the fewest locomotives that make it up
     assert pay.route_options(board.rules, r, hand(red=3, locomotive=2)) == \
         [tuple(hand(red=3, locomotive=1))]
@@ -137,7 +136,6 @@ def test_gray_route_with_two_colours_asks():
     r = route(board, GRAY, 2)
     options = pay.route_options(board.rules, r, hand(red=2, blue=3, locomotive=1))
     assert sorted(options) == sorted([tuple(hand(red=2)), tuple(hand(blue=2))])
-    assert pay.choose(options) is None
     stated = pay.route_options(board.rules, r, hand(red=2, blue=3, locomotive=1), color=BLUE)
     assert stated == [tuple(hand(blue=2))]
     locos = pay.route_options(board.rules, r, hand(red=2, blue=3, locomotive=1), color=BLUE,

@@ -129,7 +129,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
         seat = loaded.game.current
         user = alice if loaded.seats[seat].user_id == alice.id else bob
         old_panel["clicked"] = panel.id
-        msg = await table.click(user, panel, f"ttr:draw:{game_id}:{loaded.row.seq}:deck")
+        msg = await table.click(user, panel, f"ttr:draw:{game_id}:{loaded.seq}:deck")
         assert "You drew" in msg.content
         await table.settle()
         # the second card, by slash command, after the restart
@@ -177,7 +177,7 @@ async def test_stale_and_foreign_clicks_get_clear_answers(fake, tmp_path):
     await table.settle()
     panel = table.last_panel()
     loaded = await table.game()
-    deck = f"ttr:draw:{loaded.id}:{loaded.row.seq}:deck"
+    deck = f"ttr:draw:{loaded.id}:{loaded.seq}:deck"
     current = alice if loaded.game.current == 0 else bob
     other = bob if current is alice else alice
 
@@ -243,7 +243,7 @@ async def test_information_commands_and_language(fake, tmp_path):
     export = await table.slash(bob, "export")
     assert export.content == t("bot.export.none")
     done = await table.slash(bob, "language", language="ja")
-    assert await table.bot.store.get_locale(bob.id) == "ja" and done.content
+    assert await table.bot.service.store.get_locale(bob.id) == "ja" and done.content
     # Japanese has no catalog yet: English is the fallback, never a missing text
     msg = await table.slash(bob, "status")
     assert "alice" in msg.content
@@ -261,7 +261,7 @@ async def test_a_channel_the_bot_cannot_post_in(fake, tmp_path):
     msg = await handle.followup(0)
     assert msg.content == t("bot.error.cannot_post")
     # the failed lobby does not block the channel
-    assert await table.bot.service.for_channel(mute.id) is None
+    assert await table.bot.service.game_in_channel(mute.id) is None
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 

@@ -63,7 +63,7 @@ async def test_a_player_leaves_mid_turn_another_is_replaced_and_the_game_complet
     reveal = next(m for m in messages if "🏁" in m.content)
     assert public_leaks(messages, final.game.board, reveal.id) == []
     # the results credit nobody with a computer's result; the leaver still finds the record
-    results = {r.seat: r for r in await table.bot.store.load_results(game_id)}
+    results = {r.seat: r for r in await table.bot.service.store.load_results(game_id)}
     assert (results[0].user_id, results[1].user_id, results[1].former_user_id) == \
         (alice.id, None, bob.id)
     msg = await table.slash(bob, "export")
@@ -80,7 +80,7 @@ async def leave_mid_turn(table, fake, game_id, bob):
     await table.slash(bob, "draw", source="deck")
     await table.settle()
     panel = table.last_panel()
-    seq = (await table.game()).row.seq
+    seq = (await table.game()).seq
     question = await table.slash(bob, "leave")
     assert question.content == t("bot.leave.confirm", level=t("bot.level.medium"))
     cid = find_cid(question, "ttr:quit:")
@@ -89,7 +89,7 @@ async def leave_mid_turn(table, fake, game_id, bob):
     done = await table.click(bob, question, cid)
     assert done.content == t("bot.leave.done") and done.ephemeral
     loaded = await table.wait_for_humans()
-    assert loaded.seats[1].user_id is None and loaded.seats[1].bot_level == 2
+    assert loaded.seats[1].user_id is None and loaded.seats[1].level == "medium"
     new = posted_after(table, before)
     assert new[0].content == t("bot.seat.left", name="bob", level=t("bot.level.medium"))
     # his turn was finished for him: the next public turn post tells bob's two draws
@@ -129,7 +129,7 @@ async def test_the_last_human_leaving_cancels_the_game(fake, tmp_path):
     assert done.content == t("bot.leave.done_end")
     await table.settle()
     assert table.public_messages()[-1].content == t("bot.seat.left_cancelled", name="alice")
-    assert await table.bot.service.for_channel(table.channel.id) is None
+    assert await table.bot.service.game_in_channel(table.channel.id) is None
     msg = await table.slash(alice, "status")
     assert msg.content == t("service.no_game")
     fake.assert_clean()

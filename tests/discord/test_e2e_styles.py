@@ -178,7 +178,7 @@ async def test_three_humans_by_buttons_and_menus(fake, tmp_path):
         seat = loaded.game.current
         held = len(loaded.game.tickets[seat])
         player = by_id[loaded.seats[seat].user_id]
-        menu = await player._click("tickets", panel, f"ttr:tickets:{loaded.id}:{loaded.row.seq}")
+        menu = await player._click("tickets", panel, f"ttr:tickets:{loaded.id}:{loaded.seq}")
         sel = find_cid(menu, "ttr:keep:")
         assert sel and menu.ephemeral
         first = menu.component(sel)["options"][0]["value"]

@@ -46,7 +46,7 @@ async def keep_all(svc, game_id, users):
     for seat, user in enumerate(users):
         loaded = await svc.load(game_id)
         eff = await svc.act(game_id, user, KeepTickets(seat, tuple(loaded.game.offers[seat])),
-                            loaded.row.seq)
+                            loaded.seq)
     return eff
 
 
@@ -69,7 +69,7 @@ async def test_an_action_is_logged_with_its_state_and_survives_a_restart(svc, st
     # a fresh service (a restarted bot) sees exactly that state, from the snapshot and the log
     fresh = make_service(store)
     again = await fresh.load(game_id)
-    assert again.row.seq == 1
+    assert again.seq == 1
     assert state_of(again.game) == state_of(expected) == state_of(await fresh.rebuild(game_id))
 
 
@@ -113,7 +113,7 @@ async def test_illegal_actions_are_refused_with_the_engines_reason_and_write_not
     await keep_all(svc, game_id, users)
     game = (await svc.load(game_id)).game
     assert game.phase == "play" and game.current == 0
-    seq = (await svc.load(game_id)).row.seq
+    seq = (await svc.load(game_id)).seq
     not_faceup = next(c for c in range(9) if c not in game.faceup)
     play_cases = [
         (DrawCard(0, not_faceup), "card_not_faceup"),
@@ -155,7 +155,7 @@ async def test_not_your_turn(svc, db_path):
     for seat in (1, 2):
         for action in (DrawCard(seat), DrawTickets(seat)):
             err = await refused("service.illegal",
-                                svc.act(game_id, users[seat], action, loaded.row.seq))
+                                svc.act(game_id, users[seat], action, loaded.seq))
             assert err.illegal.key == "not_your_turn"
     assert raw_counts(db_path, game_id) == before
 
@@ -223,7 +223,7 @@ async def test_a_finished_game_records_results_and_takes_no_more_actions(svc, st
     # nothing more is taken, by anyone, and nothing is written
     before = raw_counts(db_path, game_id)
     loaded = await svc.load(game_id)
-    assert loaded.row.status == "finished" and loaded.game.over
+    assert loaded.status == "finished" and loaded.game.over
     for seat, user in enumerate(users):
         await refused("service.not_active", svc.act(game_id, user, DrawCard(seat), seq))
         await refused("service.not_active", svc.act(game_id, user, Pass(seat)))
@@ -252,7 +252,7 @@ async def test_effects_reveal_nothing_private_in_public(svc, map_id, players, se
         action = pick_action(game, rng)
         shadow = game.copy()
         events = shadow.apply(action)      # what the engine says, hidden parts included
-        eff = await svc.act(game_id, users[action.seat], action, loaded.row.seq)
+        eff = await svc.act(game_id, users[action.seat], action, loaded.seq)
         seen.add(type_name(action))
         assert eff.actor == action.seat
         assert not PRIVATE_KEYS & set(walk_keys(eff.public)), eff.public
@@ -349,11 +349,11 @@ async def test_bot_moves_go_through_the_same_path(svc, store, db_path):
         if loaded.game.over:
             break
         if 1 in loaded.game.to_move():
-            eff = await svc.play_bot(game_id, loaded.row.seq)
+            eff = await svc.play_bot(game_id, loaded.seq)
             assert eff is not None and eff.actor == 1
         else:
             action = pick_action(loaded.game, rng, seat=0)
-            await svc.act(game_id, 950, action, loaded.row.seq)
+            await svc.act(game_id, 950, action, loaded.seq)
     assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
     results = await store.load_results(game_id)
     assert [(r.seat, r.user_id) for r in results] == [(0, 950), (1, None)]

@@ -12,7 +12,7 @@ import pytest
 
 from tests.service.svckit import REPO, make_service, pick_action, play_one
 from ttr_bot.engine.actions import KeepTickets
-from ttr_bot.store import Store, TimerService
+from ttr_bot.store import Store
 
 SERVICE_DIR = REPO / "ttr_bot" / "service"
 
@@ -74,13 +74,7 @@ async def test_effects_are_plain_data(svc):
 
 @pytest.mark.asyncio
 async def test_bot_turns_become_durable_timers(store):
-    fired = []
-
-    async def handler(timer):
-        fired.append(timer)
-
-    timers = TimerService(store, handler)          # not started: we only look at the table
-    svc = make_service(store, timers=timers, bot_delay=2.0)
+    svc = make_service(store, bot_delay=2.0)    # not started: we only look at the table
     loaded = await svc.open_lobby(guild_id=1, channel_id=7, user_id=70, name="a", map_id="usa")
     await svc.add_bot(7, 70, "easy")
     eff = await svc.start(7, 70)
@@ -94,7 +88,6 @@ async def test_bot_turns_become_durable_timers(store):
     assert [t.payload for t in await store.due_timers(float("inf"))] == [{"seq": 0}, {"seq": 1}]
     await svc.cancel(7, 70)
     assert await store.due_timers(float("inf")) == []     # a cancelled game leaves no timers
-    assert fired == []
 
 
 @pytest.mark.asyncio
@@ -106,11 +99,7 @@ async def test_a_finished_game_leaves_no_timers(store):
         def act(self, view):
             return pick_action_from_view(view, self.rng)
 
-    async def handler(timer):
-        pass
-
-    timers = TimerService(store, handler)
-    svc = make_service(store, timers=timers, agents=lambda level, seed: Random(seed))
+    svc = make_service(store, agents=lambda level, seed: Random(seed))
     loaded = await svc.open_lobby(guild_id=1, channel_id=8, user_id=80, name="a", map_id="usa")
     await svc.add_bot(8, 80, "medium")
     await svc.start(8, 80)
@@ -120,9 +109,9 @@ async def test_a_finished_game_leaves_no_timers(store):
         if cur.game.over:
             break
         if 1 in cur.game.to_move():
-            eff = await svc.play_bot(loaded.id, cur.row.seq)
+            eff = await svc.play_bot(loaded.id, cur.seq)
         else:
-            eff = await svc.act(loaded.id, 80, pick_action(cur.game, rng, seat=0), cur.row.seq)
+            eff = await svc.act(loaded.id, 80, pick_action(cur.game, rng, seat=0), cur.seq)
     assert eff.over
     assert await store.due_timers(float("inf")) == []
     assert len(await store.load_results(loaded.id)) == 2

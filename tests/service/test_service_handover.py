@@ -16,7 +16,6 @@ from tests.service.svckit import Clock, open_store, pick_action, raw_counts, sta
 from ttr_bot.engine.actions import DrawCard, DrawTickets, KeepTickets
 from ttr_bot.record_format import replay
 from ttr_bot.service import GameService, ServiceError
-from ttr_bot.store import TimerService
 
 pytestmark = pytest.mark.asyncio
 PRIVATE_KEYS = {"private", "tickets", "offer", "returned", "hand", "hands", "cards"}
@@ -33,32 +32,28 @@ class RandomLegal:
 
 
 class Host:
-    """A GameService with a TimerService wired as the bot wires them: bot_move timers make the
+    """A GameService with its scheduler running, as the bot runs it: bot_move timers make the
     computer players move. `run=False` leaves the timers in the table unfired."""
 
     def __init__(self, store, *, seed=7, run=True, now=1_700_000_000.0):
         self.clock = Clock(now)
         self.store = store
         self.levels = []
-        self.timers = TimerService(store, self.fire, clock=self.clock)
         self.svc = GameService(store, clock=self.clock, seeds=random.Random(seed), bot_delay=0.0,
-                               timers=self.timers, agents=self.agent)
+                               agents=self.agent)
         self.run = run
 
     def agent(self, level, seed):
         self.levels.append(level)
         return RandomLegal(seed)
 
-    async def fire(self, timer):
-        await self.svc.play_bot(timer.game_id, timer.payload.get("seq"))
-
     async def __aenter__(self):
         if self.run:
-            await self.timers.start()
+            await self.svc.resume()
         return self
 
     async def __aexit__(self, *exc):
-        await self.timers.stop()
+        await self.svc.stop()
 
 
 @pytest_asyncio.fixture
@@ -119,7 +114,7 @@ async def test_leaving_on_ones_turn_hands_the_seat_to_a_computer_that_moves(host
     await keep_all(svc, game_id, users)
     loaded = await svc.load(game_id)
     seat = loaded.game.current
-    seq = loaded.row.seq
+    seq = loaded.seq
     leaver = users[seat]
 
     eff = await svc.leave_game(game_id, leaver)
@@ -131,7 +126,7 @@ async def test_leaving_on_ones_turn_hands_the_seat_to_a_computer_that_moves(host
 
     async def moved():
         cur = await svc.load(game_id)
-        return cur.row.seq > seq and cur.game.current != seat and cur
+        return cur.seq > seq and cur.game.current != seat and cur
     await until(moved)
     log = await store.load_actions(game_id)
     assert log[seq].actor == seat                  # the computer made the seat's move
@@ -164,7 +159,7 @@ async def test_a_turn_left_halfway_is_finished_by_the_computer(idle_host, store,
     assert loaded.game.to_move() == [seat] and loaded.game.step == expected
     if state in ("choosing", "setup"):
         assert loaded.game.offers[seat] is not None
-    seq = loaded.row.seq
+    seq = loaded.seq
 
     eff = await svc.leave_game(game_id, users[seat])
     assert eff.bot_turn and eff.to_move == [seat]
@@ -172,7 +167,7 @@ async def test_a_turn_left_halfway_is_finished_by_the_computer(idle_host, store,
 
     # the timer fires: the computer finishes what the player left halfway
     for timer in await store.due_timers(float("inf")):
-        await idle_host.fire(timer)
+        await idle_host.svc.play_bot(timer.game_id, timer.payload.get("seq"))
     after = (await svc.load(game_id)).game
     assert seat not in after.to_move() and after.phase == "play"
     assert after.offers[seat] is None and after.tunnel is None
@@ -189,7 +184,7 @@ async def reach_a_tunnel(svc, game_id, users):
             return game.current
         assert not game.over, "no tunnel came up"
         action = pick_action(game, rng)
-        await svc.act(game_id, users[action.seat], action, loaded.row.seq)
+        await svc.act(game_id, users[action.seat], action, loaded.seq)
     raise AssertionError("no tunnel came up")
 
 
@@ -285,7 +280,7 @@ async def test_a_game_keeps_one_human_and_the_last_one_leaving_cancels_it(idle_h
     assert eff.cancelled and eff.handover.level is None and eff.handover.name == "Ann"
     assert (await store.get_game(game_id)).status == "cancelled"
     assert await bot_timers(store, game_id) == []
-    assert await svc.for_channel(50) is None
+    assert await svc.game_in_channel(50) is None
 
 
 # ----- durability ---------------------------------------------------------------------------------
@@ -295,7 +290,7 @@ async def test_a_restart_after_the_handover_resumes_and_the_computer_plays(db_pa
         game_id, users = await started(first.svc, 60, players=2)
         await keep_all(first.svc, game_id, users)
         loaded = await first.svc.load(game_id)
-        seat, seq = loaded.game.current, loaded.row.seq
+        seat, seq = loaded.game.current, loaded.seq
         await first.svc.leave_game(game_id, users[seat])
     await store.close()                       # the bot stops before the computer moved
 
@@ -305,9 +300,9 @@ async def test_a_restart_after_the_handover_resumes_and_the_computer_plays(db_pa
         async with Host(store, now=1_700_000_060.0) as second:
             async def moved():
                 cur = await second.svc.load(game_id)
-                return cur.row.seq > seq and cur
+                return cur.seq > seq and cur
             cur = await until(moved)
-            assert cur.seats[seat].bot_level == 2 and cur.seats[seat].former_user_id == \
+            assert cur.seats[seat].level == "medium" and cur.seats[seat].former_user_id == \
                 users[seat]
             assert (await store.load_actions(game_id))[seq].actor == seat
             await refused("service.not_a_player",
@@ -336,7 +331,7 @@ async def test_the_game_finishes_replays_and_credits_the_results_correctly(host,
             continue
         action = pick_action(game, rng, seat=humans[0])
         try:
-            await svc.act(game_id, loaded.seats[humans[0]].user_id, action, loaded.row.seq)
+            await svc.act(game_id, loaded.seats[humans[0]].user_id, action, loaded.seq)
         except ServiceError as exc:            # the computer moved first: look again
             assert exc.key == "service.stale"
     final = await svc.load(game_id)
@@ -364,18 +359,12 @@ async def test_the_game_finishes_replays_and_credits_the_results_correctly(host,
 async def test_a_failed_lobby_opening_leaves_no_seatless_lobby(svc, store, db_path):
     """The game row and the host's seat are one transaction: a failure seating the host does
     not leave a lobby without a host blocking the channel."""
-    import sqlite3
-    conn = sqlite3.connect(db_path)
-    conn.execute("CREATE TRIGGER no_seats BEFORE INSERT ON seats "
-                 "BEGIN SELECT RAISE(ABORT, 'disk trouble'); END")
-    conn.commit()
+    db_path.failing_trigger("no_seats", "seats", "INSERT", "disk trouble")   # either driver
     with pytest.raises(Exception, match="disk trouble"):
         await svc.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann", map_id="usa")
     assert await store.find_open_game(80) is None
-    assert conn.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
-    conn.execute("DROP TRIGGER no_seats")
-    conn.commit()
-    conn.close()
+    assert db_path.fetchone("SELECT COUNT(*) FROM games") == (0,)
+    db_path.drop_trigger("no_seats", "seats")
     loaded = await svc.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann",
                                   map_id="usa")
-    assert [(s.seat, s.user_id, s.display_name) for s in loaded.seats] == [(0, 800, "Ann")]
+    assert [(s.number, s.user_id, s.name) for s in loaded.seats] == [(0, 800, "Ann")]

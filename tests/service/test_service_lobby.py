@@ -23,11 +23,11 @@ async def seats_in_store(store, game_id):
 async def test_open_lobby_seats_the_host_and_is_found_by_channel(svc, store):
     loaded = await svc.open_lobby(guild_id=1, channel_id=50, user_id=500, name="Ann",
                                   map_id="europe")
-    assert loaded.row.status == "lobby" and loaded.game is None
-    assert (loaded.row.map, loaded.row.variant, loaded.row.host_id) == ("europe", "base", 500)
+    assert loaded.status == "lobby" and loaded.game is None
+    assert (loaded.map_id, loaded.variant, loaded.host_id) == ("europe", "base", 500)
     assert await seats_in_store(store, loaded.id) == [(0, 500, "Ann", None)]
-    assert (await svc.for_channel(50)).id == loaded.id
-    assert await svc.for_channel(51) is None
+    assert (await svc.game_in_channel(50)).id == loaded.id
+    assert await svc.game_in_channel(51) is None
 
 
 async def test_unknown_map_or_variant_is_refused(svc, store):
@@ -182,8 +182,8 @@ async def test_lobby_survives_a_restart(db_path):
     store = await open_store(db_path)
     try:
         svc = make_service(store)
-        loaded = await svc.for_channel(130)
-        assert loaded.id == game_id and loaded.row.status == "lobby"
+        loaded = await svc.game_in_channel(130)
+        assert loaded.id == game_id and loaded.status == "lobby"
         assert [s.user_id for s in loaded.seats] == [users_for(130, 3)[0], users_for(130, 3)[2]]
         eff = await svc.start(130, users_for(130, 3)[0])
         assert eff.started and eff.to_move == [0, 1]

@@ -272,13 +272,13 @@ class BenchGame:
             TunnelDecline,
             TunnelPay,
         )
-        from ..engine.cards import CARD_NAMES
+        from ..engine.cards import CARD_NAMES, N_COLORS
         b, user = self.bench, self.by_id[user_id]
         await self.think()
         loaded = await self.service.load(self.game_id)
         _, v = await self.service.player_view(self.game_id, user_id)
         action = self.agent.act(v)
-        gid, seq = loaded.id, loaded.row.seq
+        gid, seq = loaded.id, loaded.seq
         buttons = self.buttons()
         pending = self.pending.get(user_id)
 
@@ -338,7 +338,7 @@ class BenchGame:
                     pick = cid if cid in msg.custom_ids() else find_cid(msg, "ttr:tunnel:")
                     msg = await b.click(user, msg, pick, "tunnel")
         elif isinstance(action, BuildStation):
-            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
+            color = next((CARD_NAMES[c] for c in range(N_COLORS) if action.cards[c]), "locomotive")
             msg = await b.slash(self, user, "station", city=str(action.city), color=color)
             msg = await self.pay(user, msg, gid, seq, "s", action.city, action.cards, "station")
         elif isinstance(action, Pass):

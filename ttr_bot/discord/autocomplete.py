@@ -11,7 +11,6 @@ from itertools import combinations
 
 from discord import app_commands
 
-from ..engine import payment
 from ..i18n import t
 from .format import clip, fold, route_choice_label, ticket_text
 
@@ -28,21 +27,7 @@ def _matches(query, text):
 # ----- routes -----------------------------------------------------------------------------------
 def claimable_routes(view):
     """[(Route, payments)] the viewing player may claim right now and can pay for."""
-    if view.phase != "play" or view.step != "idle" or view.current != view.seat:
-        return []
-    board, rules, seat = view.board, view.board.rules, view.seat
-    out = []
-    for route in board.routes:
-        if view.owner[route.index] >= 0 or view.trains[seat] < route.length:
-            continue
-        if route.twin >= 0:
-            other = view.owner[route.twin]
-            if other == seat or (other >= 0 and view.n < rules.double_routes_min_players):
-                continue
-        pays = payment.route_payments(rules, route, view.hand)
-        if pays:
-            out.append((route, pays))
-    return out
+    return view.claimable_routes()
 
 
 def route_choices(view, typed, loc):
@@ -131,20 +116,16 @@ def parse_keep(text, offer, board):
 
 # ----- cities ---------------------------------------------------------------------------------------
 def station_cost(view):
-    rules = view.board.rules
-    return rules.stations - view.stations_left[view.seat] + 1
+    return view.station_cost()
 
 
 def city_choices(view, typed, loc):
     """[(label, value)]: cities where a station can go, with this player's price."""
     board = view.board
-    if not board.rules.stations or not view.stations_left[view.seat]:
-        return []
-    cost = station_cost(view)
+    cost = view.station_cost()
     out = []
-    for node in board.nodes:
-        if node.country or node.index in view.station_owner:
-            continue
+    for city in view.station_sites():
+        node = board.nodes[city]
         if _matches(typed or "", node.name):
             out.append((clip(t("bot.station_choice", loc, city=node.name, count=cost)),
                         str(node.index)))
@@ -169,11 +150,9 @@ async def _player_view(interaction):
     """(view, locale) of the user in this channel's game, or (None, locale)."""
     bot = interaction.client
     loc = bot.locale_hint(interaction)
-    loaded = await bot.channel_game(interaction.channel_id)
-    if loaded is None or loaded.game is None or loaded.seat_of(interaction.user.id) is None:
-        return None, loc
-    _, view = await bot.service.player_view(loaded.id, interaction.user.id)
-    return view, loc
+    hosted = await bot.service.game_in_channel(interaction.channel_id)
+    seat = None if hosted is None or not hosted.started else hosted.seat_of(interaction.user.id)
+    return (None, loc) if seat is None else (hosted.view(seat), loc)
 
 
 def _to_choices(pairs):
@@ -195,8 +174,7 @@ async def route_autocomplete(interaction, current):
 
 
 async def keep_autocomplete(interaction, current):
-    from .format import keep_min
-    return await _safe(interaction, lambda v, loc: ticket_choices(v, current, loc, keep_min(v)))
+    return await _safe(interaction, lambda v, loc: ticket_choices(v, current, loc, v.keep_min()))
 
 
 async def city_autocomplete(interaction, current):

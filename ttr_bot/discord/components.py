@@ -1,25 +1,24 @@
-"""Buttons and menus: persistent `DynamicItem`s whose custom id carries the game (and the game's
-sequence number), so they keep working after a restart without any stored view.
+"""Buttons and menus: how each control looks, and the layouts other modules attach to messages.
 
-Each item only turns the click into a call of the same code the slash commands use
-(`moves`, `cogs.lobby`); every exception goes to the one error handler (`errors.handle`),
-because discord.py only logs what a dynamic item's callback raises. The `*_view` functions
-build the component layouts the other modules attach to messages.
+Every control is a persistent `DynamicItem` whose custom id carries the game (and the game's
+sequence number), so it keeps working after a restart without any stored view. What a click
+does is not here: the item hands it to the controller registered for its kind (clicks.py), and
+every exception goes to the one error handler (`errors.handle`), because discord.py only logs
+what a dynamic item's callback raises.
 """
 import discord
 
-from ..engine.actions import DrawCard, DrawTickets, KeepTickets, TunnelDecline
-from ..engine.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ..engine.cards import CARD_NAMES, LOCO
 from ..i18n import t
-from . import errors, ids
+from ..service import LEVELS
+from . import clicks, errors, ids
 from .format import EMOJI, cards_text, clip, route_choice_label, ticket_text
 
-LEVELS = ("easy", "medium", "hard")
 
-
-class _Handled:
+class PersistentItem:
     """Mixin: rebuild the item from its custom id's fields (`FIELDS`, in the order `__init__`
-    takes them), run `self.run(interaction)` and send any error to the one handler."""
+    takes them) and hand a click to the controller of its `KIND`, errors to the one handler."""
+    KIND = ""
     FIELDS = ("game", "seq")
 
     @classmethod
@@ -29,13 +28,15 @@ class _Handled:
 
     async def callback(self, interaction):
         try:
-            await self.run(interaction)
+            await clicks.dispatch(self.KIND, interaction, self)
         except Exception as exc:
             await errors.handle(interaction, exc)
 
 
 # ----- lobby ------------------------------------------------------------------------------------
-class LobbyButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["lobby"]):
+class LobbyButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                  template=ids.TEMPLATES["lobby"]):
+    KIND = "lobby"
     FIELDS = ("game", "op")
     STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary,
               "start": discord.ButtonStyle.primary}
@@ -46,12 +47,10 @@ class LobbyButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=
             label=t(f"bot.btn.{op}", loc), style=self.STYLES[op], row=0,
             custom_id=ids.make("lobby", game_id, op)))
 
-    async def run(self, interaction):
-        from .cogs import lobby
-        await lobby.lobby_button(interaction, self.game_id, self.op)
 
-
-class AddBotSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["addbot"]):
+class AddBotSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                   template=ids.TEMPLATES["addbot"]):
+    KIND = "addbot"
     FIELDS = ("game",)
 
     def __init__(self, game_id, loc="en", item=None):
@@ -59,10 +58,6 @@ class AddBotSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template
         super().__init__(item or discord.ui.Select(
             custom_id=ids.make("addbot", game_id), placeholder=t("bot.btn.addbot", loc), row=1,
             options=[discord.SelectOption(label=t(f"bot.level.{lv}", loc), value=lv) for lv in LEVELS]))
-
-    async def run(self, interaction):
-        from .cogs import lobby
-        await lobby.add_bot(interaction, self.item.values[0], game_id=self.game_id)
 
 
 def lobby_view(game_id, loc):
@@ -74,7 +69,9 @@ def lobby_view(game_id, loc):
 
 
 # ----- the turn -----------------------------------------------------------------------------------
-class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["draw"]):
+class DrawButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["draw"]):
+    KIND = "draw"
     FIELDS = ("game", "seq", "src")
 
     def __init__(self, game_id, seq, src, loc="en", count=1, row=0, item=None):
@@ -91,42 +88,33 @@ class DrawButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
                                      custom_id=ids.make("draw", game_id, seq, src))
         super().__init__(item)
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        card = -1 if self.src == "deck" else CARD_INDEX[self.src]
-        await moves.act(interaction, loc, self.game_id, DrawCard(-1, card), self.seq)
 
+class ClaimButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                  template=ids.TEMPLATES["claim"]):
+    KIND = "claim"
 
-class ClaimButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["claim"]):
     def __init__(self, game_id, seq, loc="en", item=None):
         self.game_id, self.seq = game_id, seq
         super().__init__(item or discord.ui.Button(
             label=t("bot.btn.claim", loc), emoji="🛤️", style=discord.ButtonStyle.success, row=2,
             custom_id=ids.make("claim", game_id, seq)))
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        await moves.route_menu(interaction, loc, self.game_id, self.seq)
 
+class RouteSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                  template=ids.TEMPLATES["route"]):
+    KIND = "route"
 
-class RouteSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["route"]):
     def __init__(self, game_id, seq, choices=(), loc="en", item=None):
         self.game_id, self.seq = game_id, seq
         super().__init__(item or discord.ui.Select(
             custom_id=ids.make("route", game_id, seq), placeholder=t("bot.menu.route", loc),
             options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        await moves.claim(interaction, loc, self.game_id, int(self.item.values[0]),
-                         expected_seq=self.seq)
 
-
-class PayButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["pay"]):
+class PayButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                template=ids.TEMPLATES["pay"]):
     """One way to pay for a route ('r') or a station ('s') when several make sense."""
+    KIND = "pay"
     FIELDS = ("game", "seq", "what", "target", "cards")
 
     def __init__(self, game_id, seq, what, target, cards, loc="en", item=None):
@@ -135,27 +123,22 @@ class PayButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=id
             label=clip(cards_text(cards, loc), 80), style=discord.ButtonStyle.secondary,
             custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        await moves.pay(interaction, loc, self.game_id, self.seq, self.what, self.target, self.cards)
 
+class TicketsButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                    template=ids.TEMPLATES["tickets"]):
+    KIND = "tickets"
 
-class TicketsButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tickets"]):
     def __init__(self, game_id, seq, loc="en", item=None):
         self.game_id, self.seq = game_id, seq
         super().__init__(item or discord.ui.Button(
             label=t("bot.btn.tickets", loc), emoji="🎫", style=discord.ButtonStyle.secondary, row=2,
             custom_id=ids.make("tickets", game_id, seq)))
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        await moves.act(interaction, loc, self.game_id, DrawTickets(-1), self.seq)
 
-
-class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=ids.TEMPLATES["keep"]):
+class KeepSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                 template=ids.TEMPLATES["keep"]):
     """Which offered tickets to keep: min_values is the least the rules allow."""
+    KIND = "keep"
 
     def __init__(self, game_id, seq, offer=(), minimum=1, board=None, loc="en", item=None):
         self.game_id, self.seq = game_id, seq
@@ -167,14 +150,10 @@ class KeepSelect(_Handled, discord.ui.DynamicItem[discord.ui.Select], template=i
                                      min_values=minimum, max_values=len(options), options=options)
         super().__init__(item)
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        kept = tuple(int(v) for v in self.item.values)
-        await moves.keep(interaction, loc, self.game_id, KeepTickets(-1, kept), self.seq)
 
-
-class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["tunnel"]):
+class TunnelButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                   template=ids.TEMPLATES["tunnel"]):
+    KIND = "tunnel"
     FIELDS = ("game", "seq", "op", "cards")
 
     def __init__(self, game_id, seq, op, cards=None, loc="en", item=None):
@@ -190,16 +169,11 @@ class TunnelButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template
             item = discord.ui.Button(label=clip(label, 80), style=style, custom_id=cid)
         super().__init__(item)
 
-    async def run(self, interaction):
-        from ..engine.actions import TunnelPay
-        from . import moves
-        loc = await moves.begin(interaction)
-        action = TunnelDecline(-1) if self.op == "decline" else TunnelPay(-1, self.cards)
-        await moves.act(interaction, loc, self.game_id, action, self.seq)
 
-
-class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["hand"]):
+class HandButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["hand"]):
     """'My hand': always current (no sequence number), so it is also the way back to a panel."""
+    KIND = "hand"
     FIELDS = ("game",)
 
     def __init__(self, game_id, loc="en", row=2, item=None):
@@ -208,16 +182,13 @@ class HandButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
             label=t("bot.btn.hand", loc), emoji="🃏", style=discord.ButtonStyle.secondary, row=row,
             custom_id=ids.make("hand", game_id)))
 
-    async def run(self, interaction):
-        from . import moves
-        loc = await moves.begin(interaction)
-        await moves.show_hand(interaction, loc, self.game_id)
 
-
-class QuitButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=ids.TEMPLATES["quit"]):
+class QuitButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["quit"]):
     """'Leave the game', under the private question /ttr leave asks during a game. The seq only
     records when it was asked: the others play on while the player decides, and leaving does
     not depend on whose turn it is; `mode` is what the player was told leaving would do."""
+    KIND = "quit"
     FIELDS = ("game", "seq", "mode")
 
     def __init__(self, game_id, seq, mode, loc="en", item=None):
@@ -226,9 +197,6 @@ class QuitButton(_Handled, discord.ui.DynamicItem[discord.ui.Button], template=i
             label=t("bot.btn.leave_game", loc), emoji="🚪", style=discord.ButtonStyle.danger,
             custom_id=ids.make("quit", game_id, seq, mode)))
 
-    async def run(self, interaction):
-        from .cogs import seats
-        await seats.confirm_leave(interaction, self.game_id, self.mode)
 
 
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, DrawButton, ClaimButton, RouteSelect, PayButton,

@@ -1,7 +1,8 @@
 """The bot's configuration, from the environment (and a .env file if there is one).
 
 DISCORD_TOKEN   the bot's token (Discord developer portal -> your application -> Bot)
-TTR_DB          SQLite database file (default ./ttr.sqlite3)
+TTR_DB          the database: an SQLite file (default ./ttr.sqlite3, also sqlite:///path) or a
+                postgresql://user:password@host/dbname URL (docs/postgresql.md)
 TTR_DEV_GUILD   a server id: `python bot.py sync` pushes the commands there (instant) by default
 TTR_LOG_LEVEL   DEBUG, INFO (default), WARNING, ERROR
 """

@@ -19,15 +19,13 @@ from collections import defaultdict
 
 import discord
 
-from ..engine.view import view as player_view
 from ..i18n import normalize, t
-from . import components as C
+from . import components
 from .format import (
     chunks,
     event_lines,
     fit,
     hand_lines,
-    keep_min,
     lobby_lines,
     map_title,
     reveal_lines,
@@ -78,25 +76,21 @@ class Delivery:
     def channel(self, channel_id):
         return self.bot.get_partial_messageable(channel_id)
 
-    def public_locale(self, loaded):
-        guild = self.bot.get_guild(loaded.row.guild_id) if loaded.row.guild_id else None
+    def public_locale(self, hosted):
+        guild = self.bot.get_guild(hosted.guild_id) if hosted.guild_id else None
         return normalize(str(guild.preferred_locale)) if guild else "en"
 
     # ----- rendering -------------------------------------------------------------------------------
     async def render(self, game, names, viewer=None, locale="en", final=False):
-        """PNG bytes of the board, drawn in a worker thread; None if no picture can be drawn."""
+        """PNG bytes of the board, drawn off the event loop; None if drawing failed (the post
+        then goes out with a text summary instead: a picture never blocks a turn)."""
+        # imported here, not at start-up: Pillow and the fonts cost a tenth of a second that
+        # the bot need not wait for before it is ready
+        from ..render import render_board_async, render_final_async
         try:
-            from .. import render as r
-            fn = r.render_final if final else r.render_board
-        except Exception:
-            log.debug("no board renderer available", exc_info=True)
-            return None
-        try:
-            # the worker thread gets its own copy: the live game may move on meanwhile
-            snapshot, names = game.copy(), list(names)
             if final:
-                return await asyncio.to_thread(fn, snapshot, names, locale=locale)
-            return await asyncio.to_thread(fn, snapshot, names, viewer=viewer, locale=locale)
+                return await render_final_async(game, names, locale=locale)
+            return await render_board_async(game, names, viewer=viewer, locale=locale)
         except Exception:
             log.exception("rendering the board of a %s game failed", game.board.map_id)
             return None
@@ -107,40 +101,39 @@ class Delivery:
 
     # ----- effects ---------------------------------------------------------------------------------
     async def deliver(self, eff):
-        loaded = await self.bot.service.load(eff.game_id)
-        if loaded is None:
+        hosted = await self.bot.service.load(eff.game_id)
+        if hosted is None:
             return
-        loc = self.public_locale(loaded)
+        loc = self.public_locale(hosted)
         if eff.cancelled:
             self._pending.pop(eff.game_id, None)
-            self._spawn(self._post_cancel(loaded, loc, eff.handover), f"cancel {eff.game_id}")
+            self._spawn(self._post_cancel(hosted, loc, eff.handover), f"cancel {eff.game_id}")
             return
         if eff.handover is not None:
             # the panel up now, if it is the leaver's (a later turn may replace it meanwhile)
-            game = loaded.game
+            game = hosted.game
             panel = None
             if game.phase == "play" and not game.over and game.current == eff.handover.seat:
-                panel = await self.bot.store.get_message(loaded.id, "panel")
-            self._spawn(self._post_handover(loaded, eff.handover, panel, loc),
+                panel = await self.bot.service.posted_message(hosted.id, "panel")
+            self._spawn(self._post_handover(hosted, eff.handover, panel, loc),
                         f"handover {eff.game_id}/{eff.handover.seat}")
             return
         if eff.started:
-            self._spawn(self._post_start(loaded, loc), f"start {eff.game_id}")
+            self._spawn(self._post_start(hosted, loc), f"start {eff.game_id}")
         else:
             pending = self._pending[eff.game_id]
             pending.extend(eff.public)
             if eff.over or any(e["type"] in ("turn", "game_over") for e in eff.public):
                 events = self._pending.pop(eff.game_id)
-                # the state to show is the one right now, not when the post goes out
-                snapshot = (loaded.game, loaded.row.seq, list(loaded.seats))
-                self._spawn(self._post_turn(loaded, snapshot, events, eff, loc),
-                            f"turn {eff.game_id}/{eff.seq}")
+                # the state to show is the one right now (a HostedGame never changes), not
+                # the one when the post goes out
+                self._spawn(self._post_turn(hosted, events, loc), f"turn {eff.game_id}/{eff.seq}")
         for seat in sorted(eff.changed):
-            user_id = loaded.seats[seat].user_id
+            user_id = hosted.seats[seat].user_id
             if user_id is not None and (eff.game_id, user_id) not in self._dm_queued:
                 # one DM per burst of changes (a two-card draw): it shows the state when sent
                 self._dm_queued.add((eff.game_id, user_id))
-                self._spawn(self._dm_hand(loaded, seat, user_id, fresh=eff.started),
+                self._spawn(self._dm_hand(hosted, seat, user_id, fresh=eff.started),
                             f"dm {user_id}")
 
     # ----- public posts ------------------------------------------------------------------------------
@@ -148,53 +141,51 @@ class Delivery:
         kwargs.setdefault("allowed_mentions", NO_MENTIONS)
         return await self.channel(channel_id).send(fit(content), **kwargs)
 
-    async def _post_start(self, loaded, loc):
-        game = loaded.game
-        names = loaded.names()
+    async def _post_start(self, hosted, loc):
+        game = hosted.game
+        names = hosted.names()
         lines = [t("bot.start.title", loc, map=map_title(game.board, loc))]
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
         lines.append(t("bot.start.choose", loc))
-        humans = [s.user_id for s in loaded.seats if s.user_id]
+        humans = [s.user_id for s in hosted.seats if s.user_id]
         lines.append(" ".join(f"<@{u}>" for u in humans))
-        async with self._channel_locks[loaded.row.channel_id]:
-            await self.update_lobby(loaded, loc, status="started")
+        async with self._channel_locks[hosted.channel_id]:
+            await self.update_lobby(hosted, loc, status="started")
             png = await self.render(game, names, locale=loc)
             kwargs = {"file": self.as_file(png)} if png else {}
-            await self.send(loaded.row.channel_id, "\n".join(lines),
-                            view=C.hand_view(loaded.id, loc),
+            await self.send(hosted.channel_id, "\n".join(lines),
+                            view=components.hand_view(hosted.id, loc),
                             allowed_mentions=mention_only(*humans), **kwargs)
 
-    async def _post_turn(self, loaded, snapshot, events, eff, loc):
-        game, seq, seats = snapshot
-        names = [s.display_name for s in seats]
-        board = game.board
-        lines = event_lines(events, board, names, loc, trains=game.trains)
-        channel_id = loaded.row.channel_id
+    async def _post_turn(self, hosted, events, loc):
+        game, names = hosted.game, hosted.names()
+        lines = event_lines(events, game.board, names, loc, trains=game.trains)
+        channel_id = hosted.channel_id
         async with self._channel_locks[channel_id]:
             if game.over:
-                await self._post_end(loaded, game, names, lines, loc)
+                await self._post_end(hosted, lines, loc)
                 return
             png = await self.render(game, names, locale=loc)
             if not png:
                 lines += summary_lines(game, names, loc)
             lines.append(row_line(game, loc))
-            current = seats[game.current]
+            current = hosted.seats[game.current]
             kwargs, view = {}, None
             if current.user_id is not None:
                 lines.append(t("bot.turn.ping", loc, mention=f"<@{current.user_id}>"))
-                view = C.turn_view(loaded.id, seq, game, loc)
+                view = components.turn_view(hosted.id, hosted.seq, game, loc)
                 kwargs["allowed_mentions"] = mention_only(current.user_id)
             else:
-                lines.append(t("bot.turn.computer", loc, name=current.display_name))
+                lines.append(t("bot.turn.computer", loc, name=current.name))
             if png:
                 kwargs["file"] = self.as_file(png)
             if view is not None:
                 kwargs["view"] = view
             msg = await self.send(channel_id, "\n".join(lines), **kwargs)
-            await self._replace_panel(loaded.id, channel_id, msg.id if view is not None else None)
+            await self._replace_panel(hosted.id, channel_id, msg.id if view is not None else None)
 
-    async def _post_end(self, loaded, game, names, lines, loc):
-        channel_id = loaded.row.channel_id
+    async def _post_end(self, hosted, lines, loc):
+        game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc))
         png = await self.render(game, names, locale=loc, final=True)
@@ -202,25 +193,25 @@ class Delivery:
             last = i == len(parts) - 1
             kwargs = {"file": self.as_file(png, "final.png")} if last and png else {}
             await self.send(channel_id, part, **kwargs)
-        await self._replace_panel(loaded.id, channel_id, None)
+        await self._replace_panel(hosted.id, channel_id, None)
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
-        store = self.bot.store
-        old = await store.get_message(game_id, "panel")
+        service = self.bot.service
+        old = await service.posted_message(game_id, "panel")
         if message_id is not None:
-            await store.set_message(game_id, "panel", channel_id, message_id)
+            await service.remember_message(game_id, "panel", channel_id, message_id)
         else:
-            await store.delete_message(game_id, "panel")
+            await service.forget_message(game_id, "panel")
         if old is not None and old.message_id != message_id:
             try:
                 await self.channel(old.channel_id).get_partial_message(old.message_id).edit(view=None)
             except discord.HTTPException as exc:
                 log.info("could not clear the old panel %s: %s", old.message_id, exc)
 
-    async def _post_handover(self, loaded, handover, panel, loc):
+    async def _post_handover(self, hosted, handover, panel, loc):
         """Who left (or was replaced), and how strong the computer player taking over is."""
-        channel_id = loaded.row.channel_id
+        channel_id = hosted.channel_id
         lines = [t(f"bot.seat.{handover.reason}", loc, name=handover.name,
                    level=t(f"bot.level.{handover.level}", loc),
                    by=f"<@{handover.by}>" if handover.by else "")]
@@ -230,62 +221,56 @@ class Delivery:
             await self.send(channel_id, "\n".join(lines))   # mentions shown, nobody pinged
             if panel is None:
                 return
-            current = await self.bot.store.get_message(loaded.id, "panel")
+            current = await self.bot.service.posted_message(hosted.id, "panel")
             if current is not None and current.message_id == panel.message_id:
                 # the leaver's buttons would only answer "not a player": take them off
-                await self._replace_panel(loaded.id, channel_id, None)
+                await self._replace_panel(hosted.id, channel_id, None)
 
-    async def _post_cancel(self, loaded, loc, handover=None):
-        await self.update_lobby(loaded, loc, status="cancelled")
+    async def _post_cancel(self, hosted, loc, handover=None):
+        await self.update_lobby(hosted, loc, status="cancelled")
         text = t("bot.cancelled", loc)
         if handover is not None:     # the last human left
             text = t("bot.seat.left_cancelled", loc, name=handover.name)
-        async with self._channel_locks[loaded.row.channel_id]:
-            await self.send(loaded.row.channel_id, text)
-            await self._replace_panel(loaded.id, loaded.row.channel_id, None)
+        async with self._channel_locks[hosted.channel_id]:
+            await self.send(hosted.channel_id, text)
+            await self._replace_panel(hosted.id, hosted.channel_id, None)
 
-    async def update_lobby(self, loaded, loc, status="lobby"):
+    async def update_lobby(self, hosted, loc, status="lobby"):
         """Edit the lobby message to show the seats (and drop its buttons once it is over)."""
-        ref = await self.bot.store.get_message(loaded.id, "lobby")
+        service = self.bot.service
+        ref = await service.posted_message(hosted.id, "lobby")
         if ref is None:
             return
-        board = self.bot.board_of(loaded)
-        lines = lobby_lines(board, loaded.names(), self.host_name(loaded), loc, status)
-        view = C.lobby_view(loaded.id, loc) if status == "lobby" else None
+        lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
+        view = components.lobby_view(hosted.id, loc) if status == "lobby" else None
         try:
             await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
                 content=fit("\n".join(lines)), view=view, allowed_mentions=NO_MENTIONS)
         except discord.HTTPException as exc:
-            log.info("could not update the lobby message of game %s: %s", loaded.id, exc)
+            log.info("could not update the lobby message of game %s: %s", hosted.id, exc)
         if status != "lobby":
-            await self.bot.store.delete_message(loaded.id, "lobby")
-
-    @staticmethod
-    def host_name(loaded):
-        for s in loaded.seats:
-            if s.user_id == loaded.row.host_id:
-                return s.display_name
-        return "?"
+            await service.forget_message(hosted.id, "lobby")
 
     # ----- private updates -----------------------------------------------------------------------------
-    async def _dm_hand(self, loaded, seat, user_id, fresh=False):
+    async def _dm_hand(self, hosted, seat, user_id, fresh=False):
         """DM a player their hand and tickets (and the ticket offer with its menu)."""
         await asyncio.sleep(self.dm_delay)
         async with self._user_locks[user_id]:
-            self._dm_queued.discard((loaded.id, user_id))
-            store = self.bot.store
+            self._dm_queued.discard((hosted.id, user_id))
+            service = self.bot.service
             # a new game tries again even if DMs failed before (the player may have opened them)
-            if not fresh and await store.get_dms_closed(user_id):
+            if not fresh and await service.dms_closed(user_id):
                 return
-            current = await self.bot.service.load(loaded.id)
-            if current is None or current.game is None or current.seats[seat].user_id != user_id:
+            current = await service.load(hosted.id)
+            if current is None or not current.started or current.seats[seat].user_id != user_id:
                 return      # gone, or the player left the seat meanwhile
             loc = await self.bot.locale_for_user(user_id)
-            v = player_view(current.game, seat)
-            lines = hand_lines(v, loc, channel_id=current.row.channel_id)
+            v = current.view(seat)
+            lines = hand_lines(v, loc, channel_id=current.channel_id)
             view = None
             if v.offer:
-                view = C.keep_view(current.id, current.row.seq, v.board, v.offer, keep_min(v), loc)
+                view = components.keep_view(current.id, current.seq, v.board, v.offer,
+                                            v.keep_min(), loc)
             try:
                 channel = await self.bot.create_dm(discord.Object(user_id))
                 await channel.send(fit("\n".join(lines)), view=view or discord.utils.MISSING,
@@ -294,19 +279,20 @@ class Delivery:
                 log.info("DM to user %s refused (%s)", user_id, exc.code)
                 await self._dms_closed(current, user_id, fresh)
                 return
-            if fresh and await store.get_dms_closed(user_id):
-                await store.set_dms_closed(user_id, False)
+            if fresh and await service.dms_closed(user_id):
+                await service.set_dms_closed(user_id, False)
 
-    async def _dms_closed(self, loaded, user_id, fresh):
-        store = self.bot.store
-        was_closed = await store.get_dms_closed(user_id)
-        await store.set_dms_closed(user_id, True)
-        key = (loaded.id, user_id)
+    async def _dms_closed(self, hosted, user_id, fresh):
+        service = self.bot.service
+        was_closed = await service.dms_closed(user_id)
+        await service.set_dms_closed(user_id, True)
+        key = (hosted.id, user_id)
         if key in self._told_closed or (was_closed and not fresh):
             return
         self._told_closed.add(key)
-        loc = self.public_locale(loaded)
+        loc = self.public_locale(hosted)
         log.info("DMs to user %s are closed; serving them ephemerally", user_id)
-        async with self._channel_locks[loaded.row.channel_id]:
-            await self.send(loaded.row.channel_id, t("bot.dm.closed", loc, mention=f"<@{user_id}>"),
-                            view=C.hand_view(loaded.id, loc), allowed_mentions=mention_only(user_id))
+        async with self._channel_locks[hosted.channel_id]:
+            await self.send(hosted.channel_id, t("bot.dm.closed", loc, mention=f"<@{user_id}>"),
+                            view=components.hand_view(hosted.id, loc),
+                            allowed_mentions=mention_only(user_id))

@@ -222,9 +222,7 @@ def hand_lines(view, loc, channel_id=None):
 
 
 def keep_min(view):
-    rules = view.board.rules
-    need = rules.start_keep_min if view.phase == "setup" else rules.draw_keep_min
-    return min(need, len(view.offer or ()))
+    return view.keep_min()
 
 
 def offer_lines(board, offer, minimum, loc):

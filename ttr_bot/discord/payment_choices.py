@@ -7,15 +7,8 @@ without asking; otherwise the player picks among them (buttons) or says so with 
 `color` and `locomotives` options, which also reach every other legal payment.
 """
 from ..engine import payment
-from ..engine.cards import CARD_INDEX, LOCO
+from ..engine.cards import LOCO, N_COLORS
 from ..engine.errors import Illegal
-
-
-def color_index(name):
-    """'red' -> 7, 'locomotive' -> 8; None for None; KeyError for an unknown name."""
-    if name is None:
-        return None
-    return CARD_INDEX[name]
 
 
 def _used_color(rules, route, cards):
@@ -56,15 +49,10 @@ def station_options(hand, count, color=None, locomotives=None):
     pays = payment.station_payments(hand, count)
 
     def used(p):
-        return next((c for c in range(8) if p[c]), -1)
+        return next((c for c in range(N_COLORS) if p[c]), -1)
     return _reduce(pays, used, color, locomotives)
 
 
 def tunnel_options(hand, extra, color_used):
     """Ways to pay a tunnel's extra cost, fewest locomotives first."""
     return sorted(payment.tunnel_extra_options(hand, extra, color_used), key=lambda p: p[LOCO])
-
-
-def choose(options):
-    """The payment to use without asking, or None when the player must choose (or none fits)."""
-    return options[0] if len(options) == 1 else None

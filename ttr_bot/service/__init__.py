@@ -1,8 +1,34 @@
-"""The game host: lobby, actions, views and records over the store, returning Effects."""
-from .effects import Effects, Handover, ServiceError
-from .handover import LEAVE_LEVEL
-from .host import GameService, Loaded
-from .levels import BOT_LEVELS, LEVEL_NAMES
+"""The game host: lobby, actions, views and records over the store, returning Effects.
 
-__all__ = ["BOT_LEVELS", "LEVEL_NAMES", "Effects", "GameService", "Handover", "LEAVE_LEVEL",
-           "Loaded", "ServiceError"]
+Callers (the Discord adapter, the benchmarks) see `GameService`, the read-only `HostedGame` and
+`SeatInfo`, `Effects`, `ServiceError`, and the lists they offer players (levels, maps); never a
+store type. `open_service` builds the service on the database the configuration names.
+"""
+from ..maps import available_maps, variants
+from ..store import open_store
+from .adapter_state import PostedMessage
+from .effects import Effects, Handover, ServiceError
+from .host import GameService
+from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
+from .levels import LEAVE_LEVEL, LEVELS
+
+
+def playable_maps():
+    """[(map id, (variant, …)), …]: what /ttr new offers, straight from the map files."""
+    return [(m, tuple(variants(m))) for m in available_maps()]
+
+
+async def open_service(db, **options):
+    """A started GameService on the database `db` (an SQLite path or `sqlite:///…`, or a
+    `postgresql://…` URL), with its scheduler running; it owns the store
+    (`await service.close()`)."""
+    store = open_store(db)
+    await store.open()
+    service = GameService(store, **options)
+    await service.resume()
+    return service
+
+
+__all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "LEAVE_LEVEL", "LEVELS", "Effects",
+           "GameService", "Handover", "HostedGame", "PostedMessage", "SeatInfo", "ServiceError",
+           "open_service", "playable_maps"]

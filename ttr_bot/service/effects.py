@@ -27,7 +27,7 @@ class Handover:
     name: str                     # the player's display name before the computer took over
     user_id: int                  # the player who left the seat
     level: str | None             # "easy" / "medium" / "hard"; None: nobody took over
-    reason: str                   # "left", "replaced" or "timeout"
+    reason: str                   # "left" or "replaced"
     by: int | None = None         # the user who replaced them (host or admin)
     host_id: int | None = None    # the new host, when the host left their seat
 

@@ -1,10 +1,10 @@
 """A computer player takes over a human's seat in a game in play.
 
-`hand_to_bot` is the core and checks no permission: the turn-timeout feature calls it for a
-player who ran out of time. On top of it, `leave_game` lets a player quit (a medium computer
-player takes the seat) and `replace_player` lets the host or a server admin put a computer
-player of their choice in someone's seat, as Board Game Arena lets a player quit and an admin
-replace an absent one.
+`hand_to_bot` is the core and checks no permission (for the service's own decisions; today only
+`leave_game` and `replace_player` reach it). On top of it, `leave_game` lets a player quit (a
+medium computer player takes the seat) and `replace_player` lets the host or a server admin put
+a computer player of their choice in someone's seat, as Board Game Arena lets a player quit and
+an admin replace an absent one.
 
 The seat keeps its cards, tickets, trains and score: only who decides changes, so nothing is
 written to the action log (a record replays the same with or without the handover). The store
@@ -19,10 +19,9 @@ what they asked for (they are told before they confirm).
 """
 from ..store import SeatIsBot, WrongStatus
 from .effects import Effects, Handover, ServiceError
-from .levels import BOT_LEVELS
+from .levels import BOT_LEVELS, LEAVE_LEVEL
 
 NAME_LIMIT = 32     # display names are at most this long (see the adapter's player_name)
-LEAVE_LEVEL = "medium"   # who takes the seat of a player who leaves: a fair, not a harsh, stand-in
 
 
 def bot_name(name, level):
@@ -34,16 +33,16 @@ class SeatHandover:
     """GameService's handover operations (mixed into GameService; uses its lock, loading,
     cancelling and bot scheduling)."""
 
-    async def hand_to_bot(self, game_id, seat, level, *, reason="timeout", by=None):
+    async def hand_to_bot(self, game_id, seat, level, *, reason="replaced", by=None):
         """A computer player of `level` takes over seat `seat` (its index in the game). No
         permission check. Refuses (ServiceError) unless the game is in play and the seat is a
         human's, and never hands over the last human seat."""
         self._check_level(level)
         async with self.lock(game_id):
-            loaded = await self._active(game_id)
-            if not 0 <= seat < len(loaded.seats):
+            hosted = await self._active(game_id)
+            if not 0 <= seat < len(hosted.seats):
                 raise ServiceError("service.no_such_seat", seat=seat + 1)
-            return await self._hand_over(loaded, seat, level, reason=reason, by=by)
+            return await self._hand_over(hosted, seat, level, reason=reason, by=by)
 
     async def leave_game(self, game_id, user_id, *, ends=None):
         """The player quits the game in play: a medium computer player takes their seat, or,
@@ -51,18 +50,17 @@ class SeatHandover:
         leaving would do (None: not asked); if that is no longer true, nothing happens and
         `service.leave_changed` says so."""
         async with self.lock(game_id):
-            loaded = await self._active(game_id)
-            seat = loaded.seat_of(user_id)
+            hosted = await self._active(game_id)
+            seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
-            last = loaded.humans() == [seat]
+            last = hosted.humans() == [seat]
             if ends is not None and ends != last:
                 raise ServiceError("service.leave_changed")
             if not last:
-                return await self._hand_over(loaded, seat, LEAVE_LEVEL, reason="left", by=None)
-            held = loaded.seats[seat]
-            eff = await self._cancel(loaded)
-            eff.handover = Handover(seat=seat, name=held.display_name, user_id=user_id,
+                return await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left", by=None)
+            eff = await self._cancel(hosted)
+            eff.handover = Handover(seat=seat, name=hosted.seats[seat].name, user_id=user_id,
                                     level=None, reason="left")
             return eff
 
@@ -71,13 +69,13 @@ class SeatHandover:
         puts a computer player of `level` in the seat of `target_id`."""
         self._check_level(level)
         async with self.lock(game_id):
-            loaded = await self._active(game_id)
-            if user_id != loaded.row.host_id and not is_admin:
+            hosted = await self._active(game_id)
+            if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.replace_denied")
-            seat = loaded.seat_of(target_id)
+            seat = hosted.seat_of(target_id)
             if seat is None:
                 raise ServiceError("service.replace_not_player")
-            return await self._hand_over(loaded, seat, level, reason="replaced", by=user_id)
+            return await self._hand_over(hosted, seat, level, reason="replaced", by=user_id)
 
     # ----- under the game's lock ------------------------------------------------------------
     @staticmethod
@@ -85,31 +83,28 @@ class SeatHandover:
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
 
-    async def _hand_over(self, loaded, seat, level, *, reason, by):
-        held = loaded.seats[seat]
-        if held.user_id is None:
-            raise ServiceError("service.seat_is_bot", name=held.display_name)
-        humans = loaded.humans()
+    async def _hand_over(self, hosted, seat, level, *, reason, by):
+        held = hosted.seats[seat]
+        if held.is_bot:
+            raise ServiceError("service.seat_is_bot", name=held.name)
+        humans = hosted.humans()
         if humans == [seat]:
             raise ServiceError("service.last_human")
         host_id = None
-        if held.user_id == loaded.row.host_id:   # the host's powers pass to the next human
-            host_id = loaded.seats[next(s for s in humans if s != seat)].user_id
+        if held.user_id == hosted.host_id:   # the host's powers pass to the next human
+            host_id = hosted.seats[next(s for s in humans if s != seat)].user_id
         try:
             await self.store.hand_seat_to_bot(
-                loaded.id, held.seat, bot_level=BOT_LEVELS[level],
-                display_name=bot_name(held.display_name, level), host_id=host_id,
-                now=self.clock())
+                hosted.id, held.number, bot_level=BOT_LEVELS[level],
+                display_name=bot_name(held.name, level), host_id=host_id, now=self.clock())
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
-            loaded = await self._reload(loaded.id)
-            if loaded is None or loaded.row.status != "active":
+            hosted = await self._reload(hosted.id)
+            if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
-            raise ServiceError("service.seat_is_bot", name=loaded.seats[seat].display_name) \
-                from None
-        loaded = await self._reload(loaded.id)
-        eff = Effects(loaded.id, loaded.row.channel_id, loaded.row.seq,
-                      to_move=loaded.game.to_move(),
-                      handover=Handover(seat=seat, name=held.display_name, user_id=held.user_id,
+            raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
+        hosted = await self._reload(hosted.id)
+        eff = Effects(hosted.id, hosted.channel_id, hosted.seq, to_move=hosted.game.to_move(),
+                      handover=Handover(seat=seat, name=held.name, user_id=held.user_id,
                                         level=level, reason=reason, by=by, host_id=host_id))
-        await self._schedule_bot(loaded, eff)
+        await self._schedule_bot(hosted, eff)
         return eff

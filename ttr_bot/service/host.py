@@ -2,8 +2,12 @@
 
 Every change goes the same way: take the game's lock, load it (from a bounded cache or the
 store), let the engine validate and apply the action, write the log row and the new snapshot
-in one transaction, and only then return `Effects` saying who must be told what. Nothing here
-imports discord; the store is reached only through its interface.
+in one transaction, and only then return `Effects` saying who must be told what. Callers get
+read-only `HostedGame` values, never store rows; nothing here imports discord, and the store is
+reached only through its interface.
+
+The lobby (lobby.py), seats handed to computer players (handover.py) and what the adapter asks
+the service to remember for it (adapter_state.py) are mixed into `GameService`.
 """
 import asyncio
 import json
@@ -12,62 +16,78 @@ import random
 import time
 import weakref
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..engine.dealer import Dealer
 from ..engine.errors import DeckError, Illegal
 from ..engine.game import Game
 from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
-from ..maps import MapError, load_board, variants
+from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
-from ..store import ChannelBusy, CorruptLog, CorruptSnapshot, SeatResult, SeatTaken, StaleSequence
+from ..store import CorruptLog, CorruptSnapshot, SeatResult, StaleSequence
+from .adapter_state import AdapterState
 from .effects import Effects, ServiceError, changed_seats, split_events
 from .handover import SeatHandover
-from .levels import BOT_LEVELS, LEVEL_NAMES
+from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
+from .levels import LEVEL_NAMES, default_agents
+from .lobby import Lobby
+from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
+BOT_MOVE = "bot_move"                     # the timer kind: a computer player's move is due
 
 
-@dataclass
-class Loaded:
-    """One game as the host holds it. `game` is None while in the lobby. Callers outside the
-    service treat it as read-only."""
-    row: object          # store.Game
-    seats: list          # store.Seat, in seat order
-    game: object = None  # engine Game
-
-    @property
-    def id(self):
-        return self.row.id
-
-    def seat_of(self, user_id):
-        for i, s in enumerate(self.seats):
-            if s.user_id == user_id:
-                return i
-        return None
-
-    def names(self):
-        return [s.display_name for s in self.seats]
-
-    def humans(self):
-        """The seats humans play, in seat order."""
-        return [i for i, s in enumerate(self.seats) if s.user_id is not None]
-
-
-class GameService(SeatHandover):
+class GameService(Lobby, SeatHandover, AdapterState):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
-                 timers=None, agents=None):
+                 agents=None, on_effects=None):
         self.store = store
         self.clock = clock
         self.seeds = seeds or random.SystemRandom()
         self.cache_size = cache_size
         self.bot_delay = bot_delay
-        self.timers = timers            # a store.TimerService, set by the adapter
-        self.agents = agents            # level name -> agent factory (ttr_bot.ai.make_agent)
-        self._cache = OrderedDict()
+        self.agents = agents or default_agents()   # level name -> agent factory
+        self.on_effects = on_effects    # async callback for effects nobody asked for (bot moves)
+        self.scheduler = Scheduler(store, self._on_timer, clock=clock)
+        self._cache = OrderedDict()     # game id -> HostedGame
+        self._channels = {}             # channel id -> id of the open game last found there
         self._locks = weakref.WeakValueDictionary()   # a lock lives while someone holds or awaits it
+
+    # ----- lifetime -------------------------------------------------------------------------
+    async def resume(self):
+        """Start the scheduler and resume every game: where a computer player is to move, its
+        move is scheduled again."""
+        await self.scheduler.start()
+        await self._resume_computer_players()
+
+    async def stop(self):
+        await self.scheduler.stop()
+
+    async def close(self):
+        """Stop, and close the store."""
+        await self.stop()
+        await self.store.close()
+
+    async def _resume_computer_players(self):
+        """A computer player's move can be lost if the bot stopped between the move and its
+        timer's removal; give every game where one is to move a fresh timer (a duplicate is
+        harmless: a timer for an older sequence number does nothing)."""
+        for game_id in await self.store.list_active_game_ids():
+            try:
+                hosted = await self.load(game_id)
+                if hosted is not None and hosted.game is not None and self._bot_to_move(hosted):
+                    await self._schedule_bot_move(hosted)
+            except Exception:
+                log.exception("could not resume game %s", game_id)
+
+    async def _on_timer(self, timer):
+        if timer.kind != BOT_MOVE:
+            log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
+            return
+        eff = await self.play_bot(timer.game_id, timer.payload.get("seq"))
+        if eff is not None and self.on_effects is not None:
+            await self.on_effects(eff)
 
     # ----- loading ------------------------------------------------------------------------
     def lock(self, game_id):
@@ -87,35 +107,43 @@ class GameService(SeatHandover):
             if row is None:
                 return None
             seats = await self.store.list_seats(game_id)
-            loaded = Loaded(row, seats)
-            if row.status == "lobby":
-                break
-            corrupt = False
-            try:
-                snap = await self.store.load_snapshot(game_id)
-            except CorruptSnapshot:
-                log.error("game %s: snapshot unreadable, rebuilding from the action log", game_id)
-                snap, corrupt = None, True
-            if snap is None and not corrupt and row.status == "cancelled":
-                break  # cancelled in the lobby: it never had a game to rebuild
-            if snap is not None and snap.seq != row.seq:
-                continue  # an action was committed between the two reads: read both again
-            board = load_board(row.map, row.variant)
-            loaded.game = from_dict(board, snap.state) if snap else await self.rebuild(game_id)
+            game = None
+            if row.status != LOBBY:
+                try:
+                    snap = await self.store.load_snapshot(game_id)
+                    corrupt = False
+                except CorruptSnapshot:
+                    log.error("game %s: snapshot unreadable, rebuilding from the action log",
+                              game_id)
+                    snap, corrupt = None, True
+                if snap is not None and snap.seq != row.seq:
+                    continue  # an action was committed between the two reads: read both again
+                # a game cancelled in the lobby never had a game to rebuild
+                if snap is not None:
+                    game = from_dict(load_board(row.map, row.variant), snap.state)
+                elif corrupt or row.status != CANCELLED:
+                    game = await self.rebuild(game_id)
+            hosted = _hosted(row, seats, game)
             break
         else:
             raise ServiceError("service.stale")  # the game keeps moving under us
-        self._remember(loaded)
-        return loaded
+        self._remember(hosted)
+        return hosted
 
-    def _remember(self, loaded):
-        self._cache[loaded.id] = loaded
-        self._cache.move_to_end(loaded.id)
+    def _remember(self, hosted):
+        self._cache[hosted.id] = hosted
+        self._cache.move_to_end(hosted.id)
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
+        if hosted.is_open:
+            self._channels[hosted.channel_id] = hosted.id
 
     def forget(self, game_id):
         self._cache.pop(game_id, None)
+
+    async def _reload(self, game_id):
+        self.forget(game_id)
+        return await self.load(game_id)
 
     async def rebuild(self, game_id):
         """The game replayed from its seed and its whole action log (the snapshot's check)."""
@@ -130,171 +158,73 @@ class GameService(SeatHandover):
                 raise CorruptLog(game_id, rec.seq, f"cannot be replayed: {e!r}") from None
         return game
 
-    async def for_channel(self, channel_id):
+    async def game_in_channel(self, channel_id):
+        """The channel's open game (in the lobby or in play), or None. While the cached copy of
+        the game last found there is still open in that channel it is the answer (a channel has
+        one open game at most, and every change of status goes through this service), so most
+        lookups need no query: on the store's one connection a query waits behind every other
+        game's writes, too long for autocomplete, which cannot defer."""
+        game_id = self._channels.get(channel_id)
+        if game_id is not None:
+            hosted = await self.load(game_id)
+            if hosted is not None and hosted.channel_id == channel_id and hosted.is_open:
+                return hosted
+            self._channels.pop(channel_id, None)
         row = await self.store.find_open_game(channel_id)
         return None if row is None else await self.load(row.id)
 
     async def _channel_game(self, channel_id):
-        loaded = await self.for_channel(channel_id)
-        if loaded is None:
+        hosted = await self.game_in_channel(channel_id)
+        if hosted is None:
             raise ServiceError("service.no_game")
-        return loaded
-
-    # ----- lobby --------------------------------------------------------------------------
-    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base"):
-        try:
-            if variant not in variants(map_id):
-                raise ServiceError("service.unknown_variant", map=map_id, variant=variant)
-        except (KeyError, MapError, FileNotFoundError):
-            raise ServiceError("service.unknown_map", map=map_id) from None
-        seed = self.seeds.randrange(2 ** 62)
-        try:   # the game and its host's seat in one transaction: never a lobby without a host
-            game_id = await self.store.create_game(
-                guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
-                options={}, seed=seed, host_id=user_id, now=self.clock(), host_name=name)
-        except ChannelBusy:
-            raise ServiceError("service.channel_busy") from None
-        self.forget(game_id)
-        return await self.load(game_id)
-
-    async def join(self, channel_id, user_id, name):
-        loaded = await self._lobby(channel_id)
-        async with self.lock(loaded.id):
-            loaded = await self._reload(loaded.id)
-            if loaded.seat_of(user_id) is not None:
-                raise ServiceError("service.already_seated")
-            await self._add_seat(loaded, user_id=user_id, name=name)
-            return await self._reload(loaded.id)
-
-    async def add_bot(self, channel_id, user_id, level):
-        if level not in BOT_LEVELS:
-            raise ServiceError("service.unknown_level", level=level)
-        loaded = await self._lobby(channel_id)
-        async with self.lock(loaded.id):
-            loaded = await self._reload(loaded.id)
-            if loaded.seat_of(user_id) is None:
-                raise ServiceError("service.not_seated")
-            n_bots = sum(1 for s in loaded.seats if s.user_id is None)
-            await self._add_seat(loaded, user_id=None, name=f"Bot {n_bots + 1} ({level})",
-                                 bot_level=BOT_LEVELS[level])
-            return await self._reload(loaded.id)
-
-    async def _add_seat(self, loaded, *, user_id, name, bot_level=None):
-        board = load_board(loaded.row.map, loaded.row.variant)
-        if len(loaded.seats) >= board.rules.max_players:
-            raise ServiceError("service.lobby_full", count=board.rules.max_players)
-        try:
-            number = max((s.seat for s in loaded.seats), default=-1) + 1
-            await self.store.add_seat(loaded.id, number, user_id=user_id,
-                                      display_name=name, bot_level=bot_level)
-        except SeatTaken:
-            raise ServiceError("service.already_seated") from None
-
-    async def leave(self, channel_id, user_id):
-        """Leave a lobby. Stored seat numbers may then have gaps: the game's seats are the
-        stored seats in order, so the seat order stays the join order."""
-        loaded = await self._lobby(channel_id)
-        async with self.lock(loaded.id):
-            loaded = await self._reload(loaded.id)
-            seat = loaded.seat_of(user_id)
-            if seat is None:
-                raise ServiceError("service.not_seated")
-            if user_id == loaded.row.host_id:
-                raise ServiceError("service.host_cannot_leave")
-            await self.store.remove_seat(loaded.id, loaded.seats[seat].seat)
-            return await self._reload(loaded.id)
-
-    async def start(self, channel_id, user_id):
-        loaded = await self._lobby(channel_id)
-        async with self.lock(loaded.id):
-            loaded = await self._reload(loaded.id)
-            if user_id != loaded.row.host_id:
-                raise ServiceError("service.host_only")
-            board = load_board(loaded.row.map, loaded.row.variant)
-            n = len(loaded.seats)
-            if not board.rules.min_players <= n <= board.rules.max_players:
-                raise ServiceError("service.player_count", min=board.rules.min_players,
-                                   max=board.rules.max_players)
-            game = Game(board, n, Dealer(loaded.row.seed))
-            await self.store.start_game(loaded.id, json.dumps(to_dict(game)), now=self.clock())
-            loaded = await self._reload(loaded.id)
-            eff = Effects(loaded.id, loaded.row.channel_id, 0, started=True,
-                          changed=set(range(n)), to_move=game.to_move())
-            await self._schedule_bot(loaded, eff)
-            return eff
-
-    async def cancel(self, channel_id, user_id, *, is_admin=False):
-        loaded = await self._channel_game(channel_id)
-        async with self.lock(loaded.id):
-            if user_id != loaded.row.host_id and not is_admin:
-                raise ServiceError("service.cancel_denied")
-            return await self._cancel(loaded)
-
-    async def _cancel(self, loaded):
-        """Under the game's lock."""
-        await self.store.set_status(loaded.id, "cancelled", now=self.clock())
-        if self.timers:
-            await self.timers.cancel(loaded.id)
-        self.forget(loaded.id)
-        return Effects(loaded.id, loaded.row.channel_id, loaded.row.seq, cancelled=True)
-
-    async def _lobby(self, channel_id):
-        loaded = await self._channel_game(channel_id)
-        if loaded.row.status != "lobby":
-            raise ServiceError("service.already_started")
-        return loaded
-
-    async def _reload(self, game_id):
-        self.forget(game_id)
-        return await self.load(game_id)
+        return hosted
 
     # ----- playing --------------------------------------------------------------------------
     async def act(self, game_id, user_id, action, expected_seq=None):
         """Apply a player's action. `expected_seq` is the seq the player's button or view
         showed: a double click or a stale button is refused instead of applied twice."""
         async with self.lock(game_id):
-            loaded = await self._active(game_id)
-            if expected_seq is not None and expected_seq > loaded.row.seq:
+            hosted = await self._active(game_id)
+            if expected_seq is not None and expected_seq > hosted.seq:
                 # the caller saw a newer seq than the cache holds: the cached copy fell behind
                 # (another process wrote, or a concurrent load), so ask the store again
                 self.forget(game_id)
-                loaded = await self._active(game_id)
-            seat = loaded.seat_of(user_id)
+                hosted = await self._active(game_id)
+            seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
-            if expected_seq is not None and expected_seq != loaded.row.seq:
+            if expected_seq is not None and expected_seq != hosted.seq:
                 raise ServiceError("service.stale")
-            return await self._apply(loaded, replace(action, seat=seat), actor=seat)
+            return await self._apply(hosted, replace(action, seat=seat), actor=seat)
 
     async def play_bot(self, game_id, expected_seq=None):
         """Let a computer player to move take its action; None if none is to move."""
         async with self.lock(game_id):
-            loaded = await self.load(game_id)
-            if loaded is None or loaded.row.status != "active":
+            hosted = await self.load(game_id)
+            if hosted is None or not hosted.is_active:
                 return None
-            if expected_seq is not None and expected_seq != loaded.row.seq:
+            if expected_seq is not None and expected_seq != hosted.seq:
                 return None
-            game = loaded.game
+            game = hosted.game
             for seat in game.to_move():
-                level = loaded.seats[seat].bot_level
+                level = hosted.seats[seat].level
                 if level is None:
                     continue
-                agent = self.agents(LEVEL_NAMES.get(level, "medium"),
-                                    seed=loaded.row.seed ^ (loaded.row.seq * 7919 + seat))
+                agent = self.agents(level, seed=hosted.seed ^ (hosted.seq * 7919 + seat))
                 action = await asyncio.to_thread(agent.act, view(game, seat))
-                return await self._apply(loaded, action, actor=seat)
+                return await self._apply(hosted, action, actor=seat)
             return None
 
     async def _active(self, game_id):
-        loaded = await self.load(game_id)
-        if loaded is None:
+        hosted = await self.load(game_id)
+        if hosted is None:
             raise ServiceError("service.no_game")
-        if loaded.row.status != "active":
+        if not hosted.is_active:
             raise ServiceError("service.not_active")
-        return loaded
+        return hosted
 
-    async def _apply(self, loaded, action, actor):
-        game = loaded.game.copy(dealer=None)
+    async def _apply(self, hosted, action, actor):
+        game = hosted.game.copy(dealer=None)
         names = SEAT_NAMES[:game.n]
         illegal = game.check(action)  # before action_to_json, which trusts the indices
         if illegal is not None:
@@ -305,62 +235,78 @@ class GameService(SeatHandover):
         # of a country ticket are told apart only by their order in the offer.
         action = action_from_json(game, action_json, names)
         events = game.apply(action)
-        results = None
-        if game.over:
-            results = _seat_results(loaded, game)
+        results = _seat_results(hosted, game) if game.over else None
         try:
             seq = await self.store.append_action(
-                loaded.id, loaded.row.seq, actor, json.dumps(action_json, ensure_ascii=False),
+                hosted.id, hosted.seq, actor, json.dumps(action_json, ensure_ascii=False),
                 json.dumps(to_dict(game)), now=self.clock(), results=results)
         except StaleSequence:
-            self.forget(loaded.id)
+            self.forget(hosted.id)
             raise ServiceError("service.stale") from None
-        loaded.game = game
-        loaded.row = replace(loaded.row, seq=seq, status="finished" if game.over else "active")
+        hosted = replace(hosted, game=game, seq=seq, status=FINISHED if game.over else ACTIVE)
+        self._remember(hosted)
         public, private = split_events(events)
-        eff = Effects(loaded.id, loaded.row.channel_id, seq, actor=actor, public=public,
+        eff = Effects(hosted.id, hosted.channel_id, seq, actor=actor, public=public,
                       private=private, changed=changed_seats(public), to_move=game.to_move(),
                       over=game.over)
         if game.over:
             eff.scores = game.scores()
-            if self.timers:
-                await self.timers.cancel(loaded.id)
+            await self.scheduler.cancel(hosted.id)
         else:
-            await self._schedule_bot(loaded, eff)
+            await self._schedule_bot(hosted, eff)
         return eff
 
-    async def _schedule_bot(self, loaded, eff):
-        if any(loaded.seats[s].bot_level is not None for s in eff.to_move):
+    @staticmethod
+    def _bot_to_move(hosted):
+        return any(hosted.seats[s].is_bot for s in hosted.game.to_move())
+
+    async def _schedule_bot(self, hosted, eff):
+        """If a computer player is to move, say so in `eff` and schedule its move."""
+        if self._bot_to_move(hosted):
             eff.bot_turn = True
-            if self.timers:
-                await self.timers.schedule("bot_move", self.clock() + self.bot_delay,
-                                           {"seq": eff.seq}, loaded.id)
+            await self._schedule_bot_move(hosted)
+
+    async def _schedule_bot_move(self, hosted):
+        await self.scheduler.schedule(BOT_MOVE, self.clock() + self.bot_delay,
+                                      {"seq": hosted.seq}, hosted.id)
 
     # ----- reading --------------------------------------------------------------------------
     async def player_view(self, game_id, user_id):
         """(seat, PlayerView) of a seated user."""
-        loaded = await self._active_or_finished(game_id)
-        seat = loaded.seat_of(user_id)
+        hosted = await self._started(game_id)
+        seat = hosted.seat_of(user_id)
         if seat is None:
             raise ServiceError("service.not_a_player")
-        return seat, view(loaded.game, seat)
+        return seat, hosted.view(seat)
 
-    async def _active_or_finished(self, game_id):
-        loaded = await self.load(game_id)
-        if loaded is None or loaded.game is None:
+    async def _started(self, game_id):
+        hosted = await self.load(game_id)
+        if hosted is None or hosted.game is None:
             raise ServiceError("service.no_game")
-        return loaded
+        return hosted
 
     async def export(self, game_id):
         """The game as a ttr-record/1 document, players named by their display names."""
-        loaded = await self._active_or_finished(game_id)
-        names = _unique(loaded.names())
+        hosted = await self._started(game_id)
+        names = _unique(hosted.names())
         actions = []
         for rec in await self.store.load_actions(game_id):
             a = dict(rec.action)
             a["player"] = names[int(a["player"])]
             actions.append(a)
-        return export_record(loaded.game, names, actions)
+        return export_record(hosted.game, names, actions)
+
+
+def _hosted(row, seats, game):
+    """A HostedGame from the store's rows (the only place that reads them)."""
+    board = game.board if game is not None else load_board(row.map, row.variant)
+    return HostedGame(
+        id=row.id, seq=row.seq, status=row.status, guild_id=row.guild_id,
+        channel_id=row.channel_id, host_id=row.host_id, map_id=row.map, variant=row.variant,
+        board=board, game=game, seed=row.seed,
+        seats=tuple(SeatInfo(number=s.seat, user_id=s.user_id, name=s.display_name,
+                             level=LEVEL_NAMES.get(s.bot_level, "medium") if s.is_bot else None,
+                             former_user_id=s.former_user_id) for s in seats))
 
 
 def _unique(names):
@@ -373,14 +319,13 @@ def _unique(names):
     return out
 
 
-def _seat_results(loaded, game):
+def _seat_results(hosted, game):
     players, winners = game.scores()
     # competition ranking: a higher total is ahead; on equal totals the tie-break winners are
     # ahead; players still equal share a rank
     key = [(pl["total"], p in winners) for p, pl in enumerate(players)]
     rank = {p: 1 + sum(1 for k in key if k > key[p]) for p in range(game.n)}
-    return [SeatResult(seat=p, user_id=loaded.seats[p].user_id, score=players[p]["total"],
+    return [SeatResult(seat=p, user_id=hosted.seats[p].user_id, score=players[p]["total"],
                        rank=rank[p], won=p in winners,
                        tickets_completed=players[p]["tickets_completed"],
-                       former_user_id=loaded.seats[p].former_user_id) for p in range(game.n)]
-
+                       former_user_id=hosted.seats[p].former_user_id) for p in range(game.n)]

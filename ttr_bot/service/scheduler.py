@@ -1,4 +1,5 @@
-"""Durable timers (turn timeouts, lobby expiry, reminders) that survive restarts.
+"""The scheduler: durable timers that survive restarts. Today one kind exists, "bot_move" (a
+computer player moves after a short pause); the store keeps the timer rows.
 
 RoboDanny's pattern: timers live in the database, and one asyncio task sleeps until the
 soonest one is due, fires it, and looks again. `schedule` wakes the task early through an
@@ -6,13 +7,13 @@ asyncio.Event when the new timer is sooner than the one it sleeps for.
 
 Delivery is at least once: the row is deleted only after `handler(timer)` returns, so a crash
 or restart in between fires it again. Handlers must therefore be idempotent (e.g. a turn
-timeout carries the game's seq in its payload and is ignored if the game has moved on). A
+move carries the game's seq in its payload and is ignored if the game has moved on). A
 handler that raises is logged and retried later with backoff, at most `max_attempts` times in
 all (counted in the database, so across restarts too); then the timer is dropped with an
 error in the log, never silently.
 
 After downtime, the timers that fell due while the bot was away fire once each, in due order;
-several due timers of the same game and kind (say three missed reminders for one turn) are
+several due timers of the same game and kind (say two bot moves queued before a crash) are
 coalesced into the latest one. Timers without a game are not coalesced: nothing says two of
 them are about the same thing.
 """
@@ -24,15 +25,14 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from typing import Any
 
-from .base import Store
-from .models import Timer
+from ..store import Store, Timer
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[Timer], Awaitable[None]]
 
 
-class TimerService:
+class Scheduler:
     def __init__(
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,

@@ -12,7 +12,7 @@ from .. import moves
 from ..errors import UserFacing, answer
 from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
 from ..translator import text
-from . import GroupedCog
+from .base import GroupedCog
 
 HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep", "tunnel",
              "station", "pass", "hand", "board", "status", "rules", "export", "language", "leave",
@@ -23,15 +23,15 @@ class Info(GroupedCog):
     @app_commands.command(name="hand", description=text("bot.cmd.hand"))
     async def hand(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)
-        loaded = await moves.channel_game(interaction)
-        await moves.show_hand(interaction, loc, loaded.id)
+        hosted = await moves.channel_game(interaction)
+        await moves.show_hand(interaction, loc, hosted.id)
 
     @app_commands.command(name="board", description=text("bot.cmd.board"))
     async def board(self, interaction: discord.Interaction):
         bot = interaction.client
         loc = await moves.begin(interaction)
-        loaded = await moves.channel_game(interaction)
-        game, names = loaded.game, loaded.names()
+        hosted = await moves.channel_game(interaction)
+        game, names = hosted.game, hosted.names()
         png = await bot.delivery.render(game, names, locale=loc)
         lines = status_lines(game, names, loc)
         if png is None:
@@ -42,19 +42,18 @@ class Info(GroupedCog):
     @app_commands.command(name="status", description=text("bot.cmd.status"))
     async def status(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)
-        loaded = await moves.channel_game(interaction)
-        lines = status_lines(loaded.game, loaded.names(), loc)
-        seat = loaded.seat_of(interaction.user.id)
-        if seat is not None and loaded.game.phase != "setup":
-            lines.append(own_score_line(loaded.game, seat, loc))
+        hosted = await moves.channel_game(interaction)
+        lines = status_lines(hosted.game, hosted.names(), loc)
+        seat = hosted.seat_of(interaction.user.id)
+        if seat is not None and hosted.game.phase != "setup":
+            lines.append(own_score_line(hosted.game, seat, loc))
         await answer(interaction, fit("\n".join(lines)))
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)
-        loaded = await moves.channel_game(interaction, started=False)
-        board = interaction.client.board_of(loaded)
-        for part in chunks(rules_lines(board, loc)):
+        hosted = await moves.channel_game(interaction, started=False)
+        for part in chunks(rules_lines(hosted.board, loc)):
             await answer(interaction, part)
 
     @app_commands.command(name="help", description=text("bot.cmd.help"))
@@ -74,15 +73,13 @@ class Info(GroupedCog):
         bot = interaction.client
         loc = await moves.begin(interaction)
         if game is None:
-            done = await bot.store.results_for_user(interaction.user.id, limit=1,
-                                                    include_left=True)
-            if not done:
+            game = await bot.service.last_finished_game(interaction.user.id)
+            if game is None:
                 raise UserFacing("bot.export.none")
-            game = done[0].game_id
-        loaded = await bot.service.load(game)
-        if loaded is None or loaded.row.guild_id != interaction.guild_id:
+        hosted = await bot.service.load(game)
+        if hosted is None or hosted.guild_id != interaction.guild_id:
             raise ServiceError("service.no_game")
-        if loaded.row.status != "finished":
+        if not hosted.is_finished:
             raise UserFacing("bot.export.not_finished")
         record = await bot.service.export(game)
         data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")

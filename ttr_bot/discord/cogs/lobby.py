@@ -1,20 +1,24 @@
 """/ttr new, join, leave, start, cancel, addbot — and the lobby message's buttons, which call
-the same functions. /ttr leave during a game goes on in seats.py."""
+the same functions. /ttr leave during a game goes on in seats.py.
+
+The maps and variants offered are the ones the map files provide (`playable_maps`): adding a
+map means adding its file and its name to the catalog, not editing this module."""
 import discord
 from discord import app_commands
 
 from ...i18n import t
-from ...service import ServiceError
-from .. import components as C
+from ...service import LEVELS, ServiceError, playable_maps
+from .. import components
+from ..clicks import on_click
 from ..errors import UserFacing, answer
 from ..format import fit, lobby_lines
 from ..moves import begin
 from ..translator import text
-from . import GroupedCog
+from .base import GroupedCog
+from .seats import ask_leave
 
-MAPS = ("usa", "europe", "switzerland", "nordic")
-VARIANTS = ("base", "1910", "mega", "big_cities")
-LEVELS = ("easy", "medium", "hard")
+MAPS = tuple(m for m, _ in playable_maps())
+VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
 
 
 def player_name(user):
@@ -26,36 +30,35 @@ async def _check_lobby(interaction, game_id):
     """A lobby button belongs to the lobby open in this channel, or it is out of date."""
     if game_id is None:
         return
-    loaded = await interaction.client.service.for_channel(interaction.channel_id)
-    if loaded is None or loaded.id != game_id:
+    hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+    if hosted is None or hosted.id != game_id:
         raise UserFacing("bot.lobby.closed")
-    if loaded.row.status != "lobby":
+    if not hosted.is_lobby:
         raise ServiceError("service.already_started")
 
 
-async def _lobby_changed(interaction, loaded):
+async def _lobby_changed(interaction, hosted):
     bot = interaction.client
-    await bot.delivery.update_lobby(loaded, bot.delivery.public_locale(loaded))
+    await bot.delivery.update_lobby(hosted, bot.delivery.public_locale(hosted))
 
 
 async def open_lobby(interaction, map_id, variant):
     bot = interaction.client
     loc = await begin(interaction)
-    loaded = await bot.service.open_lobby(
+    hosted = await bot.service.open_lobby(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=player_name(interaction.user), map_id=map_id,
         variant=variant)
-    bot.note_channel_game(loaded)
-    public = bot.delivery.public_locale(loaded)
-    lines = lobby_lines(bot.board_of(loaded), loaded.names(), player_name(interaction.user), public)
+    public = bot.delivery.public_locale(hosted)
+    lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
     try:
         msg = await bot.delivery.send(interaction.channel_id, fit("\n".join(lines)),
-                                      view=C.lobby_view(loaded.id, public))
+                                      view=components.lobby_view(hosted.id, public))
     except discord.HTTPException:
         # no lobby message, no lobby: a game nobody can see would block the channel
         await bot.service.cancel(interaction.channel_id, interaction.user.id, is_admin=True)
         raise
-    await bot.store.set_message(loaded.id, "lobby", interaction.channel_id, msg.id)
+    await bot.service.remember_message(hosted.id, "lobby", interaction.channel_id, msg.id)
     await answer(interaction, t("bot.lobby.opened", loc))
 
 
@@ -63,23 +66,22 @@ async def join(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    loaded = await bot.service.join(interaction.channel_id, interaction.user.id,
+    hosted = await bot.service.join(interaction.channel_id, interaction.user.id,
                                     player_name(interaction.user))
-    await _lobby_changed(interaction, loaded)
-    await answer(interaction, t("bot.lobby.joined", loc, count=len(loaded.seats)))
+    await _lobby_changed(interaction, hosted)
+    await answer(interaction, t("bot.lobby.joined", loc, count=len(hosted.seats)))
 
 
 async def leave(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     if game_id is None:     # /ttr leave, not the lobby button: during a game, ask first
-        loaded = await bot.channel_game(interaction.channel_id)
-        if loaded is not None and loaded.row.status == "active":
-            from .seats import ask_leave
-            return await ask_leave(interaction, loc, loaded)
+        hosted = await bot.service.game_in_channel(interaction.channel_id)
+        if hosted is not None and hosted.is_active:
+            return await ask_leave(interaction, loc, hosted)
     await _check_lobby(interaction, game_id)
-    loaded = await bot.service.leave(interaction.channel_id, interaction.user.id)
-    await _lobby_changed(interaction, loaded)
+    hosted = await bot.service.leave(interaction.channel_id, interaction.user.id)
+    await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.left", loc))
 
 
@@ -96,13 +98,19 @@ async def add_bot(interaction, level, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    loaded = await bot.service.add_bot(interaction.channel_id, interaction.user.id, level)
-    await _lobby_changed(interaction, loaded)
-    await answer(interaction, t("bot.lobby.bot_added", loc, name=loaded.seats[-1].display_name))
+    hosted = await bot.service.add_bot(interaction.channel_id, interaction.user.id, level)
+    await _lobby_changed(interaction, hosted)
+    await answer(interaction, t("bot.lobby.bot_added", loc, name=hosted.seats[-1].name))
 
 
-async def lobby_button(interaction, game_id, op):
-    await {"join": join, "leave": leave, "start": start}[op](interaction, game_id)
+@on_click("lobby")
+async def _lobby_clicked(interaction, item):
+    await {"join": join, "leave": leave, "start": start}[item.op](interaction, item.game_id)
+
+
+@on_click("addbot")
+async def _level_picked(interaction, item):
+    await add_bot(interaction, item.item.values[0], game_id=item.game_id)
 
 
 class Lobby(GroupedCog):

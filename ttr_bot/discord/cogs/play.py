@@ -16,7 +16,7 @@ from ..autocomplete import (
 )
 from ..errors import UserFacing
 from ..translator import text
-from . import GroupedCog
+from .base import GroupedCog
 
 SOURCES = ("deck",) + CARD_NAMES
 PAY_COLORS = CARD_NAMES     # 8 colours and "locomotive" (only locomotives)
@@ -25,10 +25,6 @@ PAY_COLORS = CARD_NAMES     # 8 colours and "locomotive" (only locomotives)
 def _card_choices(names):
     return [app_commands.Choice(name=text(f"bot.card.{n}" if n != "deck" else "bot.btn.deck"),
                                 value=n) for n in names]
-
-
-async def _game(interaction):
-    return await moves.channel_game(interaction)
 
 
 def _route_from(board, value, color):
@@ -49,9 +45,9 @@ class Play(GroupedCog):
     @app_commands.choices(source=_card_choices(SOURCES))
     async def draw(self, interaction: discord.Interaction, source: str):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
+        hosted = await moves.channel_game(interaction)
         card = -1 if source == "deck" else CARD_INDEX[source]
-        await moves.act(interaction, loc, loaded.id, DrawCard(moves.ANY_SEAT, card))
+        await moves.act(interaction, loc, hosted.id, DrawCard(moves.ANY_SEAT, card))
 
     @app_commands.command(name="claim", description=text("bot.cmd.claim"))
     @app_commands.describe(route=text("bot.opt.route"), color=text("bot.opt.color"),
@@ -61,31 +57,31 @@ class Play(GroupedCog):
     async def claim(self, interaction: discord.Interaction, route: str, color: str | None = None,
                     locomotives: app_commands.Range[int, 0, 30] | None = None):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        index = _route_from(loaded.game.board, route, color)
-        await moves.claim(interaction, loc, loaded.id, index,
+        hosted = await moves.channel_game(interaction)
+        index = _route_from(hosted.board, route, color)
+        await moves.claim(interaction, loc, hosted.id, index,
                          None if color is None else CARD_INDEX[color], locomotives)
 
     @app_commands.command(name="tickets", description=text("bot.cmd.tickets"))
     async def tickets(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        await moves.act(interaction, loc, loaded.id, DrawTickets(moves.ANY_SEAT))
+        hosted = await moves.channel_game(interaction)
+        await moves.act(interaction, loc, hosted.id, DrawTickets(moves.ANY_SEAT))
 
     @app_commands.command(name="keep", description=text("bot.cmd.keep"))
     @app_commands.describe(tickets=text("bot.opt.tickets"))
     @app_commands.autocomplete(tickets=keep_autocomplete)
     async def keep(self, interaction: discord.Interaction, tickets: str):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        seat, v = await interaction.client.service.player_view(loaded.id, interaction.user.id)
+        hosted = await moves.channel_game(interaction)
+        seat, v = await interaction.client.service.player_view(hosted.id, interaction.user.id)
         if not v.offer:
             raise UserFacing("bot.keep.no_offer")
         try:
             kept = parse_keep(tickets, v.offer, v.board)
         except ValueError as exc:
             raise UserFacing(str(exc)) from None
-        await moves.keep(interaction, loc, loaded.id, KeepTickets(moves.ANY_SEAT, kept))
+        await moves.keep(interaction, loc, hosted.id, KeepTickets(moves.ANY_SEAT, kept))
 
     @app_commands.command(name="tunnel", description=text("bot.cmd.tunnel"))
     @app_commands.describe(choice=text("bot.opt.choice"))
@@ -93,8 +89,8 @@ class Play(GroupedCog):
                                   app_commands.Choice(name=text("bot.choice.decline"), value="decline")])
     async def tunnel(self, interaction: discord.Interaction, choice: str):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        await moves.tunnel(interaction, loc, loaded.id, choice)
+        hosted = await moves.channel_game(interaction)
+        await moves.tunnel(interaction, loc, hosted.id, choice)
 
     @app_commands.command(name="station", description=text("bot.cmd.station"))
     @app_commands.describe(city=text("bot.opt.city"), color=text("bot.opt.station_color"))
@@ -102,16 +98,16 @@ class Play(GroupedCog):
     @app_commands.autocomplete(city=city_autocomplete)
     async def station(self, interaction: discord.Interaction, city: str, color: str | None = None):
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        node = resolve_city(loaded.game.board, city)
+        hosted = await moves.channel_game(interaction)
+        node = resolve_city(hosted.board, city)
         if node is None:
             raise UserFacing("bot.station.unknown_city")
-        await moves.station(interaction, loc, loaded.id, node,
+        await moves.station(interaction, loc, hosted.id, node,
                            None if color is None else CARD_INDEX[color])
 
     @app_commands.command(name="pass", description=text("bot.cmd.pass"))
     async def pass_(self, interaction: discord.Interaction):
         """Only legal when nothing else is (RULES §3.6): the engine says why otherwise."""
         loc = await moves.begin(interaction)
-        loaded = await _game(interaction)
-        await moves.act(interaction, loc, loaded.id, Pass(moves.ANY_SEAT))
+        hosted = await moves.channel_game(interaction)
+        await moves.act(interaction, loc, hosted.id, Pass(moves.ANY_SEAT))

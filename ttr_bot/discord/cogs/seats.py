@@ -8,35 +8,35 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ...service import LEAVE_LEVEL, ServiceError
-from .. import components as C
+from ...service import LEAVE_LEVEL, LEVELS, ServiceError
+from .. import components
+from ..clicks import on_click
 from ..errors import answer
 from ..moves import begin, channel_game
 from ..translator import text
-from . import GroupedCog
-
-LEVELS = ("easy", "medium", "hard")
+from .base import GroupedCog
 
 
-async def ask_leave(interaction, loc, loaded):
+async def ask_leave(interaction, loc, hosted):
     """The private question before leaving a game in play."""
-    seat = loaded.seat_of(interaction.user.id)
+    seat = hosted.seat_of(interaction.user.id)
     if seat is None:
         raise ServiceError("service.not_a_player")
-    ends = loaded.humans() == [seat]
+    ends = hosted.humans() == [seat]
     if ends:
         question = t("bot.leave.confirm_end", loc)
     else:
         question = t("bot.leave.confirm", loc, level=t(f"bot.level.{LEAVE_LEVEL}", loc))
     await answer(interaction, question,
-                 view=C.quit_view(loaded.id, loaded.row.seq, "end" if ends else "bot", loc))
+                 view=components.quit_view(hosted.id, hosted.seq, "end" if ends else "bot", loc))
 
 
-async def confirm_leave(interaction, game_id, mode):
-    """The 'Leave the game' button."""
+@on_click("quit")
+async def _leave_confirmed(interaction, item):
+    """The 'Leave the game' button; `mode` is what the player was told leaving would do."""
     bot = interaction.client
     loc = await begin(interaction)
-    eff = await bot.service.leave_game(game_id, interaction.user.id, ends=mode == "end")
+    eff = await bot.service.leave_game(item.game_id, interaction.user.id, ends=item.mode == "end")
     await bot.delivery.deliver(eff)
     await answer(interaction, t("bot.leave.done_end" if eff.cancelled else "bot.leave.done", loc))
 
@@ -50,9 +50,9 @@ class Seats(GroupedCog):
                       level: str = LEAVE_LEVEL):
         bot = interaction.client
         loc = await begin(interaction)
-        loaded = await channel_game(interaction)
+        hosted = await channel_game(interaction)
         perms = interaction.permissions     # the same admin notion as /ttr cancel
-        eff = await bot.service.replace_player(loaded.id, interaction.user.id, player.id, level,
+        eff = await bot.service.replace_player(hosted.id, interaction.user.id, player.id, level,
                                                is_admin=bool(perms and perms.manage_guild))
         await bot.delivery.deliver(eff)
         await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,

@@ -1,0 +1,172 @@
+"""The scheduler: the waiting task, early wake-up, restarts, failures, cancel (durable timers on a
+real store)."""
+import asyncio
+import logging
+import time
+
+import pytest
+import pytest_asyncio
+
+from ttr_bot.service.scheduler import Scheduler
+
+pytestmark = pytest.mark.asyncio
+
+
+class Recorder:
+    """A timer handler that remembers what fired, optionally failing the first n calls."""
+
+    def __init__(self, fail_first=0):
+        self.fired = []
+        self.calls = 0
+        self.fail_first = fail_first
+
+    async def __call__(self, timer):
+        self.calls += 1
+        if self.calls <= self.fail_first:
+            raise RuntimeError("handler crashed")
+        self.fired.append(timer)
+
+    @property
+    def names(self):
+        return [t.payload.get("name") for t in self.fired]
+
+
+async def no_timers(store):
+    return await store.next_due() is None
+
+
+@pytest_asyncio.fixture
+async def service_factory(store):
+    services = []
+
+    def make(handler, **kw):
+        service = Scheduler(store, handler, **kw)
+        services.append(service)
+        return service
+
+    yield make
+    for service in services:
+        await service.stop()
+
+
+@pytest_asyncio.fixture
+async def make_game(store):
+    """A game for timers to belong to (timers reference their game)."""
+    channels = iter(range(1000, 10**6))
+
+    async def make():
+        return await store.create_game(guild_id=1, channel_id=next(channels), map="usa",
+                                       variant="base", options={}, seed=42, host_id=10, now=100.0)
+    return make
+
+
+async def test_fires_in_due_order(store, make_game, service_factory, eventually):
+    game_id = await make_game()
+    handler = Recorder()
+    service = service_factory(handler)
+    now = time.time()
+    await service.start()
+    for name, delay in (("c", 0.30), ("a", 0.10), ("b", 0.20)):
+        await service.schedule("turn", now + delay, {"name": name}, game_id)
+    await eventually(lambda: len(handler.fired) == 3)
+    assert handler.names == ["a", "b", "c"]
+    assert time.time() >= now + 0.30  # not early
+    await eventually(lambda: no_timers(store))  # fired timers are deleted
+
+
+async def test_a_sooner_timer_wakes_the_sleeping_task(store, service_factory, eventually):
+    handler = Recorder()
+    service = service_factory(handler, max_sleep=3600)
+    await service.schedule("far", time.time() + 3600, {"name": "far"})
+    await service.start()
+    await asyncio.sleep(0.1)  # the task is now asleep for an hour
+    start = time.monotonic()
+    await service.schedule("soon", time.time() + 0.05, {"name": "soon"})
+    await eventually(lambda: handler.names == ["soon"], timeout=2.0)
+    assert time.monotonic() - start < 1.0
+
+
+async def test_overdue_timers_fire_once_on_restart_coalesced(store, make_game, service_factory,
+                                                              eventually):
+    g1, g2 = await make_game(), await make_game()
+    now = time.time()
+    # Missed while the bot was down:
+    for name, due, game, kind in [
+        ("g1-turn-1", now - 30, g1, "turn"), ("g2-turn", now - 25, g2, "turn"),
+        ("g1-turn-2", now - 20, g1, "turn"), ("g1-reminder", now - 15, g1, "reminder"),
+        ("g1-turn-3", now - 10, g1, "turn"),
+        ("global-1", now - 5, None, "cleanup"), ("global-2", now - 4, None, "cleanup"),
+    ]:
+        await store.add_timer(kind, due, {"name": name}, game, now=now - 60)
+    future = await store.add_timer("turn", now + 3600, {"name": "future"}, g2)
+
+    handler = Recorder()
+    service = service_factory(handler)
+    await service.start()
+    await eventually(lambda: len(handler.fired) >= 5)
+    await asyncio.sleep(0.2)  # nothing more comes
+    assert handler.names == ["g2-turn", "g1-reminder", "g1-turn-3", "global-1", "global-2"]
+    assert [t.id for t in await store.due_timers(now + 7200)] == [future]
+
+    await service.stop()  # and a second restart fires nothing again
+    again = Recorder()
+    await service_factory(again).start()
+    await asyncio.sleep(0.2)
+    assert again.fired == []
+
+
+async def test_failed_handler_is_retried_then_deleted(store, service_factory, eventually):
+    handler = Recorder(fail_first=2)
+    service = service_factory(handler, retry_delay=0.05)
+    await service.start()
+    await service.schedule("turn", time.time(), {"name": "x"})
+    await eventually(lambda: handler.fired)
+    assert handler.calls == 3 and handler.names == ["x"]
+    assert handler.fired[0].attempts == 2  # the failures were counted in the database
+    await eventually(lambda: no_timers(store))
+
+
+async def test_retries_are_bounded_and_the_drop_is_logged(store, service_factory, eventually,
+                                                          caplog):
+    handler = Recorder(fail_first=10**6)
+    service = service_factory(handler, retry_delay=0.01, max_attempts=3)
+    with caplog.at_level(logging.ERROR, logger="ttr_bot.service.scheduler"):
+        await service.start()
+        await service.schedule("turn", time.time(), {"name": "doomed"})
+        await eventually(lambda: handler.calls >= 3)
+        await asyncio.sleep(0.3)
+    assert handler.calls == 3
+    assert await store.next_due() is None
+    assert any("failed 3 times; dropping it" in r.getMessage() and "doomed" in r.getMessage()
+               for r in caplog.records)
+
+
+async def test_cancel(store, make_game, service_factory, eventually):
+    game_id = await make_game()
+    handler = Recorder()
+    service = service_factory(handler)
+    await service.start()
+    now = time.time()
+    await service.schedule("turn", now + 0.1, {"name": "turn"}, game_id)
+    await service.schedule("reminder", now + 0.15, {"name": "reminder"}, game_id)
+    await service.schedule("turn", now + 0.2, {"name": "other game"}, await make_game())
+    assert await service.cancel(game_id, "turn") == 1
+    await eventually(lambda: len(handler.fired) == 2)
+    await asyncio.sleep(0.1)
+    assert handler.names == ["reminder", "other game"]
+    await service.schedule("turn", time.time() + 0.1, {"name": "late"}, game_id)
+    assert await service.cancel(game_id) == 1  # all kinds
+    await asyncio.sleep(0.3)
+    assert handler.names == ["reminder", "other game"]
+
+
+async def test_stopped_service_fires_nothing_and_timers_survive(store, service_factory):
+    handler = Recorder()
+    service = service_factory(handler)
+    await service.start()
+    await service.stop()
+    assert not service.running
+    timer_id = await service.schedule("turn", time.time() + 0.05, {"name": "x"})
+    await asyncio.sleep(0.2)
+    assert handler.fired == []
+    assert (await store.next_due()).id == timer_id

@@ -1,0 +1,191 @@
+"""The architecture as a test: which part of the bot may import which (docs/architecture.md).
+
+Every `import` in ttr_bot/ is read with `ast` — function-local imports included, since they are
+the usual way to hide a cycle — and checked against the arrows:
+
+    discord -> service -> engine        service -> store (its interface only), ai, maps
+    render -> engine, i18n              ai -> engine          maps, record_format -> engine
+
+The engine is pure (the standard library's pure modules only); only ttr_bot/discord imports
+discord.py; render and ai never reach the service or the store; the adapter reaches the game
+only through the service; no module imports itself back through others.
+"""
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "ttr_bot"
+
+# What each part of ttr_bot may import from ttr_bot (its own part is always allowed).
+ALLOWED = {
+    "engine": set(),
+    "i18n": set(),
+    "store": set(),
+    "maps": {"engine"},
+    "record_format": {"engine", "maps"},
+    "ratings": {"engine", "i18n"},
+    "stats": {"engine", "i18n", "ratings"},
+    "ai": {"engine"},
+    "render": {"engine", "i18n", "ratings", "stats"},
+    "service": {"engine", "maps", "record_format", "store", "ai", "i18n", "ratings", "stats"},
+    "discord": {"service", "engine", "render", "i18n", "ratings", "stats"},
+    # tools that run the parts without Discord
+    "replay": {"record_format", "render", "i18n"},
+    "table_args": {"ai", "maps"},
+    "arena": {"engine", "maps", "record_format", "ai", "table_args"},
+    "demo": {"engine", "maps", "record_format", "ai", "i18n", "render", "table_args"},
+    "bench": {"engine", "maps", "record_format", "ai", "i18n", "render", "store", "service",
+              "discord", "ratings", "stats"},
+}
+# The engine is pure: the standard library's modules without I/O, clock, threads or networks.
+ENGINE_STDLIB = {"collections", "dataclasses", "itertools", "functools", "heapq", "math",
+                 "random", "typing", "enum", "abc", "operator", "bisect", "copy", "__future__"}
+DRIVERS = {"aiosqlite", "sqlite3", "asyncpg"}
+
+
+def modules():
+    """{module name: path} of every module of the package."""
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(REPO).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = modules()
+
+
+def imports_of(name, path):
+    """[(imported module, line)] with relative imports resolved; `from X import y` names the
+    module X.y when y is a module, else X."""
+    is_package = path.name == "__init__.py"
+    base = name.split(".") if is_package else name.split(".")[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = base[:len(base) - node.level + 1]
+                module = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                module = node.module
+            for a in node.names:
+                sub = f"{module}.{a.name}"
+                found.append((sub if sub in MODULES else module, node.lineno))
+    return found
+
+
+GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+
+
+def part(module):
+    """'ttr_bot.service.host' -> 'service'; None outside the package."""
+    bits = module.split(".")
+    return bits[1] if bits[0] == "ttr_bot" and len(bits) > 1 else None
+
+
+def where(name, line):
+    return f"{MODULES[name].relative_to(REPO)}:{line}"
+
+
+def test_every_part_is_known():
+    assert {part(m) for m in MODULES if part(m)} <= set(ALLOWED) | {None}, \
+        "a new part of ttr_bot: give it its arrows in ALLOWED (and in docs/architecture.md)"
+
+
+@pytest.mark.parametrize("src", sorted(ALLOWED))
+def test_each_part_imports_only_what_its_arrows_allow(src):
+    bad = []
+    for name, found in GRAPH.items():
+        if part(name) != src:
+            continue
+        for target, line in found:
+            dst = part(target)
+            if dst is not None and dst != src and dst not in ALLOWED[src]:
+                bad.append(f"{where(name, line)}: {src} -> {dst} ({target})")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_engine_is_pure():
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           if part(name) == "engine" for target, line in found
+           if part(target) != "engine" and target.split(".")[0] not in ENGINE_STDLIB]
+    assert not bad, "the engine imports I/O, a clock or a library:\n" + "\n".join(bad)
+
+
+def test_only_the_adapter_imports_discord():
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           if part(name) not in ("discord", "bench") for target, line in found
+           if target.split(".")[0] == "discord"]
+    assert not bad, "\n".join(bad)
+    # the Discord benchmark drives the real bot: it may import discord.py, and only it in bench/
+    in_bench = {name for name, found in GRAPH.items() if part(name) == "bench"
+                for target, _ in found if target.split(".")[0] == "discord"}
+    assert in_bench <= {"ttr_bot.bench.discord"}, in_bench
+
+
+def test_render_and_ai_never_reach_the_service_or_the_store():
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           if part(name) in ("render", "ai") for target, line in found
+           if part(target) in ("service", "store", "discord")
+           or target.split(".")[0] in DRIVERS | {"discord"}]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_service_reaches_the_store_only_through_its_interface():
+    """The service imports the store package's public names (`from ..store import …`), never
+    a driver module or a database library."""
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           if part(name) == "service" for target, line in found
+           if (part(target) == "store" and target != "ttr_bot.store")
+           or target.split(".")[0] in DRIVERS]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_adapter_reaches_the_game_only_through_the_service():
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           if part(name) == "discord" for target, line in found
+           if part(target) in ("store", "ai") or target.split(".")[0] in DRIVERS]
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_cycles():
+    """Tarjan's strongly connected components of the module graph: none larger than one."""
+    edges = {name: sorted({t for t, _ in found if t in MODULES and t != name})
+             for name, found in GRAPH.items()}
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    assert not cycles, "modules that import each other:\n" + "\n".join(map(" <-> ".join, cycles))

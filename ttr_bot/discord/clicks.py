@@ -1,0 +1,31 @@
+"""What a click on a persistent button or menu does: a registry from the component's kind to the
+controller function that handles it.
+
+The components (components.py) only know how a control looks and which kind it is; the
+controllers (moves.py, cogs/lobby.py, cogs/seats.py) register what a click of each kind does:
+
+    @on_click("draw")
+    async def draw_clicked(interaction, item): ...
+
+so the controllers depend on the components, never the reverse.
+"""
+HANDLERS = {}
+
+
+def on_click(kind):
+    def register(handler):
+        if kind in HANDLERS:
+            raise ValueError(f"two handlers for clicks of {kind!r}")
+        HANDLERS[kind] = handler
+        return handler
+    return register
+
+
+async def dispatch(kind, interaction, item):
+    """Run the handler of `kind` for a click on `item` (a component rebuilt from its custom
+    id: its fields are attributes)."""
+    try:
+        handler = HANDLERS[kind]
+    except KeyError:
+        raise LookupError(f"no handler registered for clicks of {kind!r}") from None
+    await handler(interaction, item)

@@ -1,0 +1,45 @@
+"""What the Discord adapter asks the service to remember for it: the bot's own messages it edits
+later (the lobby message, the turn panel), whose DMs are closed, each user's language, and the
+last finished game of a user (for /ttr export). Mixed into GameService, so the adapter never
+touches the store."""
+from typing import NamedTuple
+
+
+class PostedMessage(NamedTuple):
+    channel_id: int
+    message_id: int
+
+
+class AdapterState:
+    async def posted_message(self, game_id, kind):
+        """The message of this kind ("lobby", "panel") the bot posted for the game, or None."""
+        ref = await self.store.get_message(game_id, kind)
+        return None if ref is None else PostedMessage(ref.channel_id, ref.message_id)
+
+    async def remember_message(self, game_id, kind, channel_id, message_id):
+        """Remember the game's message of this kind, replacing the previous one."""
+        await self.store.set_message(game_id, kind, channel_id, message_id, now=self.clock())
+
+    async def forget_message(self, game_id, kind):
+        await self.store.delete_message(game_id, kind)
+
+    async def dms_closed(self, user_id):
+        """Whether DMs to the user failed last time (False for unknown users)."""
+        return await self.store.get_dms_closed(user_id)
+
+    async def set_dms_closed(self, user_id, closed):
+        await self.store.set_dms_closed(user_id, closed, now=self.clock())
+
+    async def user_locale(self, user_id):
+        """The user's /ttr language choice, or None (then Discord's locale applies)."""
+        return await self.store.get_locale(user_id)
+
+    async def set_user_locale(self, user_id, locale):
+        """None clears the choice."""
+        await self.store.set_locale(user_id, locale, now=self.clock())
+
+    async def last_finished_game(self, user_id):
+        """The id of the user's latest finished game (including one they left to a computer
+        player: its record is still theirs to export), or None."""
+        done = await self.store.results_for_user(user_id, limit=1, include_left=True)
+        return done[0].game_id if done else None

@@ -1,0 +1,88 @@
+"""What the service tells its callers about one hosted game: read-only values, no store types.
+
+`HostedGame` is a snapshot: the service never changes one it has handed out, it makes a new one
+for every change (so a caller may keep it while the game moves on, e.g. to post the state of
+the turn that just ended). `game` is the engine's state; callers must treat it as read-only too.
+"""
+from dataclasses import dataclass, field
+
+from ..engine.board import Board
+from ..engine.game import Game
+from ..engine.view import PlayerView, view
+
+LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat: a human (user_id) or a computer player (level)."""
+    number: int                   # the stored seat number (a lobby's may have gaps)
+    user_id: int | None           # None for a computer player
+    name: str
+    level: str | None = None      # "easy" / "medium" / "hard" for a computer player
+    former_user_id: int | None = None   # a computer seat's former human player
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class HostedGame:
+    id: int
+    seq: int                      # actions applied so far (what a fresh button carries)
+    status: str                   # LOBBY, ACTIVE, FINISHED or CANCELLED
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    map_id: str
+    variant: str
+    board: Board
+    seats: tuple[SeatInfo, ...]
+    game: Game | None = None      # None in the lobby (and for a game cancelled there)
+    seed: int = field(default=0, repr=False)   # secret: it decides every shuffle
+
+    @property
+    def is_lobby(self) -> bool:
+        return self.status == LOBBY
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == ACTIVE
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == FINISHED
+
+    @property
+    def is_open(self) -> bool:
+        """In the lobby or in play: the channel's current game."""
+        return self.status in (LOBBY, ACTIVE)
+
+    @property
+    def started(self) -> bool:
+        return self.game is not None
+
+    def seat_of(self, user_id) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.user_id == user_id:
+                return i
+        return None
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def humans(self) -> list[int]:
+        """The seats humans play, in seat order."""
+        return [i for i, s in enumerate(self.seats) if not s.is_bot]
+
+    @property
+    def host_name(self) -> str | None:
+        for s in self.seats:
+            if s.user_id == self.host_id:
+                return s.name
+        return None
+
+    def view(self, seat) -> PlayerView:
+        """What the player in `seat` may know of the game in play."""
+        return view(self.game, seat)
