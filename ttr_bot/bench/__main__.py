@@ -1,11 +1,11 @@
-"""python -m ttr_bot.bench [engine|service|render|discord]: print performance figures.
+"""python -m ttr_bot.bench [engine|service|render|discord|film]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord")
+PARTS = ("engine", "service", "render", "discord", "film")
 
 
 def main(argv=None):

@@ -1,0 +1,114 @@
+"""The game as a film: build time and GIF size, for the test corpus's records and a few long
+five-player Europe games made by the sample players; the longest game is the figure to watch
+(target: under 8 MiB, Discord's upload limit without boosts).
+
+    python -m ttr_bot.bench film [--europe N] [--locale LOC] [--out DIR]
+"""
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+from ..engine.dealer import Dealer
+from ..engine.errors import Illegal
+from ..engine.game import Game
+from ..maps import load_board
+from ..record_format import RecordError, action_from_json, action_to_json, export_record, open_record
+from ..render.film import MAX_BYTES, film_plan, render_film
+from . import sample_games
+
+REPO = Path(__file__).resolve().parents[2]
+RECORDS = REPO / "tests" / "records"
+
+
+def film_input(record):
+    """(the game as dealt, names, engine actions) of a ttr-record/1 document: what
+    `render_film` takes. RecordError or the engine's Illegal for a record that does not replay."""
+    game, names, docs = open_record(record)
+    start = game.copy()
+    actions = []
+    for obj in docs:
+        action = action_from_json(game, obj, names)
+        game.apply(action)
+        actions.append(action)
+    return start, names, actions
+
+
+def greedy_record(map_id, n, seed=1, variant="base"):
+    """The record of `sample_games.greedy_game(map_id, n, seed)`: the same game, with its
+    actions written down as it is played."""
+    board = load_board(map_id, variant)
+    game = Game(board, n, Dealer(seed))
+    names = list(sample_games.NAMES[:n])
+    rng = random.Random(seed)
+    actions = []
+    while not game.over:
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat)
+        action = (sample_games._greedy(game, seat, acts, rng) if game.turn < 2000
+                  else rng.choice(acts))
+        actions.append(action_to_json(game, action, names))
+        game.apply(action)
+    return export_record(game, names, actions), game
+
+
+def corpus(europe_games=3):
+    """[(name, (game as dealt, names, actions))]: the test records that replay, and
+    `europe_games` greedy 5-player Europe games."""
+    out = []
+    for path in sorted(RECORDS.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            out.append((path.name, film_input(doc)))
+        except (RecordError, Illegal):         # the records made to stop on an illegal action
+            continue
+    for seed in range(1, europe_games + 1):
+        out.append((f"greedy europe 5p seed {seed}", film_input(greedy_record("europe", 5, seed)[0])))
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench film",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--europe", type=int, default=3, help="greedy 5-player Europe games (default 3)")
+    ap.add_argument("--locale", default="en")
+    ap.add_argument("--out", help="write the longest game's GIF into this directory")
+    args = ap.parse_args(argv)
+    games = corpus(args.europe)
+    print(f"{'game':<34} {'actions':>7} {'turns':>5} {'claims':>6} {'mode':>6} {'frames':>6} "
+          f"{'build s':>8} {'KiB':>7}")
+    longest = None
+    for name, (game, names, actions) in games:
+        plan = film_plan(game, names, actions)
+        t0 = time.perf_counter()
+        data = render_film(game, names, actions, args.locale)
+        dt = time.perf_counter() - t0
+        row = (len(actions), name, plan, dt, data)
+        if longest is None or row[0] > longest[0]:
+            longest = row
+        print(f"{name:<34} {len(actions):>7} {plan.final.turn:>5} {plan.claims:>6} "
+              f"{plan.mode:>6} {plan.frames:>6} {dt:>8.2f} {len(data) / 1024:>7.0f}")
+    n, name, plan, dt, data = longest
+    game, names, actions = dict(games)[name]
+    warm = []
+    for _ in range(3):           # again, with the map's static layer and masks cached
+        t0 = time.perf_counter()
+        render_film(game, names, actions, args.locale)
+        warm.append(time.perf_counter() - t0)
+    ok = len(data) <= MAX_BYTES
+    print(f"longest game: {name} ({n} actions, {plan.final.turn} turns, {plan.claims} claims): "
+          f"{plan.frames} frames ({plan.mode}), built in {dt:.2f} s (first) / "
+          f"{sorted(warm)[1]:.2f} s (median of 3, cached map), {len(data) / 1024:.0f} KiB "
+          f"({len(data) / MAX_BYTES:.1%} of the 8 MiB limit){'' if ok else '  (OVER)'}")
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "film.gif").write_bytes(data)
+        print(f"wrote {out / 'film.gif'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main())
