@@ -66,13 +66,16 @@ class TTRBot(commands.Bot):
         log.info("set up: database %s", self.config.db_path)
 
     async def on_interaction(self, interaction):
-        """A click on a control whose id matches none of today's (a message from an older version
-        of the bot, or a forged request): discord.py would leave it unanswered, and the player
-        would see "This interaction failed"; say instead that the control is out of date."""
+        """A click discord.py will not hand to any control — its id matches none of today's (a
+        message from an older version of the bot), or the message does not carry it (a forged
+        request) — would stay unanswered, and the player would see "This interaction failed".
+        Say instead that the control is out of date."""
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = (interaction.data or {}).get("custom_id", "")
-        if ids.parse(custom_id) is None:
+        data = interaction.data or {}
+        custom_id = data.get("custom_id", "")
+        if ids.parse(custom_id) is None or not _carries(interaction.message,
+                                                        data.get("component_type"), custom_id):
             await errors.handle(interaction, errors.UserFacing("bot.error.old_control"))
 
     async def _computer_moved(self, eff):
@@ -111,3 +114,13 @@ class TTRBot(commands.Bot):
     async def set_user_locale(self, user_id, locale):
         await self.service.set_user_locale(user_id, locale)
         self._locale_override[user_id] = locale
+
+
+def _carries(message, component_type, custom_id):
+    """Whether `message` has that control: the test discord.py makes before it dispatches a
+    click to a persistent item (ui.view.ViewStore.schedule_dynamic_item_call)."""
+    if message is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(i.type.value == component_type and getattr(i, "custom_id", None) == custom_id
+               for i in view.walk_children())
