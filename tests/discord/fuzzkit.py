@@ -128,7 +128,7 @@ class World:
         if start:
             eff = await svc.start(channel.id, self.host.id)
             await self.bot.delivery.deliver(eff)
-            for seat, user in enumerate([self.host, *others]):      # everyone keeps tickets
+            for user in (self.host, *others):      # everyone keeps their tickets
                 _, v = await svc.player_view(hosted.id, user.id)
                 eff = await svc.act(hosted.id, user.id, v.legal_actions()[-1])
                 await self.bot.delivery.deliver(eff)
