@@ -137,7 +137,10 @@ def main(argv=None):
         asyncio.run(sync_commands(config, guild_id))
         return 0
 
+    if not database_usable(config.db_path):
+        return 2
     from ttr_bot.discord.bot import TTRBot
+    from ttr_bot.store import StoreError
     bot = TTRBot(config)
     # `docker stop` sends SIGTERM: shut down as on Ctrl+C (timers stopped, posts finished,
     # database closed) instead of being killed mid-write
@@ -148,7 +151,27 @@ def main(argv=None):
         logging.getLogger("ttr_bot").error(
             "Discord refused the token. Reset it in the developer portal and update DISCORD_TOKEN.")
         return 1
+    except StoreError as exc:     # the database broke between the check and the start
+        print(f"Database error: {exc}", file=sys.stderr)
+        return 2
     return 0
+
+
+def database_usable(db):
+    """Open (and migrate) the database before connecting to Discord; one clear line naming the
+    file and what to do, and False, when it cannot be used."""
+    from ttr_bot.store import StoreError, open_store
+
+    async def probe():
+        store = open_store(db)
+        await store.open()
+        await store.close()
+    try:
+        asyncio.run(probe())
+    except (StoreError, ValueError) as exc:
+        print(f"Database error: {exc}", file=sys.stderr)
+        return False
+    return True
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ PACKAGE = REPO / "ttr_bot"
 ALLOWED = {
     "engine": set(),
     "i18n": set(),
+    "bounded": set(),
     "store": set(),
     "maps": {"engine"},
     "record_format": {"engine", "maps"},
@@ -30,8 +31,9 @@ ALLOWED = {
     "stats": {"engine", "i18n", "ratings"},
     "ai": {"engine"},
     "render": {"engine", "i18n", "ratings", "stats"},
-    "service": {"engine", "maps", "record_format", "store", "ai", "i18n", "ratings", "stats"},
-    "discord": {"service", "engine", "render", "i18n", "ratings", "stats"},
+    "service": {"engine", "maps", "record_format", "store", "ai", "i18n", "ratings", "stats",
+                "bounded"},
+    "discord": {"service", "engine", "render", "i18n", "ratings", "stats", "bounded"},
     # tools that run the parts without Discord
     "replay": {"record_format", "render", "i18n"},
     "table_args": {"ai", "maps"},

@@ -62,3 +62,51 @@ def test_the_bot_needs_no_privileged_intents():
     value = intents()
     assert value.guilds
     assert not (value.message_content or value.members or value.presences)
+
+
+def _real_database(path):
+    import asyncio
+
+    from ttr_bot.store import open_store
+
+    async def make():
+        store = open_store(str(path))
+        await store.open()
+        game_id = await store.create_game(guild_id=1, channel_id=2, map="usa", variant="base",
+                                          options={}, seed=3, host_id=4, host_name="Ann")
+        await store.close()
+        return game_id
+    asyncio.run(make())
+
+
+def _newer_schema(path):
+    import sqlite3
+    _real_database(path)
+    conn = sqlite3.connect(path)
+    conn.execute("INSERT INTO schema_version (version, name, applied_at) VALUES (99, 'x.sql', 0)")
+    conn.commit()
+    conn.close()
+
+
+def _torn(path):
+    _real_database(path)
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 3])      # a copy cut short, or a disk that filled up
+
+
+@pytest.mark.parametrize("damage,remedy", [
+    (lambda p: p.write_bytes(b"not a database at all, just text" * 100), "restore it from a backup"),
+    (_torn, "restore it from a backup"),
+    (_newer_schema, "upgrade the bot"),
+])
+def test_a_database_it_cannot_use_gets_one_clear_line_and_a_non_zero_exit(tmp_path, damage,
+                                                                         remedy):
+    db = tmp_path / "ttr.sqlite3"
+    damage(db)
+    env = dict(minimal_env(), DISCORD_TOKEN="abc.def", TTR_DB=str(db))
+    result = run_bot([], env, tmp_path)
+    assert result.returncode == 2
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert str(db) in lines[0] and remedy in lines[0]
+    assert "Traceback" not in result.stderr + result.stdout

@@ -7,6 +7,7 @@ import pytest
 from tests.discord.adapter_kit import new_game
 from ttr_bot.discord import components as C
 from ttr_bot.discord import ids
+from ttr_bot.service import HostedGame, SeatInfo
 
 BIG_GAME = 2 ** 63 - 1         # the largest SQLite integer id
 BIG_SEQ = 10 ** 10 - 1
@@ -59,11 +60,19 @@ def _items(view):
     return list(view.children)
 
 
+def big_lobby(board):
+    """A full lobby of the largest game id: the host and four others (a seat menu of four)."""
+    seats = tuple(SeatInfo(number=i, user_id=None if i > 2 else 10 + i, name=f"Player {i}" * 4,
+                           level="hard" if i > 2 else None) for i in range(5))
+    return HostedGame(id=BIG_GAME, seq=0, status="lobby", guild_id=1, channel_id=2, host_id=10,
+                      map_id=board.map_id, variant=board.variant, board=board, seats=seats)
+
+
 def test_every_component_the_bot_builds_matches_its_template():
     game = new_game("europe", 3, seed=2)
     board = game.board
     views = [
-        C.lobby_view(BIG_GAME, "en"),
+        C.lobby_view(big_lobby(board), "en"),
         C.turn_view(BIG_GAME, BIG_SEQ, game, "en"),
         C.turn_view(BIG_GAME, BIG_SEQ, game, "en", step="second_card"),
         C.keep_view(BIG_GAME, BIG_SEQ, board, game.offers[0], 2, "en"),

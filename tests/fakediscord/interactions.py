@@ -143,14 +143,17 @@ class InteractionsMixin:
         options: Optional[Dict[str, Any]] = None,
         *,
         locale: Optional[str] = None,
+        forge: bool = False,
     ) -> InteractionHandle:
         """Invoke `/command [group] subcommand option:value...` as `user` in `channel`.
 
         `subcommand` may be "sub" or "group sub". Options are checked against the synced definition
         (unknown / missing required / not among choices raise ValueError, as the Discord client
-        would not let a user send them).
+        would not let a user send them). `forge=True` sends the values as given, past those checks
+        (but with the option's JSON type): what a hostile client could send.
         """
-        data = self._command_data(channel, command, subcommand, options or {}, focused=None)
+        data = self._command_data(channel, command, subcommand, options or {}, focused=None,
+                                  forge=forge)
         return await self._dispatch(APPLICATION_COMMAND, user, channel, data, locale=locale)
 
     async def autocomplete(
@@ -163,24 +166,35 @@ class InteractionsMixin:
         *,
         focused: str,
         locale: Optional[str] = None,
+        forge: bool = False,
     ) -> InteractionHandle:
-        """The user is typing into option `focused` (its current text is options[focused])."""
-        data = self._command_data(channel, command, subcommand, options or {}, focused=focused)
+        """The user is typing into option `focused` (its current text is options[focused]);
+        `forge` as for `slash`."""
+        data = self._command_data(channel, command, subcommand, options or {}, focused=focused,
+                                  forge=forge)
         return await self._dispatch(AUTOCOMPLETE, user, channel, data, locale=locale)
 
-    async def click(self: "FakeDiscord", user: User, message: Message, custom_id: str, **kw) -> InteractionHandle:
-        comp = self._visible_component(user, message, custom_id)
-        if comp.get("type") != 2:
-            raise ValueError(f"{custom_id!r} is a type {comp.get('type')} component, not a button")
-        if comp.get("disabled"):
-            raise ValueError(f"button {custom_id!r} is disabled; a user cannot click it")
+    async def click(self: "FakeDiscord", user: User, message: Message, custom_id: str, *,
+                    forge: bool = False, **kw) -> InteractionHandle:
+        """Click a button of `message`; `forge=True` sends any custom_id as a click on it."""
+        if not forge:
+            comp = self._visible_component(user, message, custom_id)
+            if comp.get("type") != 2:
+                raise ValueError(f"{custom_id!r} is a type {comp.get('type')} component, not a button")
+            if comp.get("disabled"):
+                raise ValueError(f"button {custom_id!r} is disabled; a user cannot click it")
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._dispatch(MESSAGE_COMPONENT, user, self.state.channels[message.channel_id], data,
                                     message=message, **kw)
 
     async def select(
-        self: "FakeDiscord", user: User, message: Message, custom_id: str, values: List[Any], **kw
+        self: "FakeDiscord", user: User, message: Message, custom_id: str, values: List[Any], *,
+        forge: bool = False, **kw
     ) -> InteractionHandle:
+        if forge:       # any values for any custom_id, as a string select on `message`
+            data = {"custom_id": custom_id, "component_type": 3, "values": [str(v) for v in values]}
+            return await self._dispatch(MESSAGE_COMPONENT, user, self.state.channels[message.channel_id],
+                                        data, message=message, **kw)
         comp = self._visible_component(user, message, custom_id)
         ctype = comp.get("type")
         if ctype not in (3, 5, 6, 7, 8):
@@ -256,7 +270,7 @@ class InteractionsMixin:
         return comp
 
     def _command_data(self: "FakeDiscord", channel: Channel, command: str, subcommand: Optional[str],
-                      options: Dict[str, Any], focused: Optional[str]) -> dict:
+                      options: Dict[str, Any], focused: Optional[str], forge: bool = False) -> dict:
         guild = self._guild_of(channel)
         cmd = self.state.find_command(command, guild.id if guild else None)
         if cmd is None:
@@ -276,7 +290,7 @@ class InteractionsMixin:
             node = sub
         if any(o.get("type") in (1, 2) for o in node.get("options", [])):
             raise ValueError(f"/{command} {subcommand or ''} needs a subcommand")
-        leaf, resolved = self._leaf_options(node, options, focused, guild)
+        leaf, resolved = self._leaf_options(node, options, focused, guild, forge)
         data: Dict[str, Any] = {"id": str(cmd.id), "name": cmd.name, "type": 1}
         if cmd.guild_id is not None:
             data["guild_id"] = str(cmd.guild_id)
@@ -288,7 +302,8 @@ class InteractionsMixin:
             data["resolved"] = payloads.resolved_for(resolved, self.state, guild)
         return data
 
-    def _leaf_options(self, node: dict, options: Dict[str, Any], focused: Optional[str], guild):
+    def _leaf_options(self, node: dict, options: Dict[str, Any], focused: Optional[str], guild,
+                      forge: bool = False):
         specs = {o["name"]: o for o in node.get("options", [])}
         unknown = set(options) - set(specs)
         if unknown:
@@ -321,8 +336,12 @@ class InteractionsMixin:
             else:
                 raise ValueError(f"option type {t} is not supported by the fake")
             choices = spec.get("choices")
-            if choices and focused is None and value not in [c["value"] for c in choices]:
+            if choices and focused is None and not forge and value not in [c["value"] for c in choices]:
                 raise ValueError(f"{value!r} is not a choice of option {name!r}: {[c['value'] for c in choices]}")
+            if not forge and t in (4, 10):     # the client keeps numbers within the option's range
+                lo, hi = spec.get("min_value"), spec.get("max_value")
+                if (lo is not None and value < lo) or (hi is not None and value > hi):
+                    raise ValueError(f"{value!r} is outside {lo}..{hi} for option {name!r}")
             out.append({"name": name, "type": t, "value": value})
         return out, resolved
 

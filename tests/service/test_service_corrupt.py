@@ -163,6 +163,27 @@ async def test_a_damaged_snapshot_is_reported_and_the_game_rebuilt_from_its_log(
         await store.close()
 
 
+@pytest.mark.parametrize("state", ["{}", '{"v": 99, "future": true}', '{"v": 1, "map": "usa"}',
+                                   '{"v": 1, "map": "usa", "variant": "base", "n": 3, "deck": 7}'])
+async def test_a_snapshot_of_the_wrong_shape_is_rebuilt_from_the_log(db_path, two_games, caplog,
+                                                                      state):
+    """Valid JSON of the wrong shape (`{}`, or written by a newer version before a downgrade)
+    is a damaged snapshot like any other: the game is rebuilt from its log and plays on."""
+    (bad, good), states = two_games
+    tamper(db_path, ("UPDATE snapshots SET state = ? WHERE game_id = ?", (state, bad)))
+    store = await open_store(db_path)
+    try:
+        svc = make_service(store)
+        with caplog.at_level("ERROR"):
+            loaded = await svc.load(bad)
+        assert f"game {bad}: snapshot of the wrong shape" in caplog.text
+        assert state_of(loaded.game) == states[bad]
+        eff, _, seq = await play_one(svc, bad, random.Random(9))      # and it plays on
+        assert eff.seq == seq + 1 == LENGTH + 1
+    finally:
+        await store.close()
+
+
 async def test_an_intact_log_rebuilds_to_the_snapshot(db_path, two_games):
     """The control for the tests above: without damage, nothing is reported."""
     ids, states = two_games

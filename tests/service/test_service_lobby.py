@@ -113,7 +113,7 @@ async def test_leave_renumbers_seats(svc, store):
     whatever numbers the store keeps, seat k of the game is the k-th remaining player."""
     game_id = await lobby(svc, 100, players=4)
     a, b, c, d = users_for(100, 4)
-    await svc.add_bot(100, c, "hard")
+    await svc.add_bot(100, a, "hard")
     loaded = await svc.leave(100, b)
     assert [s.user_id for s in loaded.seats] == [a, c, d, None]
     assert [loaded.seat_of(u) for u in (a, b, c, d)] == [0, None, 1, 2]
@@ -139,14 +139,62 @@ async def test_leave_renumbers_seats(svc, store):
     await refused("service.not_a_player", svc.act(game_id, d, DrawCard(0), 1))
 
 
-async def test_bots_need_a_seated_user_and_a_known_level(svc, store):
+async def test_only_the_host_or_an_admin_adds_computer_players_of_a_known_level(svc, store):
+    """A guest cannot fill the host's table with computer players (and then leave it so)."""
     game_id = await lobby(svc, 110)
-    await refused("service.unknown_level", svc.add_bot(110, users_for(110, 2)[0], "godlike"))
-    await refused("service.not_seated", svc.add_bot(110, 31337, "easy"))
-    await svc.add_bot(110, users_for(110, 2)[1], "easy")
-    await svc.add_bot(110, users_for(110, 2)[0], "medium")
+    host, guest = users_for(110, 2)
+    await refused("service.unknown_level", svc.add_bot(110, host, "godlike"))
+    await refused("service.addbot_host_only", svc.add_bot(110, 31337, "easy"))
+    await refused("service.addbot_host_only", svc.add_bot(110, guest, "easy"))
+    assert len(await seats_in_store(store, game_id)) == 2
+    await svc.add_bot(110, guest, "easy", is_admin=True)
+    await svc.add_bot(110, host, "medium")
     assert [(s[1], s[2], s[3]) for s in await seats_in_store(store, game_id)][2:] == [
         (None, "Bot 1 (easy)", 1), (None, "Bot 2 (medium)", 2)]
+
+
+async def test_the_host_removes_any_seat_but_their_own_before_the_start(svc, store):
+    game_id = await lobby(svc, 115, players=3)
+    host, guest, other = users_for(115, 3)
+    await svc.add_bot(115, host, "hard")
+    numbers = [s[0] for s in await seats_in_store(store, game_id)]
+    await refused("service.remove_host_only", svc.remove_seat(115, guest, numbers[3]))
+    await refused("service.host_cannot_leave", svc.remove_seat(115, host, numbers[0]))
+    await refused("service.no_such_seat", svc.remove_seat(115, host, 99))
+    assert len(await seats_in_store(store, game_id)) == 4      # refusals change nothing
+    hosted = await svc.remove_seat(115, host, numbers[3])       # the computer player
+    assert [s.name for s in hosted.seats] == [f"P{host}", f"P{guest}", f"P{other}"]
+    hosted = await svc.remove_seat(115, guest, numbers[2], is_admin=True)
+    assert [s.user_id for s in hosted.seats] == [host, guest]
+    await svc.start(115, host)
+    await refused("service.already_started", svc.remove_seat(115, host, numbers[1]))
+
+
+@pytest.mark.parametrize("late", ["join", "add_bot", "leave", "remove_seat", "start"])
+async def test_a_lobby_change_racing_the_start_is_told_the_game_started(db_path, late):
+    """Another process (or a stale cache) started the game: the late change is refused with
+    the reason, not an error, and changes nothing."""
+    first = await open_store(db_path)
+    second = await open_store(db_path)
+    try:
+        a, b = make_service(first), make_service(second)
+        game_id = await lobby(a, 118, players=3)
+        host, guest, other = users_for(118, 3)
+        await a.add_bot(118, host, "easy")
+        await b.game_in_channel(118)                  # b has the lobby in its cache
+        await a.start(118, host)
+        before = await seats_in_store(first, game_id)
+        call = {"join": lambda: b.join(118, 999, "late"),
+                "add_bot": lambda: b.add_bot(118, host, "hard"),
+                "leave": lambda: b.leave(118, guest),
+                "remove_seat": lambda: b.remove_seat(118, host, before[3][0]),
+                "start": lambda: b.start(118, host)}[late]
+        await refused("service.already_started", call())
+        assert await seats_in_store(first, game_id) == before
+        assert (await first.get_game(game_id)).status == "active"
+    finally:
+        await first.close()
+        await second.close()
 
 
 async def test_cancel_by_host_or_admin_only(svc, store, db_path):

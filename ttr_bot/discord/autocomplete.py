@@ -18,6 +18,24 @@ log = logging.getLogger(__name__)
 MAX_CHOICES = 25
 
 
+class Unreadable(ValueError):
+    """What a player typed cannot be read; `key` is the catalog key saying so."""
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+
+
+def small_number(text, limit=10_000):
+    """The number `text` writes in decimal digits (any script's: Persian and Thai keyboards type
+    their own), or None: '²', '①' or a 5,000-digit string are not numbers a player means."""
+    text = text.strip()
+    if not text or len(text) > len(str(limit)) or not text.isdecimal():
+        return None
+    value = int(text)
+    return value if value <= limit else None
+
+
 def _matches(query, text):
     words = fold(query).replace("–", " ").replace("-", " ").split()
     target = fold(text)
@@ -45,9 +63,9 @@ def route_choices(view, typed, loc):
 def resolve_route(board, text):
     """Route indices meant by `text`: a choice value, or two city names ('Denver El Paso')."""
     text = (text or "").strip()
-    if text.isdigit():
-        i = int(text)
-        return [i] if 0 <= i < len(board.routes) else []
+    if text.isdecimal():
+        i = small_number(text)
+        return [i] if i is not None and i < len(board.routes) else []
     words = fold(text.split("·")[0]).replace("–", " ").replace("-", " ")
     found = []
     for route in board.routes:
@@ -87,7 +105,7 @@ def ticket_choices(view, typed, loc, minimum):
 
 
 def parse_keep(text, offer, board):
-    """Ticket ids meant by '1,3' (positions in the offer), 'all', or ticket names; ValueError
+    """Ticket ids meant by '1,3' (positions in the offer), 'all', or ticket names; Unreadable
     with a catalog key when it cannot be read."""
     text = (text or "").strip()
     if fold(text) in ("all", "*"):
@@ -97,20 +115,20 @@ def parse_keep(text, offer, board):
         part = part.strip()
         if not part:
             continue
-        if part.isdigit():
-            i = int(part)
-            if not 1 <= i <= len(offer):
-                raise ValueError("bot.keep.bad_number")
+        if part.isdecimal() or part.isdigit():     # '3', '۳', but also '²' and '①'
+            i = small_number(part, len(offer))
+            if i is None or i < 1:
+                raise Unreadable("bot.keep.bad_number")
             tid = offer[i - 1]
         else:
             hits = [tid for tid in offer if _matches(part, board.tickets[tid].label())]
             if len(hits) != 1:
-                raise ValueError("bot.keep.bad_name")
+                raise Unreadable("bot.keep.bad_name")
             tid = hits[0]
         if tid not in picked:
             picked.append(tid)
     if not picked:
-        raise ValueError("bot.keep.empty")
+        raise Unreadable("bot.keep.empty")
     return tuple(picked)
 
 
@@ -135,9 +153,9 @@ def city_choices(view, typed, loc):
 
 def resolve_city(board, text):
     text = (text or "").strip()
-    if text.isdigit():
-        i = int(text)
-        return i if 0 <= i < len(board.nodes) else None
+    if text.isdecimal():
+        i = small_number(text)
+        return i if i is not None and i < len(board.nodes) else None
     name = fold(text.split("·")[0]).strip()
     for node in board.nodes:
         if fold(node.name) == name and not node.country:

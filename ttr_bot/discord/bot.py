@@ -12,14 +12,16 @@ import time
 import discord
 from discord.ext import commands
 
+from ..bounded import LRUDict
 from ..i18n import normalize
 from ..service import open_service
-from . import components, errors, moves  # noqa: F401  (moves registers the turn panel's clicks)
+from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
 from .delivery import Delivery
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+USERS_REMEMBERED = 10_000
 
 
 def intents():
@@ -44,8 +46,10 @@ class TTRBot(commands.Bot):
         self.ttr = ttr_group()
         self._bot_delay = bot_delay
         self._agents = agents
-        self._locale_override = {}      # user id -> stored /ttr language choice (None: none)
-        self._seen_locale = {}          # user id -> locale of their latest interaction
+        # user id -> stored /ttr language choice (None: none); -> locale of their latest
+        # interaction. Bounded: a forgotten user's choice is read from the store again
+        self._locale_override = LRUDict(USERS_REMEMBERED)
+        self._seen_locale = LRUDict(USERS_REMEMBERED)
 
     # ----- setup -------------------------------------------------------------------------------
     async def setup_hook(self):
@@ -60,6 +64,19 @@ class TTRBot(commands.Bot):
             self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
             on_effects=self._computer_moved)
         log.info("set up: database %s", self.config.db_path)
+
+    async def on_interaction(self, interaction):
+        """A click discord.py will not hand to any control — its id matches none of today's (a
+        message from an older version of the bot), or the message does not carry it (a forged
+        request) — would stay unanswered, and the player would see "This interaction failed".
+        Say instead that the control is out of date."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data = interaction.data or {}
+        custom_id = data.get("custom_id", "")
+        if ids.parse(custom_id) is None or not _carries(interaction.message,
+                                                        data.get("component_type"), custom_id):
+            await errors.handle(interaction, errors.UserFacing("bot.error.old_control"))
 
     async def _computer_moved(self, eff):
         await self.wait_until_ready()
@@ -97,3 +114,13 @@ class TTRBot(commands.Bot):
     async def set_user_locale(self, user_id, locale):
         await self.service.set_user_locale(user_id, locale)
         self._locale_override[user_id] = locale
+
+
+def _carries(message, component_type, custom_id):
+    """Whether `message` has that control: the test discord.py makes before it dispatches a
+    click to a persistent item (ui.view.ViewStore.schedule_dynamic_item_call)."""
+    if message is None:
+        return False
+    view = discord.ui.View.from_message(message, timeout=None)
+    return any(i.type.value == component_type and getattr(i, "custom_id", None) == custom_id
+               for i in view.walk_children())

@@ -60,11 +60,30 @@ class AddBotSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
             options=[discord.SelectOption(label=t(f"bot.level.{lv}", loc), value=lv) for lv in LEVELS]))
 
 
-def lobby_view(game_id, loc):
+class UnseatSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                   template=ids.TEMPLATES["unseat"]):
+    """The host's "Remove a seat…" menu: every seat but the host's (values: seat numbers)."""
+    KIND = "unseat"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, seats=(), loc="en", item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Select(
+            custom_id=ids.make("unseat", game_id), placeholder=t("bot.menu.unseat", loc), row=2,
+            options=[discord.SelectOption(label=clip(f"{i}. {name}"), value=str(number))
+                     for i, number, name in seats]))
+
+
+def lobby_view(hosted, loc):
+    """Join / Leave / Start, the computer players' levels, and the host's "Remove a seat…"."""
     view = discord.ui.View(timeout=None)
     for op in ("join", "leave", "start"):
-        view.add_item(LobbyButton(game_id, op, loc))
-    view.add_item(AddBotSelect(game_id, loc))
+        view.add_item(LobbyButton(hosted.id, op, loc))
+    view.add_item(AddBotSelect(hosted.id, loc))
+    others = [(i + 1, s.number, s.name) for i, s in enumerate(hosted.seats)
+              if s.user_id != hosted.host_id]
+    if others:
+        view.add_item(UnseatSelect(hosted.id, others[:25], loc))
     return view
 
 
@@ -199,8 +218,8 @@ class QuitButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
 
 
 
-DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, DrawButton, ClaimButton, RouteSelect, PayButton,
-                 TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton)
+DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
+                 PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------

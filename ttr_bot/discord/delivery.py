@@ -15,11 +15,12 @@ level only.
 import asyncio
 import io
 import logging
-from collections import defaultdict
 
 import discord
 
+from ..bounded import KeyedLocks, LRUDict, LRUSet
 from ..i18n import normalize, t
+from ..service import CANCELLED
 from . import components
 from .format import (
     chunks,
@@ -35,6 +36,8 @@ from .format import (
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
+GAMES_REMEMBERED = 10_000       # games with a turn in progress whose events are gathered
+TOLD_REMEMBERED = 10_000        # (game, user) pairs told their DMs are closed
 
 
 def mention_only(*user_ids):
@@ -45,11 +48,12 @@ def mention_only(*user_ids):
 class Delivery:
     def __init__(self, bot, dm_delay=1.0):
         self.bot = bot
-        self._pending = defaultdict(list)       # game id -> public events of the turn so far
-        self._channel_locks = defaultdict(asyncio.Lock)
-        self._user_locks = defaultdict(asyncio.Lock)
+        self._pending = LRUDict(GAMES_REMEMBERED)   # game id -> public events of the turn so far
+        self._channel_locks = KeyedLocks()
+        self._user_locks = KeyedLocks()
+        self._lobby_locks = KeyedLocks()         # game id: one lobby message edit at a time
         self._tasks = set()
-        self._told_closed = set()               # (game id, user id) told about closed DMs
+        self._told_closed = LRUSet(TOLD_REMEMBERED)   # (game id, user id) told about closed DMs
         self._dm_queued = set()                 # (game id, user id) with a DM not yet sent
         self.dm_delay = dm_delay
 
@@ -121,7 +125,7 @@ class Delivery:
         if eff.started:
             self._spawn(self._post_start(hosted, loc), f"start {eff.game_id}")
         else:
-            pending = self._pending[eff.game_id]
+            pending = self._pending.setdefault(eff.game_id, [])
             pending.extend(eff.public)
             if eff.over or any(e["type"] in ("turn", "game_over") for e in eff.public):
                 events = self._pending.pop(eff.game_id)
@@ -150,7 +154,7 @@ class Delivery:
         humans = [s.user_id for s in hosted.seats if s.user_id]
         lines.append(" ".join(f"<@{u}>" for u in humans))
         async with self._channel_locks[hosted.channel_id]:
-            await self.update_lobby(hosted, loc, status="started")
+            await self.update_lobby(hosted.id, loc)
             png = await self.render(game, names, locale=loc)
             kwargs = {"file": self.as_file(png)} if png else {}
             await self.send(hosted.channel_id, "\n".join(lines),
@@ -227,7 +231,7 @@ class Delivery:
                 await self._replace_panel(hosted.id, channel_id, None)
 
     async def _post_cancel(self, hosted, loc, handover=None):
-        await self.update_lobby(hosted, loc, status="cancelled")
+        await self.update_lobby(hosted.id, loc)
         text = t("bot.cancelled", loc)
         if handover is not None:     # the last human left
             text = t("bot.seat.left_cancelled", loc, name=handover.name)
@@ -235,21 +239,28 @@ class Delivery:
             await self.send(hosted.channel_id, text)
             await self._replace_panel(hosted.id, hosted.channel_id, None)
 
-    async def update_lobby(self, hosted, loc, status="lobby"):
-        """Edit the lobby message to show the seats (and drop its buttons once it is over)."""
+    async def update_lobby(self, game_id, loc):
+        """Edit the lobby message to show the seats as they are now (and drop its controls once
+        the game started or was cancelled). One edit at a time per game, each showing the
+        state when it is made: a join's edit that comes after the start's can never put the
+        Join and Start buttons back on a started game."""
         service = self.bot.service
-        ref = await service.posted_message(hosted.id, "lobby")
-        if ref is None:
-            return
-        lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
-        view = components.lobby_view(hosted.id, loc) if status == "lobby" else None
-        try:
-            await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
-                content=fit("\n".join(lines)), view=view, allowed_mentions=NO_MENTIONS)
-        except discord.HTTPException as exc:
-            log.info("could not update the lobby message of game %s: %s", hosted.id, exc)
-        if status != "lobby":
-            await service.forget_message(hosted.id, "lobby")
+        async with self._lobby_locks[game_id]:
+            hosted = await service.load(game_id)
+            ref = await service.posted_message(game_id, "lobby")
+            if hosted is None or ref is None:
+                return
+            status = ("lobby" if hosted.is_lobby else
+                      "cancelled" if hosted.status == CANCELLED else "started")
+            lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
+            view = components.lobby_view(hosted, loc) if status == "lobby" else None
+            try:
+                await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
+                    content=fit("\n".join(lines)), view=view, allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                log.info("could not update the lobby message of game %s: %s", game_id, exc)
+            if status != "lobby":
+                await service.forget_message(game_id, "lobby")
 
     # ----- private updates -----------------------------------------------------------------------------
     async def _dm_hand(self, hosted, seat, user_id, fresh=False):

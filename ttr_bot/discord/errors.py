@@ -60,11 +60,14 @@ def message_for(error, loc):
 
 
 def _context(interaction):
-    data = interaction.data or {}
-    what = data.get("custom_id") or (interaction.command.qualified_name if interaction.command else
-                                     data.get("name", "?"))
-    return (f"interaction {interaction.id} ({what}) by user {interaction.user.id} in channel "
-            f"{interaction.channel_id} of guild {interaction.guild_id}")
+    """Who did what where, for the log (never raises: it runs inside the error handler)."""
+    try:
+        data = interaction.data or {}
+        what = data.get("custom_id") or data.get("name", "?")
+        return (f"interaction {interaction.id} ({what}) by user {interaction.user.id} in channel "
+                f"{interaction.channel_id} of guild {interaction.guild_id}")
+    except Exception:
+        return f"interaction {getattr(interaction, 'id', '?')}"
 
 
 async def answer(interaction, content, *, view=None, file=None):
@@ -94,27 +97,76 @@ async def answer(interaction, content, *, view=None, file=None):
 
 
 async def handle(interaction, error):
-    """Answer the user and log what needs logging. Never raises."""
-    bot = interaction.client
+    """Answer the user and log what needs logging. Never raises: it is the last thing between
+    an error and a player left looking at "thinking…" until the token expires."""
     try:
-        loc = bot.locale_hint(interaction)
+        await _handle(interaction, error)
+    except Exception:
+        log.exception("the error handler itself failed for interaction %s",
+                      getattr(interaction, "id", "?"))
+
+
+async def _handle(interaction, error):
+    try:
+        loc = interaction.client.locale_hint(interaction)
     except Exception:
         loc = "en"
-    text, expected = message_for(error, loc)
     original = _unwrap(error)
+    try:
+        text, expected = message_for(error, loc)
+    except Exception:       # a refusal naming a key the catalog lacks is a bug: say so, log it
+        text, expected = t("bot.error.unexpected", loc), False
     if expected:
         log.debug("%s refused: %r", _context(interaction), original)
     else:
         log.error("unexpected error in %s", _context(interaction),
                   exc_info=(type(original), original, original.__traceback__))
-    try:
-        await answer(interaction, text)
-    except Exception:
-        log.exception("could not report an error to the user in %s", _context(interaction))
+    await answer(interaction, text)
+
+
+def _leaf_options(data):
+    """{option name: value} of the subcommand an interaction invokes."""
+    options = data.get("options") or []
+    while options and options[0].get("type") in (1, 2):     # subcommand (group)
+        options = options[0].get("options") or []
+    return {o.get("name"): o.get("value") for o in options}
+
+
+def out_of_bounds(command, data):
+    """The name of an option whose value the command does not offer (not one of its choices, or
+    outside its range), or None. The Discord client never sends one, but a forged request can,
+    and the bot must not depend on the client."""
+    given = _leaf_options(data)
+    for param in command.parameters:
+        if param.display_name not in given:
+            continue
+        value = given[param.display_name]
+        if param.choices and value not in [c.value for c in param.choices]:
+            return param.display_name
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            lo, hi = param.min_value, param.max_value
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                return param.display_name
+    return None
 
 
 class Tree(app_commands.CommandTree):
-    """The command tree with the one error handler."""
+    """The command tree with the one error handler, and one check of every option's value
+    against what the command declares (its choices and ranges) before the command runs."""
+
+    async def interaction_check(self, interaction):
+        if interaction.type is not discord.InteractionType.application_command:
+            return True         # autocomplete sees what is being typed: anything goes there
+        try:
+            command = interaction.command
+            bad = out_of_bounds(command, interaction.data or {}) if command else None
+        except Exception:
+            bad = "?"
+        if bad is None:
+            return True
+        log.debug("%s: option %s is not one the command offers", _context(interaction), bad)
+        await handle(interaction, UserFacing("bot.error.not_a_choice", option=bad))
+        return False
 
     async def on_error(self, interaction, error):
         await handle(interaction, error)

@@ -15,6 +15,7 @@ _CARDS = r"(?P<cards>\d{1,3}(?:\.\d{1,3}){8})"
 TEMPLATES = {
     "lobby": rf"ttr:lobby:{_N}:(?P<op>join|leave|start)",
     "addbot": rf"ttr:addbot:{_N}",
+    "unseat": rf"ttr:unseat:{_N}",    # the host takes a seat away in the lobby
     "draw": rf"ttr:draw:{_N}:{_S}:(?P<src>[a-z]{{1,12}})",
     "claim": rf"ttr:claim:{_N}:{_S}",
     "route": rf"ttr:route:{_N}:{_S}",

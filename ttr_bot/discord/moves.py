@@ -24,6 +24,7 @@ from ..i18n import t
 from ..service import ServiceError
 from . import components
 from . import payment_choices as payments
+from .autocomplete import small_number
 from .clicks import on_click
 from .errors import UserFacing, answer
 from .format import (
@@ -273,9 +274,20 @@ async def show_hand(interaction, loc, game_id):
 
 
 # ----- the turn panel's clicks ----------------------------------------------------------------------------
+def _values(item, limit):
+    """A menu's chosen values as numbers; a value that is not one (a forged or garbled click)
+    is refused like an out-of-date control."""
+    numbers = [small_number(v, limit) for v in item.item.values]
+    if not numbers or None in numbers:
+        raise UserFacing("bot.error.old_control")
+    return numbers
+
+
 @on_click("draw")
 async def _draw_clicked(interaction, item):
     loc = await begin(interaction)
+    if item.src != "deck" and item.src not in CARD_INDEX:
+        raise UserFacing("bot.error.old_control")
     card = -1 if item.src == "deck" else CARD_INDEX[item.src]
     await act(interaction, loc, item.game_id, DrawCard(ANY_SEAT, card), item.seq)
 
@@ -289,7 +301,7 @@ async def _claim_clicked(interaction, item):
 @on_click("route")
 async def _route_picked(interaction, item):
     loc = await begin(interaction)
-    await claim(interaction, loc, item.game_id, int(item.item.values[0]), expected_seq=item.seq)
+    await claim(interaction, loc, item.game_id, _values(item, 10**4)[0], expected_seq=item.seq)
 
 
 @on_click("pay")
@@ -310,7 +322,7 @@ async def _tickets_clicked(interaction, item):
 @on_click("keep")
 async def _keep_picked(interaction, item):
     loc = await begin(interaction)
-    kept = tuple(int(v) for v in item.item.values)
+    kept = tuple(_values(item, 10**4))
     await keep(interaction, loc, item.game_id, KeepTickets(ANY_SEAT, kept), item.seq)
 
 

@@ -14,10 +14,10 @@ import json
 import logging
 import random
 import time
-import weakref
 from collections import OrderedDict
 from dataclasses import replace
 
+from ..bounded import KeyedLocks, LRUDict
 from ..engine.dealer import Dealer
 from ..engine.errors import DeckError, Illegal
 from ..engine.game import Game
@@ -37,6 +37,8 @@ from .scheduler import Scheduler
 log = logging.getLogger(__name__)
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
 BOT_MOVE = "bot_move"                     # the timer kind: a computer player's move is due
+GAME_IDS = range(1, 2 ** 63)              # what a game id can be (signed 64-bit, from 1)
+CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the rest: one query)
 
 
 class GameService(Lobby, SeatHandover, AdapterState):
@@ -51,8 +53,8 @@ class GameService(Lobby, SeatHandover, AdapterState):
         self.on_effects = on_effects    # async callback for effects nobody asked for (bot moves)
         self.scheduler = Scheduler(store, self._on_timer, clock=clock)
         self._cache = OrderedDict()     # game id -> HostedGame
-        self._channels = {}             # channel id -> id of the open game last found there
-        self._locks = weakref.WeakValueDictionary()   # a lock lives while someone holds or awaits it
+        self._channels = LRUDict(CHANNELS_REMEMBERED)   # channel id -> its open game last found
+        self._locks = KeyedLocks()      # a game's lock lives while someone holds or awaits it
 
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self):
@@ -91,13 +93,12 @@ class GameService(Lobby, SeatHandover, AdapterState):
 
     # ----- loading ------------------------------------------------------------------------
     def lock(self, game_id):
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        return self._locks[game_id]
 
     async def load(self, game_id):
         """The game, from the cache or the store (None if there is no such game)."""
+        if not isinstance(game_id, int) or game_id not in GAME_IDS:
+            return None         # e.g. a forged /ttr export game: 2^70 (no store holds it)
         hit = self._cache.get(game_id)
         if hit is not None:
             self._cache.move_to_end(game_id)
@@ -118,10 +119,11 @@ class GameService(Lobby, SeatHandover, AdapterState):
                     snap, corrupt = None, True
                 if snap is not None and snap.seq != row.seq:
                     continue  # an action was committed between the two reads: read both again
-                # a game cancelled in the lobby never had a game to rebuild
                 if snap is not None:
-                    game = from_dict(load_board(row.map, row.variant), snap.state)
-                elif corrupt or row.status != CANCELLED:
+                    game = _from_snapshot(game_id, row, snap.state)
+                    corrupt = game is None
+                # a game cancelled in the lobby never had a game to rebuild
+                if game is None and (corrupt or row.status != CANCELLED):
                     game = await self.rebuild(game_id)
             hosted = _hosted(row, seats, game)
             break
@@ -295,6 +297,18 @@ class GameService(Lobby, SeatHandover, AdapterState):
             a["player"] = names[int(a["player"])]
             actions.append(a)
         return export_record(hosted.game, names, actions)
+
+
+def _from_snapshot(game_id, row, state):
+    """The game a snapshot holds, or None when it is readable JSON of the wrong shape (`{}`, or
+    one a newer version wrote before a downgrade): the action log can rebuild it, so it is
+    treated like an unreadable snapshot, not as an error in every command of that game."""
+    try:
+        return from_dict(load_board(row.map, row.variant), state)
+    except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+        log.error("game %s: snapshot of the wrong shape (%r), rebuilding from the action log",
+                  game_id, exc)
+        return None
 
 
 def _hosted(row, seats, game):

@@ -1,7 +1,10 @@
-"""The lobby: open one in a channel, take and leave seats, add computer players, start, cancel.
+"""The lobby: open one in a channel, take and leave seats, add and remove seats, start, cancel.
 
 Mixed into GameService (uses its lock, loading and bot scheduling). Every operation re-reads
-the game under its lock, so two players racing for the last seat cannot both get it.
+the game under its lock and checks it is still in the lobby, so two players racing for the last
+seat cannot both get it, and a join racing with the start is told the game has started. Only
+the host (and a member with Manage Server, `is_admin`) adds computer players and removes seats:
+a table is the host's to set, as on Board Game Arena.
 """
 import json
 
@@ -9,7 +12,7 @@ from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
 from ..maps import MapError, variants
-from ..store import ChannelBusy, SeatTaken
+from ..store import ChannelBusy, SeatTaken, WrongStatus
 from .effects import Effects, ServiceError
 from .hosted import CANCELLED, LOBBY
 from .levels import BOT_LEVELS
@@ -34,20 +37,20 @@ class Lobby:
     async def join(self, channel_id, user_id, name):
         hosted = await self._lobby(channel_id)
         async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
+            hosted = await self._still_lobby(hosted.id)
             if hosted.seat_of(user_id) is not None:
                 raise ServiceError("service.already_seated")
             await self._add_seat(hosted, user_id=user_id, name=name)
             return await self._reload(hosted.id)
 
-    async def add_bot(self, channel_id, user_id, level):
+    async def add_bot(self, channel_id, user_id, level, *, is_admin=False):
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
         hosted = await self._lobby(channel_id)
         async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
-            if hosted.seat_of(user_id) is None:
-                raise ServiceError("service.not_seated")
+            hosted = await self._still_lobby(hosted.id)
+            if user_id != hosted.host_id and not is_admin:
+                raise ServiceError("service.addbot_host_only")
             n_bots = sum(1 for s in hosted.seats if s.is_bot)
             await self._add_seat(hosted, user_id=None, name=f"Bot {n_bots + 1} ({level})",
                                  bot_level=BOT_LEVELS[level])
@@ -62,25 +65,48 @@ class Lobby:
                                       display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
+        except WrongStatus:     # started by another process meanwhile
+            raise ServiceError("service.already_started") from None
 
     async def leave(self, channel_id, user_id):
         """Leave a lobby. Stored seat numbers may then have gaps: the game's seats are the
         stored seats in order, so the seat order stays the join order."""
         hosted = await self._lobby(channel_id)
         async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
+            hosted = await self._still_lobby(hosted.id)
             seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_seated")
             if user_id == hosted.host_id:
                 raise ServiceError("service.host_cannot_leave")
-            await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
-            return await self._reload(hosted.id)
+            return await self._remove_seat(hosted, hosted.seats[seat].number)
+
+    async def remove_seat(self, channel_id, user_id, number, *, is_admin=False):
+        """The host (or an admin) takes a seat away before the start: a player who went quiet,
+        or a computer player somebody added. `number` is the seat's stored number."""
+        hosted = await self._lobby(channel_id)
+        async with self.lock(hosted.id):
+            hosted = await self._still_lobby(hosted.id)
+            if user_id != hosted.host_id and not is_admin:
+                raise ServiceError("service.remove_host_only")
+            seat = next((s for s in hosted.seats if s.number == number), None)
+            if seat is None:
+                raise ServiceError("service.no_such_seat", seat=number + 1)
+            if seat.user_id == hosted.host_id:
+                raise ServiceError("service.host_cannot_leave")
+            return await self._remove_seat(hosted, number)
+
+    async def _remove_seat(self, hosted, number):
+        try:
+            await self.store.remove_seat(hosted.id, number)
+        except WrongStatus:
+            raise ServiceError("service.already_started") from None
+        return await self._reload(hosted.id)
 
     async def start(self, channel_id, user_id):
         hosted = await self._lobby(channel_id)
         async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
+            hosted = await self._still_lobby(hosted.id)
             if user_id != hosted.host_id:
                 raise ServiceError("service.host_only")
             rules = hosted.board.rules
@@ -89,7 +115,10 @@ class Lobby:
                 raise ServiceError("service.player_count", min=rules.min_players,
                                    max=rules.max_players)
             game = Game(hosted.board, n, Dealer(hosted.seed))
-            await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock())
+            try:
+                await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock())
+            except WrongStatus:
+                raise ServiceError("service.already_started") from None
             hosted = await self._reload(hosted.id)
             eff = Effects(hosted.id, hosted.channel_id, 0, started=True,
                           changed=set(range(n)), to_move=game.to_move())
@@ -114,4 +143,12 @@ class Lobby:
         hosted = await self._channel_game(channel_id)
         if hosted.status != LOBBY:
             raise ServiceError("service.already_started")
+        return hosted
+
+    async def _still_lobby(self, game_id):
+        """Under the game's lock: the game as stored now, refused unless still in the lobby."""
+        hosted = await self._reload(game_id)
+        if hosted is None or hosted.status != LOBBY:
+            raise ServiceError("service.already_started" if hosted is not None and hosted.started
+                               else "service.no_game")
         return hosted

@@ -131,6 +131,9 @@ class PostgresStore(Store):
         try:
             async with pool.acquire() as conn:
                 self.schema_version = await migrate_postgres(conn, self.migrations_dir)
+        except StoreError as exc:          # e.g. written by a newer bot: name the database
+            await pool.close()
+            raise StoreError(f"{redact(self.dsn)}: {exc}") from exc
         except BaseException:
             await pool.close()
             raise

@@ -86,7 +86,11 @@ class SqliteStore(Store):
     async def open(self) -> None:
         if self._db is not None:
             return
-        db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
+        try:
+            db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the SQLite database {self.path} ({exc}); check the "
+                             "path and that the bot may write there") from exc
         try:
             await db.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
             mode = await self._enable_wal(db)
@@ -95,6 +99,13 @@ class SqliteStore(Store):
             await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA foreign_keys = ON")
             self.schema_version = await migrate(db, self.migrations_dir)
+        except StoreError as exc:              # e.g. written by a newer bot: name the file
+            await db.close()
+            raise StoreError(f"{self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:   # garbage, a torn file, not SQLite at all
+            await db.close()
+            raise StoreError(f"{self.path} is not a usable SQLite database ({exc}); restore it "
+                             "from a backup, or move it away to start with an empty one") from exc
         except BaseException:
             await db.close()
             raise

@@ -27,3 +27,9 @@ class GroupedCog(commands.Cog):
         for cmd in list(self.bot.ttr.commands):
             if getattr(cmd, "binding", None) is self:
                 self.bot.ttr.remove_command(cmd.name)
+
+
+def is_admin(interaction):
+    """A member with Manage Server: may cancel, replace and set up any table, like its host."""
+    perms = interaction.permissions
+    return bool(perms and perms.manage_guild)

@@ -14,9 +14,10 @@ from ..format import chunks, fit, own_score_line, rules_lines, status_lines, sum
 from ..translator import text
 from .base import GroupedCog
 
+MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep", "tunnel",
              "station", "pass", "hand", "board", "status", "rules", "export", "language", "leave",
-             "replace", "cancel")
+             "replace", "remove", "cancel")
 
 
 class Info(GroupedCog):
@@ -68,7 +69,7 @@ class Info(GroupedCog):
     @app_commands.command(name="export", description=text("bot.cmd.export"))
     @app_commands.describe(game=text("bot.opt.game"))
     async def export(self, interaction: discord.Interaction,
-                     game: app_commands.Range[int, 1] | None = None):
+                     game: app_commands.Range[int, 1, MAX_OPTION_INT] | None = None):
         """The record of a finished game: it reveals every card dealt, so never mid-game."""
         bot = interaction.client
         loc = await moves.begin(interaction)

@@ -9,12 +9,13 @@ from discord import app_commands
 from ...i18n import t
 from ...service import LEVELS, ServiceError, playable_maps
 from .. import components
+from ..autocomplete import small_number
 from ..clicks import on_click
 from ..errors import UserFacing, answer
-from ..format import fit, lobby_lines
+from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
 from ..translator import text
-from .base import GroupedCog
+from .base import GroupedCog, is_admin
 from .seats import ask_leave
 
 MAPS = tuple(m for m, _ in playable_maps())
@@ -39,7 +40,8 @@ async def _check_lobby(interaction, game_id):
 
 async def _lobby_changed(interaction, hosted):
     bot = interaction.client
-    await bot.delivery.update_lobby(hosted, bot.delivery.public_locale(hosted))
+    await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
+
 
 
 async def open_lobby(interaction, map_id, variant):
@@ -53,7 +55,7 @@ async def open_lobby(interaction, map_id, variant):
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
     try:
         msg = await bot.delivery.send(interaction.channel_id, fit("\n".join(lines)),
-                                      view=components.lobby_view(hosted.id, public))
+                                      view=components.lobby_view(hosted, public))
     except discord.HTTPException:
         # no lobby message, no lobby: a game nobody can see would block the channel
         await bot.service.cancel(interaction.channel_id, interaction.user.id, is_admin=True)
@@ -98,9 +100,25 @@ async def add_bot(interaction, level, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    hosted = await bot.service.add_bot(interaction.channel_id, interaction.user.id, level)
+    hosted = await bot.service.add_bot(interaction.channel_id, interaction.user.id, level,
+                                       is_admin=is_admin(interaction))
     await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.bot_added", loc, name=hosted.seats[-1].name))
+
+
+async def remove_seat(interaction, number, game_id=None):
+    """The host takes the seat with stored number `number` away (None: no such seat)."""
+    bot = interaction.client
+    loc = await begin(interaction)
+    await _check_lobby(interaction, game_id)
+    before = await bot.service.game_in_channel(interaction.channel_id)
+    if number is None or before is None:
+        raise ServiceError("service.no_such_seat", seat="?")
+    name = next((s.name for s in before.seats if s.number == number), "?")
+    hosted = await bot.service.remove_seat(interaction.channel_id, interaction.user.id, number,
+                                           is_admin=is_admin(interaction))
+    await _lobby_changed(interaction, hosted)
+    await answer(interaction, t("bot.lobby.removed", loc, name=name))
 
 
 @on_click("lobby")
@@ -111,6 +129,21 @@ async def _lobby_clicked(interaction, item):
 @on_click("addbot")
 async def _level_picked(interaction, item):
     await add_bot(interaction, item.item.values[0], game_id=item.game_id)
+
+
+@on_click("unseat")
+async def _seat_picked(interaction, item):
+    await remove_seat(interaction, small_number(item.item.values[0], 10**6), game_id=item.game_id)
+
+
+async def _seat_autocomplete(interaction, current):
+    """The lobby's seats but the host's, as "2. Bob" (values: their place in the list)."""
+    hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+    if hosted is None or not hosted.is_lobby:
+        return []
+    return [app_commands.Choice(name=clip(f"{i}. {s.name}"), value=i)
+            for i, s in enumerate(hosted.seats, 1) if s.user_id != hosted.host_id
+            and (not current or fold(str(current)) in fold(f"{i}. {s.name}"))][:25]
 
 
 class Lobby(GroupedCog):
@@ -138,9 +171,8 @@ class Lobby(GroupedCog):
     async def cancel(self, interaction: discord.Interaction):
         bot = interaction.client
         loc = await begin(interaction)
-        perms = interaction.permissions
         eff = await bot.service.cancel(interaction.channel_id, interaction.user.id,
-                                       is_admin=bool(perms and perms.manage_guild))
+                                       is_admin=is_admin(interaction))
         await bot.delivery.deliver(eff)
         await answer(interaction, t("bot.cancel.done", loc))
 
@@ -150,3 +182,12 @@ class Lobby(GroupedCog):
         level=[app_commands.Choice(name=text(f"bot.level.{lv}"), value=lv) for lv in LEVELS])
     async def addbot(self, interaction: discord.Interaction, level: str = "medium"):
         await add_bot(interaction, level)
+
+    @app_commands.command(name="remove", description=text("bot.cmd.remove"))
+    @app_commands.describe(seat=text("bot.opt.seat"))
+    @app_commands.autocomplete(seat=_seat_autocomplete)
+    async def remove(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 5]):
+        hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+        seats = hosted.seats if hosted is not None else ()
+        number = seats[seat - 1].number if seat <= len(seats) else None
+        await remove_seat(interaction, number)

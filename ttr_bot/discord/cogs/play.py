@@ -7,6 +7,7 @@ from ...engine.actions import DrawCard, DrawTickets, KeepTickets, Pass
 from ...engine.cards import CARD_INDEX, CARD_NAMES
 from .. import moves
 from ..autocomplete import (
+    Unreadable,
     city_autocomplete,
     keep_autocomplete,
     parse_keep,
@@ -79,8 +80,8 @@ class Play(GroupedCog):
             raise UserFacing("bot.keep.no_offer")
         try:
             kept = parse_keep(tickets, v.offer, v.board)
-        except ValueError as exc:
-            raise UserFacing(str(exc)) from None
+        except Unreadable as exc:
+            raise UserFacing(exc.key) from None
         await moves.keep(interaction, loc, hosted.id, KeepTickets(moves.ANY_SEAT, kept))
 
     @app_commands.command(name="tunnel", description=text("bot.cmd.tunnel"))

@@ -14,7 +14,7 @@ from ..clicks import on_click
 from ..errors import answer
 from ..moves import begin, channel_game
 from ..translator import text
-from .base import GroupedCog
+from .base import GroupedCog, is_admin
 
 
 async def ask_leave(interaction, loc, hosted):
@@ -51,9 +51,8 @@ class Seats(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        perms = interaction.permissions     # the same admin notion as /ttr cancel
         eff = await bot.service.replace_player(hosted.id, interaction.user.id, player.id, level,
-                                               is_admin=bool(perms and perms.manage_guild))
+                                               is_admin=is_admin(interaction))
         await bot.delivery.deliver(eff)
         await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,
                                     level=t(f"bot.level.{level}", loc)))
