@@ -171,7 +171,7 @@ class GameRecords:
         """The finished game `game_id` of this server (ServiceError otherwise)."""
         hosted = await self.load(game_id)
         if hosted is None or hosted.guild_id != guild_id:
-            raise ServiceError("service.no_game")
+            raise ServiceError("service.no_such_game", game=game_id)
         if not hosted.is_finished:
             raise ServiceError("service.not_finished")
         return hosted

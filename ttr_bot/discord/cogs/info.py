@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from ...i18n import LOCALES, t
+from ...ratings import rules_lines as rules_of_rating
 from ...service import ServiceError
 from .. import moves
 from ..errors import UserFacing, answer
@@ -14,9 +15,24 @@ from ..format import chunks, fit, own_score_line, rules_lines, status_lines, sum
 from ..translator import text
 from .base import GroupedCog
 
+
+async def send_record(interaction, loc, game):
+    """The record of a finished game of this server, privately (also the history's buttons)."""
+    bot = interaction.client
+    hosted = await bot.service.load(game)
+    if hosted is None or hosted.guild_id != interaction.guild_id:
+        raise ServiceError("service.no_game")
+    if not hosted.is_finished:
+        raise UserFacing("bot.export.not_finished")
+    record = await bot.service.export(game)
+    data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+    file = discord.File(io.BytesIO(data), filename=f"ttr-game-{game}.json")
+    await answer(interaction, t("bot.export.done", loc, game=game), file=file)
+
+
 HELP_KEYS = ("new", "join", "addbot", "start", "draw", "claim", "tickets", "keep", "tunnel",
              "station", "pass", "hand", "board", "status", "rules", "export", "language", "leave",
-             "replace", "cancel")
+             "replace", "cancel", "stats", "leaderboard", "history", "replay")
 
 
 class Info(GroupedCog):
@@ -62,6 +78,8 @@ class Info(GroupedCog):
         lines = [t("bot.help.title", loc)]
         lines += [f"`/ttr {k}` — {t(f'bot.cmd.{k}', loc)}" for k in HELP_KEYS]
         lines.append(t("bot.help.footer", loc))
+        lines.append("")
+        lines += rules_of_rating(loc)      # how games are rated (ratings.py)
         for part in chunks(lines):
             await answer(interaction, part)
 
@@ -76,15 +94,7 @@ class Info(GroupedCog):
             game = await bot.service.last_finished_game(interaction.user.id)
             if game is None:
                 raise UserFacing("bot.export.none")
-        hosted = await bot.service.load(game)
-        if hosted is None or hosted.guild_id != interaction.guild_id:
-            raise ServiceError("service.no_game")
-        if not hosted.is_finished:
-            raise UserFacing("bot.export.not_finished")
-        record = await bot.service.export(game)
-        data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
-        file = discord.File(io.BytesIO(data), filename=f"ttr-game-{game}.json")
-        await answer(interaction, t("bot.export.done", loc, game=game), file=file)
+        await send_record(interaction, loc, game)
 
     @app_commands.command(name="language", description=text("bot.cmd.language"))
     @app_commands.describe(language=text("bot.opt.language"))
