@@ -29,10 +29,10 @@ from .state import (
     LOADING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
-    P,
     Attachment,
     Channel,
     Message,
+    P,
     iso_now,
 )
 
