@@ -166,6 +166,8 @@ async def test_leaderboard_and_history_pages_and_bad_input(fake, tmp_path):
     assert msg.content == t("bot.stats.bot_user")
     msg = await table.slash(alice, "replay", game=99999)
     assert msg.content == t("service.no_such_game", game=99999)
+    msg = await table.slash(alice, "export", game=99999)
+    assert msg.content == t("service.no_such_game", game=99999)
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 

@@ -301,6 +301,7 @@ async def test_finished_games_newest_first_with_final_post_and_rated(store):
 async def test_the_questions_use_their_indexes(db, store):
     await finished(store, [1, 2], now=1.0, points={1: 1.0, 2: 0.0})
     conn = db.conn()
+    conn.execute("BEGIN")        # one transaction: the connection commits every statement
     conn.executemany("INSERT INTO ratings VALUES (?, ?, 25, 8, ?, 5, 0)",
                      [(scope, u, u % 97) for scope in range(1, 40) for u in range(100, 400)])
     game_id = conn.execute("SELECT MAX(id) FROM games").fetchone()[0]
@@ -311,6 +312,7 @@ async def test_the_questions_use_their_indexes(db, store):
         [(game_id, seat, None if seat % 50 == 0 else seat % 500, ("usa", "europe")[seat % 2],
           seat, seat % 500 if seat % 50 == 0 else None, seat % 40, seat % 3 == 0)
          for seat in range(2, 20000)])
+    conn.execute("COMMIT")
     conn.execute("ANALYZE")
 
     def plan(sql, *params):

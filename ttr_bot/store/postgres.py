@@ -512,13 +512,18 @@ class PostgresStore(Store):
         cond = "r.scope = $1 AND r.games >= $2"
         if map is None:
             cond += " AND $3::text IS NULL"   # every statement takes the same parameters
+        count = f"SELECT COUNT(*) FROM {source} WHERE {cond}"
+        over = "" if map is None else ", COUNT(*) OVER ()"   # see the SQLite driver
         async with self._transaction(readonly=True) as conn:
-            total = await conn.fetchval(f"SELECT COUNT(*) FROM {source} WHERE {cond}",
-                                        scope, min_games, map)
+            if map is None:
+                total = await conn.fetchval(count, scope, min_games, map)
             rows = await conn.fetch(
-                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra} FROM {source} "
+                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra}{over} FROM {source} "
                 f"WHERE {cond} ORDER BY r.value DESC, r.user_id LIMIT $4 OFFSET $5",
                 scope, min_games, map, limit, offset)
+            if map is not None:
+                total = rows[0][-1] if rows else await conn.fetchval(count, scope, min_games, map)
+                rows = [tuple(r)[:-1] for r in rows]
         return total, [leaderboard_row(r) for r in rows]
 
     async def rating_changes(self, game_id: int, scope: int) -> list[RatingChange]:

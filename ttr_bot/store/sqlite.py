@@ -501,13 +501,21 @@ class SqliteStore(Store):
             params = ([] if scope == GLOBAL_SCOPE else [scope]) + [map]
             extra = "m.n"
         cond = "r.scope = ? AND r.games >= ?"
+        count = f"SELECT COUNT(*) FROM {source} WHERE {cond}"
         async with self._transaction("DEFERRED") as db:
-            total = (await db.execute_fetchall(
-                f"SELECT COUNT(*) FROM {source} WHERE {cond}", (*params, scope, min_games)))[0][0]
+            if map is None:   # the index gives the page at once; the count is another scan
+                total = (await db.execute_fetchall(count, (*params, scope, min_games)))[0][0]
+                over = ""
+            else:             # one aggregation for the page and its count
+                over = ", COUNT(*) OVER ()"
             rows = await db.execute_fetchall(
-                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra} FROM {source} "
+                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra}{over} FROM {source} "
                 f"WHERE {cond} ORDER BY r.value DESC, r.user_id LIMIT ? OFFSET ?",
                 (*params, scope, min_games, limit, offset))
+            if map is not None:
+                total = rows[0][-1] if rows else (await db.execute_fetchall(
+                    count, (*params, scope, min_games)))[0][0]
+                rows = [r[:-1] for r in rows]
         return total, [leaderboard_row(r) for r in rows]
 
     async def rating_changes(self, game_id: int, scope: int) -> list[RatingChange]:

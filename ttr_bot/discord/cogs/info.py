@@ -21,7 +21,7 @@ async def send_record(interaction, loc, game):
     bot = interaction.client
     hosted = await bot.service.load(game)
     if hosted is None or hosted.guild_id != interaction.guild_id:
-        raise ServiceError("service.no_game")
+        raise ServiceError("service.no_such_game", game=game)
     if not hosted.is_finished:
         raise UserFacing("bot.export.not_finished")
     record = await bot.service.export(game)
