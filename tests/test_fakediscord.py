@@ -18,6 +18,7 @@ from discord.http import Route
 
 from tests.fakediscord import FakeDiscord, ManualClock, limits
 from tests.fakediscord.spec import SpecValidator
+from tests.fakediscord.state import EVERYONE_PERMISSIONS, PRIVATE_THREAD, P
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"fake map bytes" * 10
 RULES = b"Claim routes, complete tickets."
@@ -288,6 +289,27 @@ async def test_guild_sync_and_threads(fake, world):
     await fake.post_message(world.alice, world.general, "hello bot")
     seen = await asyncio.wait_for(waiter, 2)
     assert seen.channel.id == world.general.id and seen.content == ""
+    await fake.stop_bot(bot)
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
+async def test_a_thread_without_the_permission_is_refused_with_50013(fake):
+    """Without Create Public Threads (on the bot's roles and @everyone), a public thread gets
+    403 50013 and none is made; a private one needs Create Private Threads instead."""
+    no_threads = EVERYONE_PERMISSIONS & ~P["create_public_threads"]
+    guild = fake.add_guild("Strict", everyone_permissions=no_threads,
+                           bot_permissions=no_threads | P["create_private_threads"])
+    general = fake.add_text_channel(guild, "general")
+    bot = TinyBot()
+    await fake.start_bot(bot)
+    channel = bot.get_channel(general.id)
+    with pytest.raises(discord.Forbidden) as err:
+        await channel.create_thread(name="game-1", type=discord.ChannelType.public_thread)
+    assert err.value.status == 403 and err.value.code == 50013
+    assert [c for c in fake.state.channels.values() if c.parent_id == general.id] == []
+    private = await channel.create_thread(name="quiet", type=discord.ChannelType.private_thread)
+    assert fake.state.channels[private.id].type == PRIVATE_THREAD
     await fake.stop_bot(bot)
     fake.assert_clean()
 

@@ -3,17 +3,17 @@ import pytest
 
 from ttr_bot.i18n import LOCALES, t
 from ttr_bot.ratings import MIN_GAMES, Rating
-from ttr_bot.stats import DASH, ResultRow, player_stats, stats_lines
-from ttr_bot.store.models import ResultRecord
+from ttr_bot.stats import DASH, player_stats, stats_lines
+from ttr_bot.store import ResultRecord
 
 ME, OTHER = 7, 8
 
 
 def row(game, score, won, m="usa", user=ME, former=None, done=3, failed=1, longest=False):
-    return ResultRow(game_id=game, seat=0, user_id=user, score=score, rank=1 if won else 2,
-                     won=won, tickets_completed=done, map=m, variant="base",
-                     finished_at=1000.0 + game, former_user_id=former, tickets_failed=failed,
-                     longest_bonus=longest)
+    return ResultRecord(game_id=game, seat=0, user_id=user, score=score, rank=1 if won else 2,
+                        won=won, tickets_completed=done, map=m, variant="base",
+                        finished_at=1000.0 + game, former_user_id=former, tickets_failed=failed,
+                        longest_bonus=longest)
 
 
 ROWS = [
@@ -54,9 +54,9 @@ def test_no_games():
                          t("bot.stats.none", locale)]
 
 
-def test_plain_store_rows_lack_two_figures():
-    """The store's ResultRecord has no tickets_failed nor longest-path bonus: those are None and
-    the text leaves them out rather than showing a wrong 0."""
+def test_rows_from_before_lack_two_figures():
+    """Results stored before the store kept tickets_failed and the longest-path bonus have
+    them as None: the text leaves them out rather than showing a wrong 0."""
     recs = [ResultRecord(game_id=1, seat=0, user_id=ME, score=100, rank=1, won=True,
                          tickets_completed=4, map="usa", variant="base", finished_at=1.0),
             ResultRecord(game_id=2, seat=1, user_id=ME, score=80, rank=2, won=False,

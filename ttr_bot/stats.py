@@ -3,11 +3,11 @@
     player_stats(user_id, rows, name=..., rating=..., rated_games=...) -> PlayerStats
     stats_lines(stats, locale) -> [str]      the text fallback of the stats picture
 
-`rows` are the store's result rows (`store.models.ResultRecord`, one per seat of a finished
-game) of the scope asked for (this server, or every server), or `ResultRow`s, which add what
-the statistics need and the store does not keep yet: `tickets_failed` and `longest_bonus`
-(whether the seat won the longest-path bonus). A row without them (a plain ResultRecord)
-counts in everything else; the two figures are then None, shown as "–", when no row has them.
+`rows` are the store's result rows (`store.ResultRecord`, one per seat of a finished game:
+read here by their fields, not imported) of the scope asked for (this server, or every server).
+Rows finished before the store kept `tickets_failed` and `longest_bonus` (whether the seat won
+the longest-path bonus) have them as None, as do maps without that bonus: such a row counts in
+everything else, and a figure no row has is None, shown as "–".
 
 A player's games are their seats' rows (user_id) and the seats a computer took over from them
 (former_user_id, user_id None): a game they left counts as a game and a loss, and no score,
@@ -20,24 +20,6 @@ from .i18n import t
 from .ratings import MIN_GAMES, Rating
 
 DASH = "–"          # en dash: shown for a figure the rows do not have (the font has no U+2212)
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRow:
-    """The store's ResultRecord, plus the figures the statistics need that it lacks."""
-    game_id: int
-    seat: int
-    user_id: int | None
-    score: int
-    rank: int
-    won: bool
-    tickets_completed: int
-    map: str
-    variant: str
-    finished_at: float
-    former_user_id: int | None = None
-    tickets_failed: int | None = None
-    longest_bonus: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +66,6 @@ class PlayerStats:
         return "rated" if self.rated_games >= MIN_GAMES else "provisional"
 
 
-def _get(row, name):
-    return getattr(row, name, None)
-
-
 def player_stats(user_id, rows, *, name, rating=None, rated_games=0, map_id=None,
                  where="server"):
     """The PlayerStats of `user_id` over `rows` (other players' rows are ignored)."""
@@ -97,14 +75,12 @@ def player_stats(user_id, rows, *, name, rating=None, rated_games=0, map_id=None
             continue
         if row.user_id == user_id:
             own.append(row)
-        elif row.user_id is None and _get(row, "former_user_id") == user_id:
+        elif row.user_id is None and row.former_user_id == user_id:
             gone.append(row)
     every = own + gone
     scores = [r.score for r in own]
-    failed = [_get(r, "tickets_failed") for r in own]
-    failed = [f for f in failed if f is not None]
-    bonus = [_get(r, "longest_bonus") for r in own]
-    bonus = [b for b in bonus if b is not None]
+    failed = [r.tickets_failed for r in own if r.tickets_failed is not None]
+    bonus = [r.longest_bonus for r in own if r.longest_bonus is not None]
     by_map = {}
     for r in every:
         by_map.setdefault(r.map, []).append(r)

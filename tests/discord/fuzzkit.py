@@ -201,23 +201,21 @@ async def _games_in(store, channel_id):
         game_id += 1
 
 
-def custom_ids(rng, game_ids, seqs):
-    """Custom ids shaped like the bot's (every template), with real and made-up fields."""
-    out = []
-    for kind in ids.TEMPLATES:
-        game = rng.choice(game_ids + [0, 2 ** 63 - 1, 10 ** 20 - 1])
-        seq = rng.choice(seqs + [0, 9_999_999_999])
-        src = rng.choice(["deck", "red", "locomotive", "bogus", "a" * 12])
-        cards = ".".join(str(rng.choice([0, 1, 2, 999])) for _ in range(9))
-        parts = {"lobby": [rng.choice(["join", "leave", "start"])], "addbot": [], "unseat": [],
-                 "draw": [seq, src], "claim": [seq], "route": [seq],
-                 "pay": [seq, f"{rng.choice('rs')}{rng.randrange(10_000)}", cards],
-                 "tickets": [seq], "keep": [seq],
-                 "tunnel": [seq] + (["decline"] if rng.random() < .5 else ["pay", cards]),
-                 "hand": [], "quit": [seq, rng.choice(["bot", "end"])]}[kind]
-        out.append(":".join(["ttr", kind, str(game), *map(str, parts)]))
-    out += ["ttr:draw:1:2", "ttr:nothing:1", "not-ours", "ttr:" + "9" * 96]
+def with_real_fields(custom_id, kind, game_ids, seqs, rng):
+    """`custom_id` (made to match the template of `kind`) with its game and seq fields, half of
+    the time, replaced by real ones: clicks on real games with made-up other fields."""
+    match = re.fullmatch(ids.TEMPLATES[kind], custom_id)
+    if match is None or rng.random() < 0.5:
+        return custom_id
+    out = custom_id
+    for name, pool in (("seq", seqs), ("game", game_ids)):      # right to left: spans hold
+        if name in match.groupdict() and match.group(name) is not None and pool:
+            a, b = match.span(name)
+            out = out[:a] + str(rng.choice(pool)) + out[b:]
     return out
+
+
+FOREIGN_IDS = ["ttr:draw:1:2", "ttr:nothing:1", "not-ours", "ttr:" + "9" * 96]
 
 
 def locales_ok(locales):

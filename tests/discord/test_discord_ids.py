@@ -82,6 +82,10 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.hand_view(BIG_GAME, "en"),
         C.quit_view(BIG_GAME, BIG_SEQ, "bot", "en"),
         C.quit_view(BIG_GAME, BIG_SEQ, "end", "en"),
+        C.rematch_view(BIG_GAME, "en"),
+        C.leaderboard_view(BIG_GAME, 999_999, 999_999, "switzerland", "en"),
+        C.leaderboard_view(BIG_GAME, 1, 3, None, "en"),
+        C.history_view(BIG_GAME, 2, 999_999, BIG_GAME, [BIG_GAME - i for i in range(10)], "en"),
     ]
     seen = set()
     for view in views:
@@ -94,6 +98,17 @@ def test_every_component_the_bot_builds_matches_its_template():
             assert len(payload.get("label", "")) <= 80
             assert len(payload.get("options", [])) <= 25
     assert seen == set(C.DYNAMIC_ITEMS)
+
+
+def test_pages_have_previous_and_next_only_when_there_are_pages():
+    assert C.leaderboard_view(1, 1, 1, None, "en") is None
+    assert C.history_view(1, 1, 1, 0, [], "en") is None
+    first = [(i.custom_id, i.item.disabled) for i in _items(C.leaderboard_view(5, 1, 3, None, "en"))]
+    assert first == [("ttr:ranks:5:1:-", True), ("ttr:ranks:5:2:-", False)]
+    last = [(i.custom_id, i.item.disabled) for i in _items(C.history_view(5, 3, 3, 7, [9], "en"))]
+    assert last == [("ttr:record:9", False), ("ttr:hist:5:2:7", False), ("ttr:hist:5:3:7", True)]
+    assert ids.parse("ttr:ranks:5:2:europe") == ("ranks", {"guild": 5, "page": 2, "map": "europe"})
+    assert ids.parse("ttr:hist:5:2:0") == ("hist", {"guild": 5, "page": 2, "user": 0})
 
 
 def test_keep_menu_demands_the_rules_minimum():

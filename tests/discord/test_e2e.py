@@ -154,7 +154,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
 
     assert fake.dms_to(bob) == [] and len(fake.blocked_dms) >= 1
     # the record can be exported, and replays to the same result
-    msg = await table.slash(alice, "export")
+    msg = await table.slash(alice, "server export")
     data = json.loads(next(iter(msg.files.values())))
     game, _, error = replay(data)
     assert error is None and game.over
@@ -240,9 +240,9 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
     helptext = await table.slash(bob, "help")
     assert "/ttr claim" in helptext.content
-    export = await table.slash(bob, "export")
+    export = await table.slash(bob, "server export")
     assert export.content == t("bot.export.none")
-    done = await table.slash(bob, "language", language="ja")
+    done = await table.slash(bob, "me language", language="ja")
     assert await table.bot.service.store.get_locale(bob.id) == "ja" and done.content
     # Japanese has no catalog yet: English is the fallback, never a missing text
     msg = await table.slash(bob, "status")
@@ -294,7 +294,8 @@ async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
     commands = fake.commands(guild)
     assert set(commands) == {"ttr"}
     subs = {o["name"] for o in commands["ttr"]["options"]}
-    assert {"new", "draw", "claim", "keep", "tunnel", "station", "hand", "export"} <= subs
+    assert {"new", "draw", "claim", "keep", "tunnel", "station", "hand", "me", "server"} <= subs
+    assert len(subs) <= 25                # Discord's limit of a group's subcommands
     assert fake.commands() == {}          # nothing global was pushed
     await entry.sync_commands(Config(token=fake.token), None)
     assert set(fake.commands()) == {"ttr"}

@@ -82,9 +82,9 @@ async def test_unreadable_routes_and_cities_are_unknown(table, caplog, sub, opti
     ("draw", {"source": "bogus"}),
     ("claim", {"route": "Denver El Paso", "color": "bogus"}),
     ("tunnel", {"choice": "maybe"}),
-    ("language", {"language": "xx"}),
+    ("me language", {"language": "xx"}),
     ("claim", {"route": "Denver El Paso", "locomotives": 10 ** 6}),
-    ("export", {"game": 2 ** 70}),
+    ("server export", {"game": 2 ** 70}),
     ("addbot", {"level": "godlike"}),
 ])
 async def test_forged_values_are_refused_and_nothing_is_stored(table, caplog, sub, options):
@@ -101,8 +101,8 @@ async def test_forged_values_are_refused_and_nothing_is_stored(table, caplog, su
 
 async def test_export_of_a_game_that_cannot_exist(table, caplog):
     alice, bob, game_id = await a_game(table)
-    text = await answer_to(table, alice, "export", game=2 ** 53 - 1)
-    assert text == t("service.no_game", "en") and not errors(caplog)
+    text = await answer_to(table, alice, "server export", game=2 ** 53 - 1)
+    assert text == t("service.no_such_game", "en", game=2 ** 53 - 1) and not errors(caplog)
 
 
 @pytest.mark.parametrize("custom_id", ["ttr:draw:{g}:{s}:bogus", "ttr:route:{g}:{s}",

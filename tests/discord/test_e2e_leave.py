@@ -66,7 +66,7 @@ async def test_a_player_leaves_mid_turn_another_is_replaced_and_the_game_complet
     results = {r.seat: r for r in await table.bot.service.store.load_results(game_id)}
     assert (results[0].user_id, results[1].user_id, results[1].former_user_id) == \
         (alice.id, None, bob.id)
-    msg = await table.slash(bob, "export")
+    msg = await table.slash(bob, "server export")
     data = json.loads(next(iter(msg.files.values())))
     replayed, names, error = replay(data)
     assert error is None and replayed.scores() == final.game.scores()

@@ -80,7 +80,7 @@ async def check_end(table, final, user):
         for tid in tickets:
             assert final.game.board.tickets[tid].origin in revealed
     # the record of the game, by /ttr export: it replays to the very same result
-    msg = await table.slash(user, "export")
+    msg = await table.slash(user, "server export")
     data = json.loads(next(iter(msg.files.values())))
     game, names, error = replay(data)
     assert error is None and game.over
@@ -96,7 +96,10 @@ def subcommands(fake, kind):
     out = Counter()
     for h in fake.interactions.values():
         if h.type == kind:
-            out[h.payload["data"]["options"][0]["name"]] += 1
+            option = h.payload["data"]["options"][0]
+            if option["type"] == 2:         # a subcommand group: /ttr server export
+                option = option["options"][0]
+            out[option["name"]] += 1
     return out
 
 

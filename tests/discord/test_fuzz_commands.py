@@ -23,14 +23,16 @@ from hypothesis import strategies as st
 
 from tests.discord.fuzzkit import (
     ACK_LIMIT,
+    FOREIGN_IDS,
     TRICKY,
     World,
-    custom_ids,
     is_refusal,
     locales_ok,
     seeded,
+    with_real_fields,
 )
 from tests.discord.test_e2e import public_leaks
+from ttr_bot.discord import ids
 from ttr_bot.i18n import t
 
 EXAMPLES = int(os.environ.get("TTR_FUZZ_EXAMPLES", "200"))
@@ -46,8 +48,15 @@ def world(tmp_path_factory):
 
 
 def subcommands(world):
+    """Every /ttr subcommand, those of its groups too, as (invocation, definition)."""
     ttr = next(c for c in world.fake.commands().values() if c["name"] == "ttr")
-    return [o for o in ttr["options"] if o["type"] == 1]
+    out = []
+    for o in ttr["options"]:
+        if o["type"] == 1:
+            out.append((o["name"], o))
+        elif o["type"] == 2:
+            out += [(f"{o['name']} {sub['name']}", sub) for sub in o.get("options", [])]
+    return out
 
 
 def text_values():
@@ -129,8 +138,8 @@ def test_every_interaction_is_answered_and_bad_input_changes_nothing(world, data
     if kind in ("slash", "autocomplete"):
         specs = subcommands(world)
         if kind == "autocomplete":
-            specs = [s for s in specs if any(o.get("autocomplete") for o in s.get("options", []))]
-        sub = draw(st.sampled_from(specs), label="subcommand")
+            specs = [s for s in specs if any(o.get("autocomplete") for o in s[1].get("options", []))]
+        name, sub = draw(st.sampled_from(specs), label="subcommand")
         options, forged = {}, False
         focused = None
         if kind == "autocomplete":
@@ -147,10 +156,10 @@ def test_every_interaction_is_answered_and_bad_input_changes_nothing(world, data
                 options[spec["name"]] = value
                 forged |= forge
         if kind == "slash":
-            send = lambda fake: fake.slash(user, channel, "ttr", sub["name"], options,   # noqa
+            send = lambda fake: fake.slash(user, channel, "ttr", name, options,   # noqa
                                            forge=forged)
         else:
-            send = lambda fake: fake.autocomplete(user, channel, "ttr", sub["name"],   # noqa
+            send = lambda fake: fake.autocomplete(user, channel, "ttr", name,   # noqa
                                                   options, focused=focused, forge=forged)
     else:
         message = world.run(world.latest_message(channel))
@@ -160,8 +169,16 @@ def test_every_interaction_is_answered_and_bad_input_changes_nothing(world, data
         rng = seeded(draw(st.integers(0, 2 ** 32), label="seed"))
         game_ids = list(before)
         seqs = sorted({seq for _, seq, _ in before.values()})
-        pool = real + custom_ids(rng, game_ids, seqs) if real else custom_ids(rng, game_ids, seqs)
-        cid = draw(st.sampled_from(pool), label="custom_id")
+        source = draw(st.sampled_from(["real", "template", "foreign"] if real
+                                      else ["template", "foreign"]), label="source")
+        if source == "real":
+            cid = draw(st.sampled_from(real), label="custom_id")
+        elif source == "foreign":
+            cid = draw(st.sampled_from(FOREIGN_IDS), label="custom_id")
+        else:       # any id of the bot's shapes, with real or made-up fields
+            template = draw(st.sampled_from(sorted(ids.TEMPLATES)), label="template")
+            made = draw(st.from_regex(ids.TEMPLATES[template], fullmatch=True), label="made")
+            cid = with_real_fields(made, template, game_ids, seqs, rng)
         if kind == "click":
             send = lambda fake: fake.click(user, message, cid, forge=True)   # noqa: E731
         else:

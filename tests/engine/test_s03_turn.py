@@ -1,5 +1,6 @@
 """docs/rules.md §3 A turn: draw cards (§3.1), three-locomotive rule (§3.2), deck exhaustion (§3.3),
 claim a route (§3.4), draw tickets (§3.5), pass (§3.6)."""
+import random
 from collections import deque
 
 import pytest
@@ -417,3 +418,22 @@ def test_passes_in_a_row_count_from_any_seat_and_another_action_resets_them():
     assert g.phase == "play"
     g.apply(A.Pass(0))
     assert g.phase == "over"
+
+
+# ----- turns go round ---------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_turns_taken_counts_each_seats_finished_turns(n):
+    """A turn is finished when its last action is applied (a two-card draw is two actions, the
+    ticket choice at the start is none); turns_taken(seat) agrees at every step."""
+    g = make_game("europe" if n == 5 else "usa", n, seed=n, setup=False)
+    assert [g.turns_taken(s) for s in range(n)] == [0] * n
+    rng = random.Random(n)
+    finished = [0] * n
+    while not g.over and g.turn < 60:
+        seat = g.to_move()[0]
+        before = g.turn
+        g.apply(rng.choice(g.legal_actions(seat)))
+        if g.turn > before:
+            finished[seat] += 1
+        assert [g.turns_taken(s) for s in range(n)] == finished
+    assert sum(finished) == g.turn > 0

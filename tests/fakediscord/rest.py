@@ -32,6 +32,7 @@ from .state import (
     Attachment,
     Channel,
     Message,
+    P,
     iso_now,
 )
 
@@ -318,12 +319,22 @@ class Rest:
         if from_message:
             self._message(request, parent)
         ttype = PUBLIC_THREAD if from_message else int(body.get("type", PRIVATE_THREAD))
+        self._check_thread_permission(parent, ttype)
         th = self.fake.add_thread(parent, body.get("name", "thread"), private=ttype == PRIVATE_THREAD,
                                   owner=self.state.bot, invitable=body.get("invitable", True),
                                   thread_id=int(request.match_info["message_id"]) if from_message else None)
         data = payloads.channel(th, self.state)
         await self.fake.gateway.dispatch("THREAD_CREATE", {**data, "newly_created": True}, intent=INTENT_GUILDS)
         return self._json(data, status=201)
+
+    def _check_thread_permission(self, parent: Channel, ttype: int) -> None:
+        """Discord refuses a thread the bot may not create in `parent`: 403 50013, as for a post
+        without Send Messages. A public thread needs Create Public Threads, a private one Create
+        Private Threads (from the bot's roles in the guild; overwrites are not modelled)."""
+        needed = P["create_private_threads"] if ttype == PRIVATE_THREAD else P["create_public_threads"]
+        guild = self.state.guilds[parent.guild_id]
+        if not guild.permissions_of(self.state.bot.id) & needed:
+            raise ApiError(403, 50013, "Missing Permissions")
 
     async def get_attachment(self, request):
         for m in self.state.messages.values():

@@ -10,16 +10,18 @@ from ttr_bot.i18n import LOCALES
 from ttr_bot.ratings import Rating
 from ttr_bot.render import palette as P
 from ttr_bot.render.stats_card import RATING_BG, TILE_BG, render_stats
-from ttr_bot.stats import ResultRow, player_stats
+from ttr_bot.stats import player_stats
+from ttr_bot.store import ResultRecord
 
 NAMES = {"en": "Amélie Poulain", "th": "สมชาย ใจดี", "fa": "سارا رضایی", "ja": "山田 花子"}
 
 
 def rows(n=12):
     maps = ("usa", "europe", "nordic", "switzerland")
-    return [ResultRow(game_id=i, seat=0, user_id=7, score=60 + 7 * i, rank=1 + i % 3, won=i % 3 == 0,
-                      tickets_completed=2 + i % 4, map=maps[i % 4 if i < 8 else 0], variant="base",
-                      finished_at=float(i), tickets_failed=i % 2, longest_bonus=i % 5 == 0)
+    return [ResultRecord(game_id=i, seat=0, user_id=7, score=60 + 7 * i, rank=1 + i % 3,
+                         won=i % 3 == 0, tickets_completed=2 + i % 4,
+                         map=maps[i % 4 if i < 8 else 0], variant="base", finished_at=float(i),
+                         tickets_failed=i % 2, longest_bonus=i % 5 == 0)
             for i in range(n)]
 
 

@@ -1,5 +1,5 @@
 """`python bot.py migrate-db`: a server's data moves from SQLite to PostgreSQL and back, every
-game, log, snapshot, timer, result, user setting and message reference with its ids; the copy
+game, log, snapshot, timer, result, rating, user setting and message reference with its ids; the copy
 is verified (rows, and every started game rebuilt from its log to its snapshot); a target that
 holds anything is refused; a copy that was tampered with does not verify."""
 import asyncio
@@ -79,6 +79,10 @@ async def contents(url, game_ids):
         out["users"] = [await store.get_user(u) for u in users]
         out["timers"] = await store.due_timers(math.inf)
         out["results"] = [await store.results_for_user(u, include_left=True) for u in users]
+        out["ratings"] = [await store.get_ratings(scope, users) for scope in (0, 1)]
+        out["rating log"] = [await store.rating_log(scope) for scope in (0, 1)]
+        out["rating changes"] = [await store.rating_changes(g, scope) for g in game_ids
+                                 for scope in (0, 1)]
         return out
 
 
@@ -98,6 +102,7 @@ def test_sqlite_to_postgresql_by_the_command(sqlite_db, pg_db):
                            "(1 in play, 1 in the lobby, 1 finished, 2 cancelled), "), line
     n_actions = sqlite_db.scalar("SELECT COUNT(*) FROM actions")
     assert (f"{n_actions} actions, 3 snapshots, 2 timers, 3 user settings, 2 results, "
+            "4 ratings, 1 rated games, 4 rating changes, "
             "2 message references; verified: every table matches row for row and 3 started "
             "games rebuild from their logs to their snapshots") in line, line
     assert asyncio.run(contents(sqlite_db.url, ids)) == asyncio.run(contents(pg_db.url, ids))

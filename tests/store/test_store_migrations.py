@@ -16,7 +16,7 @@ from ttr_bot.store.migrate import MIGRATIONS_DIR, discover, migrate, split_state
 NEWEST = discover()[-1].version
 NAMES = [m.name for m in discover()]        # as recorded in schema_version
 TABLES = {"games", "seats", "actions", "snapshots", "timers", "users", "results", "messages",
-          "schema_version"}
+          "ratings", "rated_games", "rating_changes", "schema_version"}
 # A migration that has been released is never edited (databases already ran it): a change is a
 # new number. The files as released:
 RELEASED = {

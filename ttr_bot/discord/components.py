@@ -217,9 +217,62 @@ class QuitButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=ids.make("quit", game_id, seq, mode)))
 
 
+# ----- a server's game life -------------------------------------------------------------------------
+class RematchButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                    template=ids.TEMPLATES["rematch"]):
+    """'Rematch', on the final post: a lobby for the same table (cogs/lobby.py)."""
+    KIND = "rematch"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, loc="en", item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.rematch", loc), emoji="🔁", style=discord.ButtonStyle.success,
+            custom_id=ids.make("rematch", game_id)))
+
+
+class RecordButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                   template=ids.TEMPLATES["record"]):
+    """A finished game's record (/ttr export) from the history, one click away."""
+    KIND = "record"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, loc="en", row=0, item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Button(
+            label=clip(t("bot.history.record", loc, game=game_id), 80), emoji="📜", row=row,
+            style=discord.ButtonStyle.secondary, custom_id=ids.make("record", game_id)))
+
+
+class RanksPageButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                      template=ids.TEMPLATES["ranks"]):
+    """Another page of the leaderboard (of one map, or "-": all)."""
+    KIND = "ranks"
+    FIELDS = ("guild", "page", "map")
+
+    def __init__(self, guild_id, page, map_id, label="", disabled=False, item=None):
+        self.guild_id, self.page, self.map_id = guild_id, page, map_id
+        super().__init__(item or discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+            custom_id=ids.make("ranks", guild_id, page, map_id)))
+
+
+class HistoryPageButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                        template=ids.TEMPLATES["hist"]):
+    """Another page of the history (of one user, or 0: everyone)."""
+    KIND = "hist"
+    FIELDS = ("guild", "page", "user")
+
+    def __init__(self, guild_id, page, user_id, label="", disabled=False, row=2, item=None):
+        self.guild_id, self.page, self.user_id = guild_id, page, user_id
+        super().__init__(item or discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=disabled, row=row,
+            custom_id=ids.make("hist", guild_id, page, user_id)))
+
 
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
-                 PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton)
+                 PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
+                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
@@ -285,3 +338,40 @@ def pay_view(game_id, seq, what, target, options, loc):
     for cards in options[:20]:
         view.add_item(PayButton(game_id, seq, what, target, cards, loc))
     return view
+
+
+def rematch_view(game_id, loc):
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(game_id, loc))
+    return view
+
+
+def _pager(make, page, pages, loc):
+    """Previous / next buttons (none when there is one page); a button that would lead off
+    the ends is disabled, and each names a different page, so their ids differ."""
+    if pages <= 1:
+        return []
+    return [make(max(1, page - 1), t("bot.btn.prev", loc), page <= 1),
+            make(min(pages, page + 1), t("bot.btn.next", loc), page >= pages)]
+
+
+def leaderboard_view(guild_id, page, pages, map_id, loc):
+    buttons = _pager(lambda p, label, off: RanksPageButton(guild_id, p, map_id or "-", label, off),
+                     page, pages, loc)
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for b in buttons:
+        view.add_item(b)
+    return view
+
+
+def history_view(guild_id, page, pages, user_id, game_ids, loc):
+    """A record button per game (five a row), then the pages."""
+    view = discord.ui.View(timeout=None)
+    for i, game_id in enumerate(game_ids[:10]):
+        view.add_item(RecordButton(game_id, loc, row=i // 5))
+    for b in _pager(lambda p, label, off: HistoryPageButton(guild_id, p, user_id or 0, label, off),
+                    page, pages, loc):
+        view.add_item(b)
+    return view if view.children else None

@@ -21,7 +21,7 @@ import discord
 from ..bounded import KeyedLocks, LRUDict, LRUSet
 from ..i18n import normalize, t
 from ..service import CANCELLED
-from . import components
+from . import components, finale
 from .format import (
     chunks,
     event_lines,
@@ -191,12 +191,14 @@ class Delivery:
     async def _post_end(self, hosted, lines, loc):
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        parts = chunks(lines + [""] + reveal_lines(scores, names, loc))
         png = await self.render(game, names, locale=loc, final=True)
+        end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
+        parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
             kwargs = {"file": self.as_file(png, "final.png")} if last and png else {}
-            await self.send(channel_id, part, **kwargs)
+            msg = await self.send(channel_id, part, **(end.attach(kwargs) if last else kwargs))
+        await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
 
     async def _replace_panel(self, game_id, channel_id, message_id):

@@ -1,7 +1,8 @@
 """Custom ids of the persistent components: build and parse, pure.
 
-Every id starts with "ttr:<kind>:<game id>"; ids of components that act on the game also carry
-the game's sequence number, so a stale or double click is refused instead of applied twice.
+Every id starts with "ttr:<kind>:<game id>" (the pages of a server's leaderboard and history:
+"ttr:<kind>:<guild id>"); ids of components that act on the game also carry the game's
+sequence number, so a stale or double click is refused instead of applied twice.
 Discord allows 100 characters; the longest id here stays far below that.
 """
 import re
@@ -10,6 +11,8 @@ MAX_LEN = 100
 _N = r"(?P<game>\d{1,20})"
 _S = r"(?P<seq>\d{1,10})"
 _CARDS = r"(?P<cards>\d{1,3}(?:\.\d{1,3}){8})"
+_G = r"(?P<guild>\d{1,20})"
+_P = r"(?P<page>\d{1,6})"
 
 # kind -> template regex (DynamicItem templates use these verbatim)
 TEMPLATES = {
@@ -27,6 +30,13 @@ TEMPLATES = {
     # leaving a game in play, confirmed: "bot" hands the seat to a computer player, "end" (the
     # last human leaving) cancels the game; the service refuses if that is no longer so
     "quit": rf"ttr:quit:{_N}:{_S}:(?P<mode>bot|end)",
+    # a server's game life: the final post's Rematch, a game's record from the history, and
+    # the pages of the leaderboard (of a map, or "-": every map) and of the history (of one
+    # user, or 0: everyone); these name the server, not a game, after the kind
+    "rematch": rf"ttr:rematch:{_N}",
+    "record": rf"ttr:record:{_N}",
+    "ranks": rf"ttr:ranks:{_G}:{_P}:(?P<map>[a-z0-9_]{{1,24}}|-)",
+    "hist": rf"ttr:hist:{_G}:{_P}:(?P<user>\d{{1,20}})",
 }
 _COMPILED = {k: re.compile(v) for k, v in TEMPLATES.items()}
 
@@ -55,7 +65,7 @@ def fields(match):
             out[k] = None
         elif k == "cards":
             out[k] = decode_cards(v)
-        elif k in ("game", "seq", "target"):
+        elif k in ("game", "seq", "target", "guild", "page", "user"):
             out[k] = int(v)
         else:
             out[k] = v

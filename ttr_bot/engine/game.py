@@ -135,6 +135,12 @@ class Game:
             return []
         return [self.current]
 
+    def turns_taken(self, seat):
+        """Turns `seat` has finished so far. Turns go round from seat 0 and `turn` counts the
+        finished ones (the ticket choice at the start is not a turn), so seat s has finished
+        turns s, s + n, s + 2n, ... below `turn`; a turn in progress does not count yet."""
+        return len(range(seat, self.turn, self.n))
+
     def route_blocked(self, seat, r):
         """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
         reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or

@@ -1,8 +1,9 @@
 """The game host: lobby, actions, views and records over the store, returning Effects.
 
 Callers (the Discord adapter, the benchmarks) see `GameService`, the read-only `HostedGame` and
-`SeatInfo`, `Effects`, `ServiceError`, and the lists they offer players (levels, maps); never a
-store type. `open_service` builds the service on the database the configuration names.
+`SeatInfo`, `Effects`, `ServiceError`, the lists they offer players (levels, maps), and the
+values of a server's game life (statistics are stats.PlayerStats; the leaderboard, history,
+film input and rating changes are records.py's); never a store type. `open_service` builds the service on the database the configuration names.
 """
 from ..maps import available_maps, variants
 from ..store import open_store
@@ -11,6 +12,17 @@ from .effects import Effects, Handover, ServiceError
 from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS
+from .lobby import REMATCH_OF, Rematch, check_table
+from .records import (
+    FilmInput,
+    GameRating,
+    HistoryEntry,
+    HistoryPage,
+    HistoryPlayer,
+    LeaderboardEntry,
+    LeaderboardPage,
+    RatingDelta,
+)
 
 
 def playable_maps():
@@ -31,4 +43,6 @@ async def open_service(db, **options):
 
 __all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "LEAVE_LEVEL", "LEVELS", "Effects",
            "GameService", "Handover", "HostedGame", "PostedMessage", "SeatInfo", "ServiceError",
-           "open_service", "playable_maps"]
+           "open_service", "playable_maps", "REMATCH_OF", "Rematch", "check_table", "FilmInput",
+           "GameRating", "HistoryEntry", "HistoryPage", "HistoryPlayer", "LeaderboardEntry",
+           "LeaderboardPage", "RatingDelta"]

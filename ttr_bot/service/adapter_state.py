@@ -1,8 +1,10 @@
 """What the Discord adapter asks the service to remember for it: the bot's own messages it edits
-later (the lobby message, the turn panel), whose DMs are closed, each user's language, and the
-last finished game of a user (for /ttr export). Mixed into GameService, so the adapter never
-touches the store."""
+later (the lobby message, the turn panel) or links to (the final post), whose DMs are closed,
+each user's language, and the last finished game of a user (for /ttr export). Mixed into
+GameService, so the adapter never touches the store."""
 from typing import NamedTuple
+
+FINAL_POST = "final"          # the kind of the final post's message (store.finished_games reads it)
 
 
 class PostedMessage(NamedTuple):
@@ -19,6 +21,14 @@ class AdapterState:
     async def remember_message(self, game_id, kind, channel_id, message_id):
         """Remember the game's message of this kind, replacing the previous one."""
         await self.store.set_message(game_id, kind, channel_id, message_id, now=self.clock())
+
+    async def remember_final_post(self, game_id, channel_id, message_id):
+        """Remember the message with the game's final scores (the history links to it)."""
+        await self.store.set_message(game_id, FINAL_POST, channel_id, message_id,
+                                     now=self.clock())
+
+    async def final_post(self, game_id):
+        return await self.posted_message(game_id, FINAL_POST)
 
     async def forget_message(self, game_id, kind):
         await self.store.delete_message(game_id, kind)

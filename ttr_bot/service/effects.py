@@ -46,6 +46,8 @@ class Effects:
     over: bool = False
     cancelled: bool = False
     scores: object = None         # (players, winners) when over
+    rated: bool | None = None     # when over: whether the game was rated ...
+    unrated_reason: str | None = None   # ... and if not, why (a catalog key)
     bot_turn: bool = False        # a computer player is to move: a move is scheduled
     handover: Handover | None = None
 

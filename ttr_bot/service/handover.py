@@ -94,9 +94,12 @@ class SeatHandover:
         if held.user_id == hosted.host_id:   # the host's powers pass to the next human
             host_id = hosted.seats[next(s for s in humans if s != seat)].user_id
         try:
+            # the reason and the turns the player finished stay with the seat: the results
+            # and the ratings tell a player who left from a stand-in (ratings.py)
             await self.store.hand_seat_to_bot(
                 hosted.id, held.number, bot_level=BOT_LEVELS[level],
-                display_name=bot_name(held.name, level), host_id=host_id, now=self.clock())
+                display_name=bot_name(held.name, level), host_id=host_id, now=self.clock(),
+                reason=reason, human_turns=hosted.game.turns_taken(seat))
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
             hosted = await self._reload(hosted.id)
             if hosted is None or not hosted.is_active:

@@ -6,8 +6,10 @@ in one transaction, and only then return `Effects` saying who must be told what.
 read-only `HostedGame` values, never store rows; nothing here imports discord, and the store is
 reached only through its interface.
 
-The lobby (lobby.py), seats handed to computer players (handover.py) and what the adapter asks
-the service to remember for it (adapter_state.py) are mixed into `GameService`.
+The lobby and rematches (lobby.py), seats handed to computer players (handover.py), what the
+adapter asks the service to remember for it (adapter_state.py) and a server's statistics,
+leaderboard, history and films (records.py) are mixed into `GameService`; what a finishing game
+records, ratings included, is finish.py's.
 """
 import asyncio
 import json
@@ -25,13 +27,15 @@ from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
 from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
-from ..store import CorruptLog, CorruptSnapshot, SeatResult, StaleSequence
+from ..store import CorruptLog, CorruptSnapshot, StaleSequence
 from .adapter_state import AdapterState
 from .effects import Effects, ServiceError, changed_seats, split_events
+from .finish import finished_results, rating_update
 from .handover import SeatHandover
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEVEL_NAMES, default_agents
 from .lobby import Lobby
+from .records import GameRecords
 from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
@@ -41,7 +45,7 @@ GAME_IDS = range(1, 2 ** 63)              # what a game id can be (signed 64-bit
 CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the rest: one query)
 
 
-class GameService(Lobby, SeatHandover, AdapterState):
+class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
                  agents=None, on_effects=None):
         self.store = store
@@ -149,16 +153,25 @@ class GameService(Lobby, SeatHandover, AdapterState):
 
     async def rebuild(self, game_id):
         """The game replayed from its seed and its whole action log (the snapshot's check)."""
+        return (await self.replayed(game_id))[2]
+
+    async def replayed(self, game_id):
+        """(the game as dealt, its log as engine actions, the game after them): the game
+        replayed from its seed and its whole action log."""
         row = await self.store.get_game(game_id)
         seats = await self.store.list_seats(game_id)
         board = load_board(row.map, row.variant)
         game = Game(board, len(seats), Dealer(row.seed))
+        start = game.copy()
+        actions = []
         for rec in await self.store.load_actions(game_id):
             try:
-                game.apply(action_from_json(game, rec.action, SEAT_NAMES))
+                action = action_from_json(game, rec.action, SEAT_NAMES)
+                game.apply(action)
             except (Illegal, DeckError) as e:  # readable, but not a move of this game
                 raise CorruptLog(game_id, rec.seq, f"cannot be replayed: {e!r}") from None
-        return game
+            actions.append(action)
+        return start, actions, game
 
     async def game_in_channel(self, channel_id):
         """The channel's open game (in the lobby or in play), or None. While the cached copy of
@@ -237,11 +250,14 @@ class GameService(Lobby, SeatHandover, AdapterState):
         # of a country ticket are told apart only by their order in the offer.
         action = action_from_json(game, action_json, names)
         events = game.apply(action)
-        results = _seat_results(hosted, game) if game.over else None
+        results = rated = unrated = ratings = None
+        if game.over:   # the results and the ratings go with the last action, atomically
+            results, rated, unrated = finished_results(hosted, game)
+            ratings = rating_update(hosted.guild_id, results)
         try:
             seq = await self.store.append_action(
                 hosted.id, hosted.seq, actor, json.dumps(action_json, ensure_ascii=False),
-                json.dumps(to_dict(game)), now=self.clock(), results=results)
+                json.dumps(to_dict(game)), now=self.clock(), results=results, ratings=ratings)
         except StaleSequence:
             self.forget(hosted.id)
             raise ServiceError("service.stale") from None
@@ -253,6 +269,7 @@ class GameService(Lobby, SeatHandover, AdapterState):
                       over=game.over)
         if game.over:
             eff.scores = game.scores()
+            eff.rated, eff.unrated_reason = rated, unrated
             await self.scheduler.cancel(hosted.id)
         else:
             await self._schedule_bot(hosted, eff)
@@ -317,10 +334,11 @@ def _hosted(row, seats, game):
     return HostedGame(
         id=row.id, seq=row.seq, status=row.status, guild_id=row.guild_id,
         channel_id=row.channel_id, host_id=row.host_id, map_id=row.map, variant=row.variant,
-        board=board, game=game, seed=row.seed,
+        board=board, game=game, seed=row.seed, options=dict(row.options),
         seats=tuple(SeatInfo(number=s.seat, user_id=s.user_id, name=s.display_name,
                              level=LEVEL_NAMES.get(s.bot_level, "medium") if s.is_bot else None,
-                             former_user_id=s.former_user_id) for s in seats))
+                             former_user_id=s.former_user_id, handover=s.handover,
+                             human_turns=s.human_turns) for s in seats))
 
 
 def _unique(names):
@@ -332,14 +350,3 @@ def _unique(names):
         out.append(k)
     return out
 
-
-def _seat_results(hosted, game):
-    players, winners = game.scores()
-    # competition ranking: a higher total is ahead; on equal totals the tie-break winners are
-    # ahead; players still equal share a rank
-    key = [(pl["total"], p in winners) for p, pl in enumerate(players)]
-    rank = {p: 1 + sum(1 for k in key if k > key[p]) for p in range(game.n)}
-    return [SeatResult(seat=p, user_id=hosted.seats[p].user_id, score=players[p]["total"],
-                       rank=rank[p], won=p in winners,
-                       tickets_completed=players[p]["tickets_completed"],
-                       former_user_id=hosted.seats[p].former_user_id) for p in range(game.n)]

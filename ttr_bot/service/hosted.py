@@ -21,6 +21,8 @@ class SeatInfo:
     name: str
     level: str | None = None      # "easy" / "medium" / "hard" for a computer player
     former_user_id: int | None = None   # a computer seat's former human player
+    handover: str | None = None   # why the computer took the seat over: "left", "replaced", ...
+    human_turns: int | None = None      # turns the former player had finished by then
 
     @property
     def is_bot(self) -> bool:
@@ -41,6 +43,7 @@ class HostedGame:
     seats: tuple[SeatInfo, ...]
     game: Game | None = None      # None in the lobby (and for a game cancelled there)
     seed: int = field(default=0, repr=False)   # secret: it decides every shuffle
+    options: dict = field(default_factory=dict)   # the game's settings (/ttr new), read-only
 
     @property
     def is_lobby(self) -> bool:
@@ -75,6 +78,11 @@ class HostedGame:
     def humans(self) -> list[int]:
         """The seats humans play, in seat order."""
         return [i for i, s in enumerate(self.seats) if not s.is_bot]
+
+    def players(self) -> list[int]:
+        """The users who sat at the table, in seat order: the humans, and those who left their
+        seat to a computer player."""
+        return [u for s in self.seats if (u := s.user_id or s.former_user_id) is not None]
 
     @property
     def host_name(self) -> str | None:

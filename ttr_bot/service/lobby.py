@@ -7,6 +7,7 @@ the host (and a member with Manage Server, `is_admin`) adds computer players and
 a table is the host's to set, as on Board Game Arena.
 """
 import json
+from dataclasses import dataclass
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
@@ -14,25 +15,71 @@ from ..engine.snapshot import to_dict
 from ..maps import MapError, variants
 from ..store import ChannelBusy, SeatTaken, WrongStatus
 from .effects import Effects, ServiceError
-from .hosted import CANCELLED, LOBBY
+from .hosted import CANCELLED, LOBBY, HostedGame
 from .levels import BOT_LEVELS
+
+REMATCH_OF = "rematch_of"     # the option a rematch's lobby carries: the game it replays
+
+
+def check_table(map_id, variant="base"):
+    """ServiceError unless the map and its variant exist (what /ttr new checks first)."""
+    try:
+        if variant not in variants(map_id):
+            raise ServiceError("service.unknown_variant", map=map_id, variant=variant)
+    except (KeyError, MapError, FileNotFoundError):
+        raise ServiceError("service.unknown_map", map=map_id) from None
+
+
+@dataclass(frozen=True)
+class Rematch:
+    lobby: HostedGame             # the new lobby, its host seated (and the computer players)
+    invited: tuple                # the other players of the game, to be asked to join
 
 
 class Lobby:
-    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base"):
-        try:
-            if variant not in variants(map_id):
-                raise ServiceError("service.unknown_variant", map=map_id, variant=variant)
-        except (KeyError, MapError, FileNotFoundError):
-            raise ServiceError("service.unknown_map", map=map_id) from None
+    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base",
+                         options=None):
+        """A new lobby in the channel, its host in seat 0. `options` are the game's settings
+        (JSON data: `thread`, the rematch's `rematch_of`, ...), kept with the game."""
+        check_table(map_id, variant)
         seed = self.seeds.randrange(2 ** 62)
         try:   # the game and its host's seat in one transaction: never a lobby without a host
             game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
-                options={}, seed=seed, host_id=user_id, now=self.clock(), host_name=name)
+                options=dict(options or {}), seed=seed, host_id=user_id, now=self.clock(),
+                host_name=name)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
         return await self._reload(game_id)
+
+    async def rematch(self, game_id, user_id, name):
+        """A lobby for the same table as the finished game: its channel, map, variant and
+        settings, the clicking player as host, its computer players seated again; the other
+        players are `invited` (each joins to confirm). Only a player of that game may ask; if
+        the channel already has the rematch's lobby, `service.rematch_open` says so."""
+        old = await self.load(game_id)
+        if old is None or not old.is_finished:
+            raise ServiceError("service.not_finished")
+        players = old.players()
+        if user_id not in players:
+            raise ServiceError("service.rematch_not_player")
+        options = {**old.options, REMATCH_OF: old.id}
+        try:
+            hosted = await self.open_lobby(
+                guild_id=old.guild_id, channel_id=old.channel_id, user_id=user_id, name=name,
+                map_id=old.map_id, variant=old.variant, options=options)
+        except ServiceError as exc:
+            busy = await self.game_in_channel(old.channel_id)
+            if busy is not None and busy.options.get(REMATCH_OF) == old.id:
+                raise ServiceError("service.rematch_open") from None
+            raise exc from None
+        async with self.lock(hosted.id):
+            for seat in old.seats:
+                if seat.is_bot and seat.former_user_id is None:   # a computer from the start
+                    await self._add_seat(await self._reload(hosted.id), user_id=None,
+                                         name=seat.name, bot_level=BOT_LEVELS[seat.level])
+            hosted = await self._reload(hosted.id)
+        return Rematch(hosted, tuple(u for u in dict.fromkeys(players) if u != user_id))
 
     async def join(self, channel_id, user_id, name):
         hosted = await self._lobby(channel_id)

@@ -1,4 +1,5 @@
-"""Persistence: games, their action logs and snapshots, timers, user preferences, statistics.
+"""Persistence: games, their action logs and snapshots, timers, user preferences, results and
+ratings.
 
 The service depends on `Store` (base.py). Two drivers keep its contract: `SqliteStore`
 (sqlite.py, the default: one file, nothing to run) and `PostgresStore` (postgres.py, on asyncpg,
@@ -21,9 +22,16 @@ from .errors import (
 )
 from .factory import open_store, parse_db_url, redact
 from .models import (
+    GLOBAL_SCOPE,
     ActionRecord,
+    FinishedGame,
     Game,
+    LeaderboardRow,
     MessageRef,
+    RatingChange,
+    RatingRecord,
+    RatingUpdate,
+    RatingValue,
     ResultRecord,
     Seat,
     SeatResult,
@@ -38,7 +46,8 @@ __all__ = [
     "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
     "SeatIsBot", "SeatTaken", "StaleSequence", "WrongStatus",
     "ActionRecord", "Game", "MessageRef", "ResultRecord", "Seat", "SeatResult", "Snapshot",
-    "Timer", "UserPrefs",
+    "Timer", "UserPrefs", "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange",
+    "RatingRecord", "RatingUpdate", "RatingValue",
 ]
 
 

@@ -24,8 +24,13 @@ from typing import Any
 
 from .models import (
     ActionRecord,
+    FinishedGame,
     Game,
+    LeaderboardRow,
     MessageRef,
+    RatingChange,
+    RatingRecord,
+    RatingUpdate,
     ResultRecord,
     Seat,
     SeatResult,
@@ -124,24 +129,29 @@ class Store(ABC):
     @abstractmethod
     async def hand_seat_to_bot(
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
-        host_id: int | None = None, now: float | None = None,
+        host_id: int | None = None, now: float | None = None, reason: str | None = None,
+        human_turns: int | None = None,
     ) -> Seat:
         """A computer player takes over a human's seat in a game in play, in one transaction:
-        bot_level and display_name are set, user_id cleared and kept as former_user_id; with
-        `host_id`, that user also becomes the game's host. WrongStatus unless the game is
-        active; NotFound if the seat is empty; SeatIsBot if a computer already plays it."""
+        bot_level and display_name are set, user_id cleared and kept as former_user_id, with
+        `reason` ("left", "replaced", ...) and the turns the player had finished
+        (`human_turns`) kept beside it for the results; with `host_id`, that user also becomes
+        the game's host. WrongStatus unless the game is active; NotFound if the seat is empty;
+        SeatIsBot if a computer already plays it."""
 
     # -- the action log and snapshot -------------------------------------------------------------
     @abstractmethod
     async def append_action(
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> int:
         """Record one applied action, in one transaction: check the game is active and at
         `expected_seq` (else WrongStatus / StaleSequence and nothing is written), append the
         action as seq expected_seq + 1, replace the snapshot with `state_json`, bump the game's
         seq. With `results`, the game is also finished and its results recorded in the same
-        transaction. Returns the new seq. `action_json` must be a JSON object with a "type"."""
+        transaction, and with `ratings` the game is rated there too (see `record_results`).
+        Returns the new seq. `action_json` must be a JSON object with a "type"."""
 
     @abstractmethod
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -156,13 +166,55 @@ class Store(ABC):
     # -- results -------------------------------------------------------------------------------
     @abstractmethod
     async def record_results(
-        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None, *,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         """Store the final standings and mark the game finished, atomically. WrongStatus unless
-        the game is active (so results are never recorded twice)."""
+        the game is active (so results are never recorded twice). The results copy the game's
+        guild, map and variant. With `ratings` (and at least one user in it), the game is rated
+        in the same transaction: the users' ratings in each scope are locked, `ratings.rate`
+        is called with them, the new ratings stored (a rated game more for each), the change
+        logged (`rating_changes`) and the game appended to the order of rated games
+        (`rating_log`). A game is thus rated exactly once, when it finishes, and two games
+        with a player in common that finish at the same time are rated one after the other."""
 
     @abstractmethod
     async def load_results(self, game_id: int) -> list[ResultRecord]: ...
+
+    @abstractmethod
+    async def results_in_guild(self, guild_id: int, user_id: int) -> list[ResultRecord]:
+        """A user's finished games in one server, newest first: their seats' results and the
+        seats they left to a computer player (user_id None, former_user_id the user)."""
+
+    @abstractmethod
+    async def finished_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0,
+    ) -> tuple[int, list[FinishedGame]]:
+        """(how many, one page) of a server's finished games, newest first; with `user_id`,
+        only the games that user played (or left)."""
+
+    # -- ratings -------------------------------------------------------------------------------
+    @abstractmethod
+    async def get_ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, RatingRecord]:
+        """The stored ratings of these users in the scope; users without one are missing."""
+
+    @abstractmethod
+    async def leaderboard(
+        self, scope: int, *, min_games: int, limit: int = 10, offset: int = 0,
+        map: str | None = None,
+    ) -> tuple[int, list[LeaderboardRow]]:
+        """(how many, one page) of the scope's players with at least `min_games` rated games,
+        by value (highest first; ties by user id). With `map`, only those with a rated seat on
+        that map (in that server, for a server's scope), with their count of such seats."""
+
+    @abstractmethod
+    async def rating_changes(self, game_id: int, scope: int) -> list[RatingChange]:
+        """What rating the game changed in the scope, by user id."""
+
+    @abstractmethod
+    async def rating_log(self, scope: int) -> list[tuple[int, list[ResultRecord]]]:
+        """Every game rated in the scope (in its server, for a server's scope), in the order it
+        was rated, with its results: what recomputing the scope's ratings replays."""
 
     @abstractmethod
     async def results_for_user(

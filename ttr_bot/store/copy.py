@@ -4,7 +4,7 @@
                                     check_game=...)
 
 copies every row of every table (games, seats, the action logs, snapshots, timers, user
-settings, results, message references) from the source to an empty target of the same schema
+settings, results, ratings and their log, message references) from the source to an empty target of the same schema
 version, keeping every id (buttons and timers name games by id) and each id sequence's high-water
 mark (ids are never reused), then verifies the copy:
 - every table has as many rows as the source, and the same rows, compared column by column in
@@ -58,7 +58,7 @@ TABLES = (
            "seed:int status:text host_id:int created_at:float updated_at:float "
            "finished_at:float seq:int", "id", identity="id"),
     _table("seats", "game_id:int seat:int user_id:int display_name:text bot_level:int "
-           "notify:json former_user_id:int", "game_id,seat"),
+           "notify:json former_user_id:int handover:text human_turns:int", "game_id,seat"),
     _table("actions", "game_id:int seq:int actor:int action:json created_at:float",
            "game_id,seq"),
     _table("snapshots", "game_id:int seq:int state:json updated_at:float", "game_id"),
@@ -67,8 +67,16 @@ TABLES = (
     _table("users", "user_id:int locale:text dms_closed:bool updated_at:float", "user_id",
            label="user settings"),
     _table("results", "game_id:int seat:int user_id:int score:int rank:int won:bool "
-           "tickets_completed:int map:text variant:text finished_at:float former_user_id:int",
-           "game_id,seat"),
+           "tickets_completed:int map:text variant:text finished_at:float former_user_id:int "
+           "guild_id:int name:text tickets_failed:int longest_bonus:bool turns_human:int "
+           "turns_total:int handover:text rated:bool", "game_id,seat"),
+    _table("ratings", "scope:int user_id:int mu:float sigma:float value:float games:int "
+           "updated_at:float", "scope,user_id"),
+    _table("rated_games", "seq:int game_id:int rated_at:float", "seq", identity="seq",
+           label="rated games"),
+    _table("rating_changes", "game_id:int scope:int user_id:int mu_before:float "
+           "sigma_before:float mu_after:float sigma_after:float", "game_id,scope,user_id",
+           label="rating changes"),
     _table("messages", "game_id:int kind:text channel_id:int message_id:int updated_at:float",
            "game_id,kind", label="message references"),
 )

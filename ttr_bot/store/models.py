@@ -3,11 +3,13 @@
 Frozen dataclasses rather than database rows so the service never sees a driver's row type
 and a PostgreSQL driver can return the very same objects. JSON columns arrive decoded.
 """
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 GAME_STATUSES = ("lobby", "active", "finished", "cancelled")
 OPEN_STATUSES = ("lobby", "active")
+GLOBAL_SCOPE = 0    # the scope of the ratings over every server; a server's own: its guild id
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +38,8 @@ class Seat:
     bot_level: int | None  # None for a human
     notify: dict[str, Any] = field(default_factory=dict)
     former_user_id: int | None = None  # the human who held it before a computer took over
+    handover: str | None = None        # why a computer took it over: "left", "replaced", ...
+    human_turns: int | None = None     # turns the former player had finished by then
 
     @property
     def is_bot(self) -> bool:
@@ -61,14 +65,23 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:
-    """One seat's line in a finished game, as the service reports it."""
-    seat: int
+    """One seat's line in a finished game, as the service reports it. The fields after
+    former_user_id are what statistics, ratings and history need; results stored before they
+    existed have them as None."""
+    seat: int                          # the seat's index in the game (0 = first to move)
     user_id: int | None
     score: int
     rank: int
     won: bool
     tickets_completed: int
     former_user_id: int | None = None  # a seat a computer took over: the human who left it
+    name: str | None = None            # the seat's display name at the end
+    tickets_failed: int | None = None
+    longest_bonus: bool | None = None  # won the longest-path bonus; None: the map has none
+    turns_human: int | None = None     # turns the seat's human player finished
+    turns_total: int | None = None     # all the seat's turns, the computer's included
+    handover: str | None = None        # why a computer took the seat over ("left", "replaced")
+    rated: bool | None = None          # whether the seat's player entered the ratings
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,6 +93,7 @@ class ResultRecord(SeatResult):
     map: str
     variant: str
     finished_at: float
+    guild_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +122,71 @@ class MessageRef:
     channel_id: int
     message_id: int
     updated_at: float
+
+
+# -- ratings ---------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A player's stored rating in one scope (GLOBAL_SCOPE, or a guild id)."""
+    scope: int
+    user_id: int
+    mu: float
+    sigma: float
+    value: float          # what the leaderboard sorts by, as the service computed it
+    games: int            # rated games in this scope
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingValue:
+    """A new rating, as the service's rating function returns it."""
+    mu: float
+    sigma: float
+    value: float
+
+
+@dataclass(frozen=True)
+class RatingUpdate:
+    """What a finishing game does to the ratings, applied in the transaction that finishes it
+    (so exactly once, and never lost to another game finishing at the same time): for each
+    scope, the store locks the `users`' ratings, reads them, calls `rate` with them (the users
+    without a rating in that scope are missing from the mapping) and stores what it returns,
+    which must be a RatingValue for every user. `rate` must be pure and quick: it runs while
+    the ratings are locked, and may run again if the transaction is retried."""
+    scopes: tuple[int, ...]
+    users: tuple[int, ...]
+    rate: Callable[[Mapping[int, RatingRecord]], Mapping[int, RatingValue]]
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One player's rating before and after one rated game, in one scope (no rating before:
+    the first rated game there)."""
+    game_id: int
+    scope: int
+    user_id: int
+    mu_before: float | None
+    sigma_before: float | None
+    mu_after: float
+    sigma_after: float
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    user_id: int
+    mu: float
+    sigma: float
+    value: float
+    games: int                   # rated games in the scope
+    map_games: int | None = None  # rated games on the map asked for
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A finished game as the history shows it: the game, its results in seat order (with the
+    seats' names in `ResultRecord.name`), the bot's final post if it was remembered, and
+    whether the game was rated."""
+    game: Game
+    results: tuple[ResultRecord, ...]
+    final_post: MessageRef | None
+    rated: bool

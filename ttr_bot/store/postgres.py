@@ -58,10 +58,16 @@ from .errors import (
 from .migrate import MIGRATIONS_DIR, migrate_postgres
 from .models import (
     GAME_STATUSES,
+    GLOBAL_SCOPE,
     OPEN_STATUSES,
     ActionRecord,
+    FinishedGame,
     Game,
+    LeaderboardRow,
     MessageRef,
+    RatingChange,
+    RatingRecord,
+    RatingUpdate,
     ResultRecord,
     Seat,
     SeatResult,
@@ -70,23 +76,37 @@ from .models import (
     UserPrefs,
 )
 from .rows import (
+    CHANGE_COLUMNS,
     GAME_COLUMNS,
     INT64,
+    RATING_COLUMNS,
     RESULT_COLUMNS,
+    RESULT_FIELDS,
     SEAT_COLUMNS,
     TIMER_COLUMNS,
     TRANSITIONS,
+    change_record,
     check_json_object,
     dump,
+    finished_records,
     game_record,
+    leaderboard_row,
+    new_ratings,
     now_or_clock,
+    rated_users,
+    rating_record,
+    result_params,
     result_record,
+    results_by_game,
     seat_record,
     timer_record,
 )
 from .validation import check_actions, check_snapshot, parse_action
 
 log = logging.getLogger(__name__)
+# the first key of the transaction-scoped advisory locks on a user's ratings ("TTR1"); the
+# second is a hash of the user id (two users sharing a hash only wait for each other)
+RATING_LOCK = 0x54545231
 
 
 def _count(status: str) -> int:
@@ -257,7 +277,8 @@ class PostgresStore(Store):
             await _require_status(conn, game_id, ("lobby",))
             try:
                 await conn.execute(
-                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, NULL)",
+                    f"INSERT INTO seats ({SEAT_COLUMNS}) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, NULL)",
                     game_id, seat, user_id, display_name, bot_level, dump(notify),
                 )
             except asyncpg.IntegrityConstraintViolationError as exc:
@@ -307,7 +328,8 @@ class PostgresStore(Store):
 
     async def hand_seat_to_bot(
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
-        host_id: int | None = None, now: float | None = None,
+        host_id: int | None = None, now: float | None = None, reason: str | None = None,
+        human_turns: int | None = None,
     ) -> Seat:
         if bot_level is None:
             raise ValueError("a computer player needs a bot_level")
@@ -324,8 +346,9 @@ class PostgresStore(Store):
                 raise SeatIsBot(f"game {game_id}: seat {seat} is already a computer player")
             updated = await conn.fetchrow(
                 "UPDATE seats SET former_user_id = user_id, user_id = NULL, bot_level = $1, "
-                f"display_name = $2 WHERE game_id = $3 AND seat = $4 RETURNING {SEAT_COLUMNS}",
-                bot_level, display_name, game_id, seat,
+                "display_name = $2, handover = $5, human_turns = $6 WHERE game_id = $3 AND "
+                f"seat = $4 RETURNING {SEAT_COLUMNS}",
+                bot_level, display_name, game_id, seat, reason, human_turns,
             )
             await conn.execute(
                 "UPDATE games SET updated_at = $1, host_id = COALESCE($2, host_id) WHERE id = $3",
@@ -337,6 +360,7 @@ class PostgresStore(Store):
     async def append_action(
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> int:
         try:
             parse_action(action_json)
@@ -377,7 +401,7 @@ class PostgresStore(Store):
                 raise StoreError(f"game {game_id}: action {new_seq} already stored") from exc
             await _put_snapshot(conn, game_id, new_seq, state_json, now)
             if results is not None:
-                await _finish(conn, game_id, results, now)
+                await _finish(conn, game_id, results, now, ratings)
             return new_seq
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -407,12 +431,13 @@ class PostgresStore(Store):
 
     # -- results -------------------------------------------------------------------------------
     async def record_results(
-        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None, *,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         now = now_or_clock(now)
         async with self._transaction() as conn:
             await _require_status(conn, game_id, ("active",))
-            await _finish(conn, game_id, results, now)
+            await _finish(conn, game_id, results, now, ratings)
 
     async def load_results(self, game_id: int) -> list[ResultRecord]:
         rows = await self._fetch(
@@ -430,6 +455,94 @@ class PostgresStore(Store):
             user_id, limit,
         )
         return [result_record(row) for row in rows]
+
+    async def results_in_guild(self, guild_id: int, user_id: int) -> list[ResultRecord]:
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = $1 AND user_id = $2 "
+            f"UNION ALL SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = $1 AND "
+            "former_user_id = $2 ORDER BY finished_at DESC, game_id DESC", guild_id, user_id,
+        )
+        return [result_record(row) for row in rows]
+
+    async def finished_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0,
+    ) -> tuple[int, list[FinishedGame]]:
+        where, params = "guild_id = $1 AND status = 'finished'", [guild_id]
+        if user_id is not None:
+            where += (" AND id IN (SELECT game_id FROM results WHERE guild_id = $1 AND "
+                      "user_id = $2 UNION SELECT game_id FROM results WHERE guild_id = $1 AND "
+                      "former_user_id = $2)")
+            params.append(user_id)
+        n = len(params)
+        async with self._transaction(readonly=True) as conn:
+            total = await conn.fetchval(f"SELECT COUNT(*) FROM games WHERE {where}", *params)
+            games = [game_record(r) for r in await conn.fetch(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE {where} "
+                f"ORDER BY finished_at DESC, id DESC LIMIT ${n + 1} OFFSET ${n + 2}",
+                *params, limit, offset)]
+            ids = [g.id for g in games]
+            results = [result_record(r) for r in await conn.fetch(
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ANY($1::bigint[]) "
+                "ORDER BY game_id, seat", ids)]
+            posts = [MessageRef(*r) for r in await conn.fetch(
+                "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+                "WHERE kind = 'final' AND game_id = ANY($1::bigint[])", ids)]
+            rated = {r[0] for r in await conn.fetch(
+                "SELECT game_id FROM rated_games WHERE game_id = ANY($1::bigint[])", ids)}
+        return total, finished_records(games, results, posts, rated)
+
+    # -- ratings -------------------------------------------------------------------------------
+    async def get_ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, RatingRecord]:
+        rows = await self._fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE scope = $1 AND "
+            "user_id = ANY($2::bigint[])", scope, list(dict.fromkeys(user_ids)),
+        )
+        return {r.user_id: r for r in map(rating_record, rows)}
+
+    async def leaderboard(
+        self, scope: int, *, min_games: int, limit: int = 10, offset: int = 0,
+        map: str | None = None,
+    ) -> tuple[int, list[LeaderboardRow]]:
+        if map is None:
+            source, extra = "ratings r", "NULL::integer"
+        else:
+            where = "" if scope == GLOBAL_SCOPE else "guild_id = $1 AND "
+            # a rated seat is its player's whether they played it to the end or left it
+            source = ("ratings r JOIN (SELECT COALESCE(user_id, former_user_id) AS u, "
+                      f"COUNT(*)::integer AS n FROM results WHERE {where}map = $3 AND rated "
+                      "GROUP BY 1) m ON m.u = r.user_id")
+            extra = "m.n"
+        cond = "r.scope = $1 AND r.games >= $2"
+        if map is None:
+            cond += " AND $3::text IS NULL"   # every statement takes the same parameters
+        count = f"SELECT COUNT(*) FROM {source} WHERE {cond}"
+        over = "" if map is None else ", COUNT(*) OVER ()"   # see the SQLite driver
+        async with self._transaction(readonly=True) as conn:
+            if map is None:
+                total = await conn.fetchval(count, scope, min_games, map)
+            rows = await conn.fetch(
+                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra}{over} FROM {source} "
+                f"WHERE {cond} ORDER BY r.value DESC, r.user_id LIMIT $4 OFFSET $5",
+                scope, min_games, map, limit, offset)
+            if map is not None:
+                total = rows[0][-1] if rows else await conn.fetchval(count, scope, min_games, map)
+                rows = [tuple(r)[:-1] for r in rows]
+        return total, [leaderboard_row(r) for r in rows]
+
+    async def rating_changes(self, game_id: int, scope: int) -> list[RatingChange]:
+        rows = await self._fetch(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = $1 AND scope = $2 "
+            "ORDER BY user_id", game_id, scope,
+        )
+        return [change_record(r) for r in rows]
+
+    async def rating_log(self, scope: int) -> list[tuple[int, list[ResultRecord]]]:
+        columns = ", ".join("r." + c for c in RESULT_COLUMNS.split(", "))
+        rows = await self._fetch(
+            f"SELECT {columns} FROM rated_games g JOIN results r ON r.game_id = g.game_id "
+            "WHERE $1::bigint = 0 OR r.guild_id = $1 ORDER BY g.seq, r.seat", scope,
+        )
+        return results_by_game(result_record(r) for r in rows)
 
     # -- users ---------------------------------------------------------------------------------
     async def get_user(self, user_id: int) -> UserPrefs | None:
@@ -585,16 +698,19 @@ async def _put_snapshot(
 
 
 async def _finish(
-    conn: asyncpg.Connection, game_id: int, results: Sequence[SeatResult], now: float
+    conn: asyncpg.Connection, game_id: int, results: Sequence[SeatResult], now: float,
+    ratings: RatingUpdate | None = None,
 ) -> None:
-    """Record the results (copying map/variant from the game) and mark it finished."""
+    """Record the results (copying guild, map and variant from the game), mark the game
+    finished and rate it."""
+    n = len(RESULT_FIELDS)
+    marks = ", ".join(f"${i}" for i in range(1, n + 1))
     try:
         await conn.executemany(
-            "INSERT INTO results (game_id, seat, user_id, score, rank, won, tickets_completed, "
-            "map, variant, finished_at, former_user_id) "
-            "SELECT id, $1, $2, $3, $4, $5, $6, map, variant, $7, $8 FROM games WHERE id = $9",
-            [(r.seat, r.user_id, r.score, r.rank, bool(r.won), r.tickets_completed, now,
-              r.former_user_id, game_id) for r in results],
+            f"INSERT INTO results ({', '.join(RESULT_FIELDS)}, game_id, guild_id, map, variant, "
+            f"finished_at) SELECT {marks}, id, guild_id, map, variant, ${n + 1} FROM games "
+            f"WHERE id = ${n + 2}",
+            [(*result_params(r, as_int=False), now, game_id) for r in results],
         )
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise StoreError(f"game {game_id}: bad results ({exc})") from exc
@@ -602,3 +718,41 @@ async def _finish(
         "UPDATE games SET status = 'finished', finished_at = $1, updated_at = $1 WHERE id = $2",
         now, game_id,
     )
+    if ratings is not None and ratings.users:
+        await _rate(conn, game_id, ratings, now)
+
+
+async def _rate(conn: asyncpg.Connection, game_id: int, update: RatingUpdate, now: float) -> None:
+    """Inside the finishing transaction (READ COMMITTED). Each user's ratings are locked first,
+    in user order, with a transaction-scoped advisory lock: a row lock could not cover a
+    player's first rating, which has no row yet. Another game rating one of these players
+    waits here until this transaction commits, and then reads (each statement reads what was
+    committed before it began) and updates the ratings this one wrote: no update is lost. The
+    rated_games row is inserted after the locks, so its seq follows the order in which games
+    with a player in common were rated."""
+    users = rated_users(update)
+    for u in users:
+        await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2::text))",
+                           RATING_LOCK, str(u))
+    for scope in dict.fromkeys(update.scopes):
+        rows = await conn.fetch(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE scope = $1 AND "
+            "user_id = ANY($2::bigint[])", scope, users)
+        before = {r.user_id: r for r in map(rating_record, rows)}
+        after = new_ratings(update, users, before)
+        await conn.executemany(
+            f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES ($1, $2, $3, $4, $5, 1, $6) "
+            "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, value = excluded.value, games = ratings.games + 1, "
+            "updated_at = excluded.updated_at",
+            [(scope, u, after[u].mu, after[u].sigma, after[u].value, now) for u in users])
+        await conn.executemany(
+            f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            [(game_id, scope, u, getattr(before.get(u), "mu", None),
+              getattr(before.get(u), "sigma", None), after[u].mu, after[u].sigma)
+             for u in users])
+    try:
+        await conn.execute("INSERT INTO rated_games (game_id, rated_at) VALUES ($1, $2)",
+                           game_id, now)
+    except asyncpg.UniqueViolationError as exc:
+        raise StoreError(f"game {game_id} was rated already") from exc

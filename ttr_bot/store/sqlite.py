@@ -35,10 +35,16 @@ from .errors import (
 from .migrate import MIGRATIONS_DIR, migrate
 from .models import (
     GAME_STATUSES,
+    GLOBAL_SCOPE,
     OPEN_STATUSES,
     ActionRecord,
+    FinishedGame,
     Game,
+    LeaderboardRow,
     MessageRef,
+    RatingChange,
+    RatingRecord,
+    RatingUpdate,
     ResultRecord,
     Seat,
     SeatResult,
@@ -47,16 +53,27 @@ from .models import (
     UserPrefs,
 )
 from .rows import (
+    CHANGE_COLUMNS,
     GAME_COLUMNS,
+    RATING_COLUMNS,
     RESULT_COLUMNS,
+    RESULT_FIELDS,
     SEAT_COLUMNS,
     TIMER_COLUMNS,
     TRANSITIONS,
+    change_record,
     check_json_object,
     dump,
+    finished_records,
     game_record,
+    leaderboard_row,
+    new_ratings,
     now_or_clock,
+    rated_users,
+    rating_record,
+    result_params,
     result_record,
+    results_by_game,
     seat_record,
     timer_record,
 )
@@ -267,7 +284,7 @@ class SqliteStore(Store):
             await self._require_status(db, game_id, ("lobby",))
             try:
                 await db.execute(
-                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL)",
+                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL)",
                     (game_id, seat, user_id, display_name, bot_level, dump(notify)),
                 )
             except sqlite3.IntegrityError as exc:
@@ -316,7 +333,8 @@ class SqliteStore(Store):
 
     async def hand_seat_to_bot(
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
-        host_id: int | None = None, now: float | None = None,
+        host_id: int | None = None, now: float | None = None, reason: str | None = None,
+        human_turns: int | None = None,
     ) -> Seat:
         if bot_level is None:
             raise ValueError("a computer player needs a bot_level")
@@ -332,8 +350,8 @@ class SqliteStore(Store):
                 raise SeatIsBot(f"game {game_id}: seat {seat} is already a computer player")
             await db.execute(
                 "UPDATE seats SET former_user_id = user_id, user_id = NULL, bot_level = ?, "
-                "display_name = ? WHERE game_id = ? AND seat = ?",
-                (bot_level, display_name, game_id, seat),
+                "display_name = ?, handover = ?, human_turns = ? WHERE game_id = ? AND seat = ?",
+                (bot_level, display_name, reason, human_turns, game_id, seat),
             )
             await db.execute(
                 "UPDATE games SET updated_at = ?, host_id = COALESCE(?, host_id) WHERE id = ?",
@@ -349,6 +367,7 @@ class SqliteStore(Store):
     async def append_action(
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
+        ratings: RatingUpdate | None = None,
     ) -> int:
         try:
             parse_action(action_json)
@@ -373,7 +392,7 @@ class SqliteStore(Store):
                 "UPDATE games SET seq = ?, updated_at = ? WHERE id = ?", (new_seq, now, game_id)
             )
             if results is not None:
-                await _finish(db, game_id, results, now)
+                await _finish(db, game_id, results, now, ratings)
             return new_seq
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -405,12 +424,13 @@ class SqliteStore(Store):
 
     # -- results -------------------------------------------------------------------------------
     async def record_results(
-        self, game_id: int, results: Sequence[SeatResult], now: float | None = None,
+        self, game_id: int, results: Sequence[SeatResult], now: float | None = None, *,
+        ratings: RatingUpdate | None = None,
     ) -> None:
         now = now_or_clock(now)
         async with self._transaction() as db:
             await self._require_status(db, game_id, ("active",))
-            await _finish(db, game_id, results, now)
+            await _finish(db, game_id, results, now, ratings)
 
     async def load_results(self, game_id: int) -> list[ResultRecord]:
         rows = await self._fetchall(
@@ -429,6 +449,101 @@ class SqliteStore(Store):
             (*params, -1 if limit is None else limit),
         )
         return [result_record(row) for row in rows]
+
+    async def results_in_guild(self, guild_id: int, user_id: int) -> list[ResultRecord]:
+        rows = await self._fetchall(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = ? AND user_id = ? UNION ALL "
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE guild_id = ? AND former_user_id = ? "
+            "ORDER BY finished_at DESC, game_id DESC", (guild_id, user_id, guild_id, user_id),
+        )
+        return [result_record(row) for row in rows]
+
+    async def finished_games(
+        self, guild_id: int, *, user_id: int | None = None, limit: int = 10, offset: int = 0,
+    ) -> tuple[int, list[FinishedGame]]:
+        where, params = "guild_id = ? AND status = 'finished'", [guild_id]
+        if user_id is not None:
+            where += (" AND id IN (SELECT game_id FROM results WHERE guild_id = ? AND user_id = ?"
+                      " UNION SELECT game_id FROM results WHERE guild_id = ? AND "
+                      "former_user_id = ?)")
+            params += [guild_id, user_id, guild_id, user_id]
+        async with self._transaction("DEFERRED") as db:
+            total = (await db.execute_fetchall(
+                f"SELECT COUNT(*) FROM games WHERE {where}", params))[0][0]
+            games = [game_record(r) for r in await db.execute_fetchall(
+                f"SELECT {GAME_COLUMNS} FROM games WHERE {where} "
+                "ORDER BY finished_at DESC, id DESC LIMIT ? OFFSET ?", (*params, limit, offset))]
+            ids = [g.id for g in games]
+            marks = ", ".join("?" * len(ids))
+            results = [result_record(r) for r in await db.execute_fetchall(
+                f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id IN ({marks}) "
+                "ORDER BY game_id, seat", ids)] if ids else []
+            posts = [MessageRef(*r) for r in await db.execute_fetchall(
+                "SELECT game_id, kind, channel_id, message_id, updated_at FROM messages "
+                f"WHERE kind = 'final' AND game_id IN ({marks})", ids)] if ids else []
+            rated = {r[0] for r in await db.execute_fetchall(
+                f"SELECT game_id FROM rated_games WHERE game_id IN ({marks})", ids)} if ids else set()
+        return total, finished_records(games, results, posts, rated)
+
+    # -- ratings -------------------------------------------------------------------------------
+    async def get_ratings(self, scope: int, user_ids: Sequence[int]) -> dict[int, RatingRecord]:
+        users = list(dict.fromkeys(user_ids))
+        if not users:
+            return {}
+        rows = await self._fetchall(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ? AND user_id IN "
+            f"({', '.join('?' * len(users))})", (scope, *users),
+        )
+        return {r.user_id: r for r in map(rating_record, rows)}
+
+    async def leaderboard(
+        self, scope: int, *, min_games: int, limit: int = 10, offset: int = 0,
+        map: str | None = None,
+    ) -> tuple[int, list[LeaderboardRow]]:
+        if map is None:
+            source, params = "ratings r", []
+            extra = "NULL"
+        else:
+            where = "" if scope == GLOBAL_SCOPE else "guild_id = ? AND "
+            # a rated seat is its player's whether they played it to the end or left it
+            source = ("ratings r JOIN (SELECT COALESCE(user_id, former_user_id) AS u, "
+                      f"COUNT(*) AS n FROM results WHERE {where}map = ? AND rated = 1 "
+                      "GROUP BY 1) m ON m.u = r.user_id")
+            params = ([] if scope == GLOBAL_SCOPE else [scope]) + [map]
+            extra = "m.n"
+        cond = "r.scope = ? AND r.games >= ?"
+        count = f"SELECT COUNT(*) FROM {source} WHERE {cond}"
+        async with self._transaction("DEFERRED") as db:
+            if map is None:   # the index gives the page at once; the count is another scan
+                total = (await db.execute_fetchall(count, (*params, scope, min_games)))[0][0]
+                over = ""
+            else:             # one aggregation for the page and its count
+                over = ", COUNT(*) OVER ()"
+            rows = await db.execute_fetchall(
+                f"SELECT r.user_id, r.mu, r.sigma, r.value, r.games, {extra}{over} FROM {source} "
+                f"WHERE {cond} ORDER BY r.value DESC, r.user_id LIMIT ? OFFSET ?",
+                (*params, scope, min_games, limit, offset))
+            if map is not None:
+                total = rows[0][-1] if rows else (await db.execute_fetchall(
+                    count, (*params, scope, min_games)))[0][0]
+                rows = [r[:-1] for r in rows]
+        return total, [leaderboard_row(r) for r in rows]
+
+    async def rating_changes(self, game_id: int, scope: int) -> list[RatingChange]:
+        rows = await self._fetchall(
+            f"SELECT {CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? AND scope = ? "
+            "ORDER BY user_id", (game_id, scope),
+        )
+        return [change_record(r) for r in rows]
+
+    async def rating_log(self, scope: int) -> list[tuple[int, list[ResultRecord]]]:
+        where = "" if scope == GLOBAL_SCOPE else "WHERE r.guild_id = ?"
+        rows = await self._fetchall(
+            f"SELECT {', '.join('r.' + c for c in RESULT_COLUMNS.split(', '))} FROM rated_games g "
+            f"JOIN results r ON r.game_id = g.game_id {where} ORDER BY g.seq, r.seat",
+            () if scope == GLOBAL_SCOPE else (scope,),
+        )
+        return results_by_game(result_record(r) for r in rows)
 
     # -- users ---------------------------------------------------------------------------------
     async def get_user(self, user_id: int) -> UserPrefs | None:
@@ -546,16 +661,17 @@ async def _put_snapshot(
 
 
 async def _finish(
-    db: aiosqlite.Connection, game_id: int, results: Sequence[SeatResult], now: float
+    db: aiosqlite.Connection, game_id: int, results: Sequence[SeatResult], now: float,
+    ratings: RatingUpdate | None = None,
 ) -> None:
-    """Record the results (copying map/variant from the game) and mark it finished."""
+    """Record the results (copying guild, map and variant from the game), mark the game
+    finished and rate it."""
+    marks = ", ".join("?" * len(RESULT_FIELDS))
     try:
         await db.executemany(
-            "INSERT INTO results (game_id, seat, user_id, score, rank, won, tickets_completed, "
-            "map, variant, finished_at, former_user_id) "
-            "SELECT id, ?, ?, ?, ?, ?, ?, map, variant, ?, ? FROM games WHERE id = ?",
-            [(r.seat, r.user_id, r.score, r.rank, int(bool(r.won)), r.tickets_completed, now,
-              r.former_user_id, game_id) for r in results],
+            f"INSERT INTO results ({', '.join(RESULT_FIELDS)}, game_id, guild_id, map, variant, "
+            f"finished_at) SELECT {marks}, id, guild_id, map, variant, ? FROM games WHERE id = ?",
+            [(*result_params(r, as_int=True), now, game_id) for r in results],
         )
     except sqlite3.IntegrityError as exc:
         raise StoreError(f"game {game_id}: bad results ({exc})") from exc
@@ -563,3 +679,35 @@ async def _finish(
         "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
         (now, now, game_id),
     )
+    if ratings is not None and ratings.users:
+        await _rate(db, game_id, ratings, now)
+
+
+async def _rate(db: aiosqlite.Connection, game_id: int, update: RatingUpdate, now: float) -> None:
+    """Inside the finishing transaction, which holds SQLite's write lock (BEGIN IMMEDIATE): no
+    other writer can change a rating between the read and the write."""
+    users = rated_users(update)
+    marks = ", ".join("?" * len(users))
+    for scope in dict.fromkeys(update.scopes):
+        rows = await db.execute_fetchall(
+            f"SELECT {RATING_COLUMNS} FROM ratings WHERE scope = ? AND user_id IN ({marks})",
+            (scope, *users))
+        before = {r.user_id: r for r in map(rating_record, rows)}
+        after = new_ratings(update, users, before)
+        await db.executemany(
+            f"INSERT INTO ratings ({RATING_COLUMNS}) VALUES (?, ?, ?, ?, ?, 1, ?) "
+            "ON CONFLICT (scope, user_id) DO UPDATE SET mu = excluded.mu, "
+            "sigma = excluded.sigma, value = excluded.value, games = ratings.games + 1, "
+            "updated_at = excluded.updated_at",
+            [(scope, u, after[u].mu, after[u].sigma, after[u].value, now) for u in users])
+        await db.executemany(
+            f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, scope, u, getattr(before.get(u), "mu", None),
+              getattr(before.get(u), "sigma", None), after[u].mu, after[u].sigma)
+             for u in users])
+    try:
+        await db.execute("INSERT INTO rated_games (game_id, rated_at) VALUES (?, ?)",
+                         (game_id, now))
+    except sqlite3.IntegrityError as exc:
+        raise StoreError(f"game {game_id} was rated already") from exc
+

@@ -2,7 +2,9 @@
 
 discord.py gives each cog its own top-level commands; `GroupedCog` moves a cog's commands
 under the bot's single `/ttr` group when the cog loads, so /ttr stays one group while its
-commands live in small files.
+commands live in small files. Discord allows 25 subcommands in a group, so the playing commands
+stay at the top (/ttr draw) and a cog with a `GROUP` puts its commands one level down: `me` for
+a player's own settings (/ttr me language), `server` for this server's games (/ttr server stats).
 """
 from discord import app_commands
 from discord.ext import commands
@@ -15,18 +17,31 @@ def ttr_group():
 
 
 class GroupedCog(commands.Cog):
+    GROUP = None        # a subgroup of /ttr for this cog's commands, or None: /ttr itself
+
     def __init__(self, bot):
         self.bot = bot
 
+    def _group(self):
+        if self.GROUP is None:
+            return self.bot.ttr
+        group = self.bot.ttr.get_command(self.GROUP)
+        if group is None:
+            group = app_commands.Group(name=self.GROUP, parent=self.bot.ttr,
+                                       description=text(f"bot.cmd.group.{self.GROUP}"))
+        return group
+
     async def cog_load(self):
+        group = self._group()
         for command in self.get_app_commands():
-            self.bot.ttr.add_command(command)
+            group.add_command(command)
         self.__cog_app_commands__ = []   # they live in the group, not at the top level
 
     async def cog_unload(self):
-        for cmd in list(self.bot.ttr.commands):
+        group = self._group()
+        for cmd in list(group.commands):
             if getattr(cmd, "binding", None) is self:
-                self.bot.ttr.remove_command(cmd.name)
+                group.remove_command(cmd.name)
 
 
 def is_admin(interaction):

@@ -1,5 +1,6 @@
-"""/ttr new, join, leave, start, cancel, addbot — and the lobby message's buttons, which call
-the same functions. /ttr leave during a game goes on in seats.py.
+"""/ttr new (in the channel, or in a thread of its own), join, leave, start, cancel, addbot — and
+the lobby message's buttons, which call the same functions, and the final post's Rematch, which
+opens a lobby for the same table. /ttr leave during a game goes on in seats.py.
 
 The maps and variants offered are the ones the map files provide (`playable_maps`): adding a
 map means adding its file and its name to the catalog, not editing this module."""
@@ -7,13 +8,16 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ...service import LEVELS, ServiceError, playable_maps
+from ...service import LEVELS, REMATCH_OF, ServiceError, check_table, playable_maps
+from ...stats import map_name
 from .. import components
 from ..autocomplete import small_number
 from ..clicks import on_click
+from ..delivery import mention_only
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
+from ..threads import open_thread
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .seats import ask_leave
@@ -43,25 +47,48 @@ async def _lobby_changed(interaction, hosted):
     await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
 
 
-
-async def open_lobby(interaction, map_id, variant):
+async def open_lobby(interaction, map_id, variant, thread=False):
+    """/ttr new: a lobby in this channel, or (`thread`) in a new public thread of it."""
     bot = interaction.client
     loc = await begin(interaction)
+    check_table(map_id, variant)          # before a thread is made for nothing
+    channel_id, options, note = interaction.channel_id, {}, None
+    if thread:
+        public = bot.delivery.public_locale(interaction)
+        made, note = await open_thread(interaction, t(
+            "bot.thread.name", public, map=map_name(map_id, public),
+            host=player_name(interaction.user)))
+        if made is not None:
+            channel_id, options = made.id, {"thread": True}
     hosted = await bot.service.open_lobby(
-        guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-        user_id=interaction.user.id, name=player_name(interaction.user), map_id=map_id,
-        variant=variant)
+        guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
+        name=player_name(interaction.user), map_id=map_id, variant=variant, options=options)
+    await post_lobby(interaction, hosted)
+    lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>") if options
+             else t("bot.lobby.opened", loc)]
+    if note:
+        lines.append(t(note, loc))
+    await answer(interaction, "\n".join(lines))
+
+
+async def post_lobby(interaction, hosted, invited=()):
+    """Post the lobby message (with the invitations of a rematch) and remember it; without a
+    lobby message there is no lobby: a game nobody can see would block the channel."""
+    bot = interaction.client
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
+    kwargs = {}
+    if invited:
+        lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
+                       mentions=" ".join(f"<@{u}>" for u in invited)))
+        kwargs["allowed_mentions"] = mention_only(*invited)
     try:
-        msg = await bot.delivery.send(interaction.channel_id, fit("\n".join(lines)),
-                                      view=components.lobby_view(hosted, public))
+        msg = await bot.delivery.send(hosted.channel_id, fit("\n".join(lines)),
+                                      view=components.lobby_view(hosted, public), **kwargs)
     except discord.HTTPException:
-        # no lobby message, no lobby: a game nobody can see would block the channel
-        await bot.service.cancel(interaction.channel_id, interaction.user.id, is_admin=True)
+        await bot.service.cancel(hosted.channel_id, interaction.user.id, is_admin=True)
         raise
-    await bot.service.remember_message(hosted.id, "lobby", interaction.channel_id, msg.id)
-    await answer(interaction, t("bot.lobby.opened", loc))
+    await bot.service.remember_message(hosted.id, "lobby", hosted.channel_id, msg.id)
 
 
 async def join(interaction, game_id=None):
@@ -121,6 +148,17 @@ async def remove_seat(interaction, number, game_id=None):
     await answer(interaction, t("bot.lobby.removed", loc, name=name))
 
 
+@on_click("rematch")
+async def _rematch_clicked(interaction, item):
+    """The final post's Rematch: a lobby for the same table, the others invited to join."""
+    bot = interaction.client
+    loc = await begin(interaction)
+    again = await bot.service.rematch(item.game_id, interaction.user.id,
+                                      player_name(interaction.user))
+    await post_lobby(interaction, again.lobby, invited=again.invited)
+    await answer(interaction, t("bot.rematch.opened", loc))
+
+
 @on_click("lobby")
 async def _lobby_clicked(interaction, item):
     await {"join": join, "leave": leave, "start": start}[item.op](interaction, item.game_id)
@@ -148,12 +186,14 @@ async def _seat_autocomplete(interaction, current):
 
 class Lobby(GroupedCog):
     @app_commands.command(name="new", description=text("bot.cmd.new"))
-    @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"))
+    @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
+                           thread=text("bot.opt.thread"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
         variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS])
-    async def new(self, interaction: discord.Interaction, map: str, variant: str = "base"):
-        await open_lobby(interaction, map, variant)
+    async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
+                  thread: bool = False):
+        await open_lobby(interaction, map, variant, thread)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):

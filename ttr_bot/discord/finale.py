@@ -1,0 +1,107 @@
+"""What the final post carries besides the scores: what the game did to the ratings, the game as
+a film (an animated GIF), the Rematch button; and, once posted, the post is remembered (the
+history links to it).
+
+`Delivery._post_end` calls in at three points, so the hook is small to carry into another
+delivery:
+
+    end = await finale.final_post(bot, hosted, loc, png)     # before the text is cut into parts
+    parts = chunks(... + end.lines)
+    msg = await send(channel, last_part, **end.attach(kwargs))   # kwargs: {"file": final.png}
+    await end.posted(msg)
+
+`build_film` is the one place the film is built, off the event loop: today in a thread
+(`asyncio.to_thread`); `render_film` is a pure top-level function of its inputs (the game as
+dealt, the names, the engine actions, the language, the size bound), so a worker pool can run
+it instead. Nothing here blocks the final scores: a film or rating that cannot be had is
+logged and left out.
+"""
+import asyncio
+import io
+import logging
+from dataclasses import dataclass, field
+
+import discord
+
+from ..i18n import t
+from ..ratings import Z
+from ..stats import figure
+from . import components
+
+log = logging.getLogger(__name__)
+FILM_NAME = "film.gif"
+MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boosts, every file
+
+
+async def build_film(film, locale="en", max_bytes=MAX_UPLOAD):
+    """GIF bytes of `film` (service.FilmInput), built in a worker thread."""
+    # imported here, as the board's renderer is (delivery.py): not needed before the first end
+    from ..render.film import render_film
+    return await asyncio.to_thread(render_film, film.game, list(film.names), list(film.actions),
+                                   locale, max_bytes=max_bytes)
+
+
+def film_file(data, name=FILM_NAME):
+    return discord.File(io.BytesIO(data), filename=name)
+
+
+@dataclass
+class FinalPost:
+    bot: object
+    game_id: int
+    lines: list = field(default_factory=list)    # after the scores: the ratings
+    film: bytes | None = None
+    view: discord.ui.View | None = None
+
+    def attach(self, kwargs):
+        """The last part's send() arguments: its own (the final picture) plus the film and
+        the Rematch button."""
+        out = dict(kwargs)
+        files = [out.pop("file")] if "file" in out else []
+        if self.film:
+            files.append(film_file(self.film))
+        if files:
+            out["files"] = files
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+    async def posted(self, message):
+        """Remember the final post (the history links to it)."""
+        try:
+            await self.bot.service.remember_final_post(self.game_id, message.channel.id,
+                                                       message.id)
+        except Exception:
+            log.exception("could not remember the final post of game %s", self.game_id)
+
+
+async def final_post(bot, hosted, loc, png=None):
+    """The additions to the final post of the finished game `hosted`, in language `loc`; `png`
+    is the final picture going with it (the film takes what is left of the upload limit)."""
+    end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc))
+    try:
+        end.lines = rating_lines(await bot.service.game_rating(hosted.id), loc)
+    except Exception:
+        log.exception("could not read the ratings of game %s", hosted.id)
+    try:
+        film = await bot.service.replay_data(hosted.id, hosted.guild_id)
+        end.film = await build_film(film, loc, MAX_UPLOAD - len(png or b""))
+    except Exception:
+        log.exception("the film of game %s could not be made", hosted.id)
+    return end
+
+
+def rating_lines(rating, loc):
+    """What the game did to the ratings in its server, best placed first; or why it was not
+    rated. The values are the leaderboard's (mu - 3 sigma)."""
+    if not rating.rated:
+        return ["", t(rating.reason, loc)] if rating.reason else []
+    lines = ["", t("bot.end.rated", loc, z=Z)]
+    for d in rating.changes:
+        after = figure(d.after.conservative)
+        if d.before is None:
+            lines.append(t("bot.end.rating_new", loc, name=d.name, after=after))
+        else:
+            lines.append(t("bot.end.rating", loc, name=d.name, after=after,
+                           before=figure(d.before.conservative)))
+    return lines

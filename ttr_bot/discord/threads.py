@@ -1,0 +1,36 @@
+"""A thread per game: `/ttr new thread:` opens the game in a new public thread of the channel,
+so that one channel can host many games at once and its own feed stays readable.
+
+The bot needs the "Create Public Threads" permission in the channel (and "Send Messages in
+Threads" to post there). Without it Discord answers 403; the game then opens in the channel as
+it would without the option, and the host is told why. A thread inside a thread, or in a kind
+of channel without threads, is not possible either: the game opens where it was asked for.
+"""
+import logging
+
+import discord
+
+log = logging.getLogger(__name__)
+ARCHIVE_AFTER = 10080         # minutes without a message before Discord archives it: a week
+NAME_LIMIT = 100              # Discord's limit for a channel name
+
+
+async def open_thread(interaction, name):
+    """(the new public thread, None), or (None, the catalog key of why there is none)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return None, "bot.thread.in_thread"
+    if not isinstance(channel, discord.TextChannel):
+        return None, "bot.thread.not_here"
+    try:
+        # without `type`, discord.py would make a private thread
+        thread = await channel.create_thread(
+            name=name[:NAME_LIMIT], type=discord.ChannelType.public_thread,
+            auto_archive_duration=ARCHIVE_AFTER)
+    except discord.Forbidden as exc:
+        log.info("no thread in channel %s: %s", channel.id, exc)
+        return None, "bot.thread.no_permission"
+    except discord.HTTPException as exc:
+        log.warning("could not open a thread in channel %s: %s", channel.id, exc)
+        return None, "bot.thread.failed"
+    return thread, None
