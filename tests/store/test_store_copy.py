@@ -97,8 +97,8 @@ def test_sqlite_to_postgresql_by_the_command(sqlite_db, pg_db):
     assert line.startswith(f"Copied sqlite:///{sqlite_db.path} to {pg_db.url}: 5 games "
                            "(1 in play, 1 in the lobby, 1 finished, 2 cancelled), "), line
     n_actions = sqlite_db.scalar("SELECT COUNT(*) FROM actions")
-    assert (f"{n_actions} actions, 3 snapshots, 2 timers, 3 user settings, 2 results, "
-            "2 message references; verified: every table matches row for row and 3 started "
+    assert (f"{n_actions} actions, 3 snapshots, 2 timers, 3 user settings, 0 away periods, "
+            "2 results, 2 message references, 0 owed messages, 0 votes; verified: every table matches row for row and 3 started "
             "games rebuild from their logs to their snapshots") in line, line
     assert asyncio.run(contents(sqlite_db.url, ids)) == asyncio.run(contents(pg_db.url, ids))
 

@@ -17,28 +17,35 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    VoteOpen,
     WrongStatus,
 )
 from .factory import open_store, parse_db_url, redact
 from .models import (
     ActionRecord,
+    Away,
     Game,
     MessageRef,
+    NewTimer,
+    OutboxItem,
+    OutboxRow,
+    Owed,
     ResultRecord,
     Seat,
     SeatResult,
     Snapshot,
     Timer,
     UserPrefs,
+    Vote,
 )
 from .sqlite import SqliteStore
 
 __all__ = [
     "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
     "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
-    "SeatIsBot", "SeatTaken", "StaleSequence", "WrongStatus",
-    "ActionRecord", "Game", "MessageRef", "ResultRecord", "Seat", "SeatResult", "Snapshot",
-    "Timer", "UserPrefs",
+    "SeatIsBot", "SeatTaken", "StaleSequence", "VoteOpen", "WrongStatus",
+    "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
+    "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
 ]
 
 

@@ -3,16 +3,23 @@ and how a row becomes one of the records in models.py. SQL that differs by diale
 locking, error classes) stays in each driver."""
 import json
 import time
+from dataclasses import replace
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .models import Game, ResultRecord, Seat, Timer
+from .models import Game, OutboxRow, Owed, ResultRecord, Seat, Timer, UserPrefs, Vote
 
 # status -> the statuses a game may come from
 TRANSITIONS = {"active": ("lobby",), "finished": ("active",), "cancelled": ("lobby", "active")}
 GAME_COLUMNS = ("id, guild_id, channel_id, map, variant, options, seed, status, host_id, "
-                "created_at, updated_at, finished_at, seq")
-SEAT_COLUMNS = "game_id, seat, user_id, display_name, bot_level, notify, former_user_id"
+                "created_at, updated_at, finished_at, seq, end_reason")
+SEAT_COLUMNS = ("game_id, seat, user_id, display_name, bot_level, notify, former_user_id, "
+                "timeouts, handover")
+OUTBOX_COLUMNS = ("id, game_id, kind, lane, payload, key, held, seq, due_at, created_at, "
+                  "attempts, sent_at, error")
+VOTE_COLUMNS = ("id, game_id, kind, target_seat, proposer, voters, ballots, status, created_at, "
+                "expires_at, closed_at")
+USER_COLUMNS = "user_id, locale, dms_closed, updated_at, notify"
 TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at, attempts"
 RESULT_COLUMNS = ("game_id, seat, user_id, score, rank, won, tickets_completed, map, variant, "
                   "finished_at, former_user_id")
@@ -39,15 +46,16 @@ def check_json_object(text: str, what: str) -> None:
 
 def game_record(row: Sequence[Any]) -> Game:
     (id_, guild_id, channel_id, map_, variant, options, seed, status, host_id, created_at,
-     updated_at, finished_at, seq) = row
+     updated_at, finished_at, seq, end_reason) = row
     return Game(id_, guild_id, channel_id, map_, variant, json.loads(options), seed, status,
-                host_id, created_at, updated_at, finished_at, seq)
+                host_id, created_at, updated_at, finished_at, seq, end_reason)
 
 
 def seat_record(row: Sequence[Any]) -> Seat:
-    game_id, number, user_id, display_name, bot_level, notify, former_user_id = row
+    (game_id, number, user_id, display_name, bot_level, notify, former_user_id, timeouts,
+     handover) = row
     return Seat(game_id, number, user_id, display_name, bot_level, json.loads(notify),
-                former_user_id)
+                former_user_id, timeouts, handover)
 
 
 def timer_record(row: Sequence[Any]) -> Timer:
@@ -60,3 +68,42 @@ def result_record(row: Sequence[Any]) -> ResultRecord:
     return ResultRecord(game_id=game_id, seat=number, user_id=user_id, score=score, rank=rank,
                         won=bool(won), tickets_completed=tickets, map=map_, variant=variant,
                         finished_at=finished_at, former_user_id=former)
+
+
+def outbox_record(row: Sequence[Any]) -> OutboxRow:
+    (id_, game_id, kind, lane, payload, key, held, seq, due_at, created_at, attempts, sent_at,
+     error) = row
+    return OutboxRow(id_, game_id, kind, lane, json.loads(payload), key, bool(held), seq, due_at,
+                     created_at, attempts, sent_at, error)
+
+
+def vote_record(row: Sequence[Any]) -> Vote:
+    (id_, game_id, kind, target_seat, proposer, voters, ballots, status, created_at, expires_at,
+     closed_at) = row
+    return Vote(id_, game_id, kind, target_seat, proposer, json.loads(voters),
+                {int(k): bool(v) for k, v in json.loads(ballots).items()}, status, created_at,
+                expires_at, closed_at)
+
+
+def user_record(row: Sequence[Any]) -> UserPrefs:
+    user_id, locale, dms_closed, updated_at, notify = row
+    return UserPrefs(user_id, locale, bool(dms_closed), updated_at, json.loads(notify))
+
+
+def dump_list(items: Sequence[Any]) -> str:
+    return json.dumps(list(items), separators=(",", ":"))
+
+
+def fill_vote(owed: Owed | None, vote_id: int) -> Owed | None:
+    """`owed` for a vote being opened, which has no id until its row is written: payloads with
+    "vote": None get the id, and "{vote}" in outbox keys becomes it."""
+    if not owed:
+        return owed
+
+    def fill(payload: dict) -> dict:
+        return {**payload, "vote": vote_id} if payload.get("vote", 0) is None else payload
+    return Owed(
+        tuple(replace(o, payload=fill(o.payload),
+                      key=o.key.replace("{vote}", str(vote_id)) if o.key else o.key)
+              for o in owed.outbox),
+        tuple(replace(t, payload=fill(t.payload)) for t in owed.timers), owed.drop_timers)
