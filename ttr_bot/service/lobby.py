@@ -4,31 +4,68 @@ Mixed into GameService (uses its lock, loading and bot scheduling). Every operat
 the game under its lock, so two players racing for the last seat cannot both get it.
 """
 import json
+from dataclasses import asdict, replace
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
 from ..maps import MapError, variants
-from ..store import ChannelBusy, SeatTaken
+from ..store import ChannelBusy, NewTimer, Owed, SeatTaken
 from .effects import Effects, ServiceError
 from .hosted import CANCELLED, LOBBY
 from .levels import BOT_LEVELS
+from .owed import channel_row, dm_row
+from .turns import (
+    AWAY_MODES,
+    DAY,
+    DEADLINES,
+    DEFAULT_DEADLINE,
+    LOBBY_DAYS,
+    LOBBY_EXPIRE,
+    LOBBY_WARN,
+    LOBBY_WARN_DAYS,
+    REMINDS,
+    GameOptions,
+)
+
+
+def game_options(options):
+    """The /ttr new options, checked: ServiceError for a value that is not offered."""
+    options = dict(options or {})
+    unknown = set(options) - {"deadline", "remind", "away"}
+    if unknown:
+        raise ServiceError("service.bad_option", option=", ".join(sorted(unknown)))
+    out = {**GameOptions(deadline=DEFAULT_DEADLINE).to_dict(), **options}
+    if out["deadline"] not in DEADLINES or out["remind"] not in REMINDS or \
+            out["away"] not in AWAY_MODES:
+        raise ServiceError("service.bad_option", option=", ".join(sorted(options)))
+    return out
 
 
 class Lobby:
-    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base"):
+    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base",
+                         options=None):
+        """Open a lobby; `options` are the game's settings (deadline, remind, away; the
+        defaults where missing), kept in the game's options."""
         try:
             if variant not in variants(map_id):
                 raise ServiceError("service.unknown_variant", map=map_id, variant=variant)
         except (KeyError, MapError, FileNotFoundError):
             raise ServiceError("service.unknown_map", map=map_id) from None
+        settings = game_options(options)
         seed = self.seeds.randrange(2 ** 62)
+        now = self.clock()
+        # a lobby nobody starts is warned, then closed: its timers go in with it
+        owed = Owed(timers=(NewTimer(LOBBY_WARN, now + LOBBY_WARN_DAYS * DAY, {}),
+                            NewTimer(LOBBY_EXPIRE, now + LOBBY_DAYS * DAY, {})))
         try:   # the game and its host's seat in one transaction: never a lobby without a host
             game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
-                options={}, seed=seed, host_id=user_id, now=self.clock(), host_name=name)
+                options=settings, seed=seed, host_id=user_id, now=now, host_name=name,
+                owed=owed)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
+        self._committed(owed)
         return await self._reload(game_id)
 
     async def join(self, channel_id, user_id, name):
@@ -89,12 +126,16 @@ class Lobby:
                 raise ServiceError("service.player_count", min=rules.min_players,
                                    max=rules.max_players)
             game = Game(hosted.board, n, Dealer(hosted.seed))
-            await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock())
+            started = replace_game(hosted, game, self.clock())
+            owed = await self._owed_for_start(started)
+            await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock(),
+                                        owed=Owed(owed.outbox, owed.timers,
+                                                  (LOBBY_WARN, LOBBY_EXPIRE)))
+            self._committed(owed)
             hosted = await self._reload(hosted.id)
-            eff = Effects(hosted.id, hosted.channel_id, 0, started=True,
-                          changed=set(range(n)), to_move=game.to_move())
-            await self._schedule_bot(hosted, eff)
-            return eff
+            return Effects(hosted.id, hosted.channel_id, 0, started=True,
+                           changed=set(range(n)), to_move=game.to_move(),
+                           bot_turn=self._bot_to_move(hosted))
 
     async def cancel(self, channel_id, user_id, *, is_admin=False):
         hosted = await self._channel_game(channel_id)
@@ -103,15 +144,30 @@ class Lobby:
                 raise ServiceError("service.cancel_denied")
             return await self._cancel(hosted)
 
-    async def _cancel(self, hosted):
-        """Under the game's lock."""
-        await self.store.set_status(hosted.id, CANCELLED, now=self.clock())
-        await self.scheduler.cancel(hosted.id)
+    async def _cancel(self, hosted, *, reason=None, handover=None, dm_key=None):
+        """Under the game's lock. The channel is told (with `reason` and the last human's
+        `handover`, if that is why); with `dm_key`, every human by DM too."""
+        payload = {"reason": reason, "handover": None if handover is None else asdict(handover)}
+        rows = [channel_row(hosted, "cancel", payload, key=f"cancel:{hosted.id}")]
+        if dm_key is not None:
+            rows += [dm_row(u, dm_key, game_id=hosted.id, key_id=f"closed:{hosted.id}:{u}",
+                            channel=f"<#{hosted.channel_id}>")
+                     for u in hosted.user_ids()]
+        owed = Owed(tuple(rows))
+        await self.store.set_status(hosted.id, CANCELLED, now=self.clock(), reason=reason,
+                                    owed=owed)
         self.forget(hosted.id)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True)
+        self._committed(owed)
+        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True,
+                       handover=handover)
 
     async def _lobby(self, channel_id):
         hosted = await self._channel_game(channel_id)
         if hosted.status != LOBBY:
             raise ServiceError("service.already_started")
         return hosted
+
+
+def replace_game(hosted, game, now):
+    """The lobby's HostedGame as the game it becomes when started."""
+    return replace(hosted, game=game, status="active", seq=0, updated_at=now)

@@ -3,8 +3,8 @@ and how a row becomes one of the records in models.py. SQL that differs by diale
 locking, error classes) stays in each driver."""
 import json
 import time
-from dataclasses import replace
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .models import Game, OutboxRow, Owed, ResultRecord, Seat, Timer, UserPrefs, Vote
