@@ -73,6 +73,7 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.hand_view(BIG_GAME, "en"),
         C.quit_view(BIG_GAME, BIG_SEQ, "bot", "en"),
         C.quit_view(BIG_GAME, BIG_SEQ, "end", "en"),
+        C.vote_view(BIG_GAME, 10 ** 12 - 1, "en"),
     ]
     seen = set()
     for view in views:

@@ -26,6 +26,8 @@ TEMPLATES = {
     # leaving a game in play, confirmed: "bot" hands the seat to a computer player, "end" (the
     # last human leaving) cancels the game; the service refuses if that is no longer so
     "quit": rf"ttr:quit:{_N}:{_S}:(?P<mode>bot|end)",
+    # a ballot in a vote (/ttr vote): the vote's id says which vote, whatever the game's seq
+    "vote": rf"ttr:vote:{_N}:(?P<vote>\d{{1,12}}):(?P<op>yes|no)",
 }
 _COMPILED = {k: re.compile(v) for k, v in TEMPLATES.items()}
 
@@ -54,7 +56,7 @@ def fields(match):
             out[k] = None
         elif k == "cards":
             out[k] = decode_cards(v)
-        elif k in ("game", "seq", "target"):
+        elif k in ("game", "seq", "target", "vote"):
             out[k] = int(v)
         else:
             out[k] = v

@@ -7,15 +7,24 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ...service import LEVELS, ServiceError, playable_maps
+from ...service import (
+    AWAY_MODES,
+    DEADLINES,
+    DEFAULT_DEADLINE,
+    LEVELS,
+    REMINDS,
+    ServiceError,
+    playable_maps,
+)
 from .. import components
 from ..clicks import on_click
+from ..delivery import settings_line
 from ..errors import UserFacing, answer
 from ..format import fit, lobby_lines
 from ..moves import begin
 from ..translator import text
 from .base import GroupedCog
-from .seats import ask_leave
+from .seats import as_host, ask_leave
 
 MAPS = tuple(m for m, _ in playable_maps())
 VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
@@ -42,15 +51,16 @@ async def _lobby_changed(interaction, hosted):
     await bot.delivery.update_lobby(hosted, bot.delivery.public_locale(hosted))
 
 
-async def open_lobby(interaction, map_id, variant):
+async def open_lobby(interaction, map_id, variant, options=None):
     bot = interaction.client
     loc = await begin(interaction)
     hosted = await bot.service.open_lobby(
         guild_id=interaction.guild_id, channel_id=interaction.channel_id,
         user_id=interaction.user.id, name=player_name(interaction.user), map_id=map_id,
-        variant=variant)
+        variant=variant, options=options)
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
+    lines.insert(1, settings_line(hosted.settings, public))
     try:
         msg = await bot.delivery.send(interaction.channel_id, fit("\n".join(lines)),
                                       view=components.lobby_view(hosted.id, public))
@@ -89,8 +99,8 @@ async def start(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    eff = await bot.service.start(interaction.channel_id, interaction.user.id)
-    await bot.delivery.deliver(eff)
+    await as_host(interaction, lambda: bot.service.start(interaction.channel_id,
+                                                         interaction.user.id))
     await answer(interaction, t("bot.lobby.started", loc))
 
 
@@ -115,12 +125,19 @@ async def _level_picked(interaction, item):
 
 class Lobby(GroupedCog):
     @app_commands.command(name="new", description=text("bot.cmd.new"))
-    @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"))
+    @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
+                           deadline=text("bot.opt.deadline"), reminder=text("bot.opt.reminder"),
+                           away=text("bot.opt.away_mode"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
-        variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS])
-    async def new(self, interaction: discord.Interaction, map: str, variant: str = "base"):
-        await open_lobby(interaction, map, variant)
+        variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
+        deadline=[app_commands.Choice(name=text(f"bot.deadline.{h}"), value=h) for h in DEADLINES],
+        reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
+        away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES])
+    async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
+                  deadline: int = DEFAULT_DEADLINE, reminder: int = 24, away: str = "pause"):
+        await open_lobby(interaction, map, variant,
+                         {"deadline": deadline, "remind": reminder, "away": away})
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):
@@ -139,9 +156,9 @@ class Lobby(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         perms = interaction.permissions
-        eff = await bot.service.cancel(interaction.channel_id, interaction.user.id,
-                                       is_admin=bool(perms and perms.manage_guild))
-        await bot.delivery.deliver(eff)
+        await as_host(interaction, lambda: bot.service.cancel(
+            interaction.channel_id, interaction.user.id,
+            is_admin=bool(perms and perms.manage_guild)))
         await answer(interaction, t("bot.cancel.done", loc))
 
     @app_commands.command(name="addbot", description=text("bot.cmd.addbot"))
