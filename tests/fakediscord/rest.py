@@ -287,8 +287,36 @@ class Rest:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         elif not ch.bot_can_send:
             raise ApiError(403, 50013, "Missing Permissions")
+        again = self._nonce_seen(rec.json or {})
+        if again is not None:
+            return self._json(self._msg_json(again))
         m = await self.new_message(request, ch, rec.json or {}, rec.files)
+        self._remember_nonce(rec.json or {}, m)
         return self._json(self._msg_json(m))
+
+    # -- nonces: a repeated post returns the first copy, as Discord does with enforce_nonce ------
+    def _nonce_key(self, body: dict):
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        return (self.state.bot.id, str(nonce))   # Discord: "by the same author"
+
+    def _nonce_seen(self, body: dict) -> Optional[Message]:
+        key = self._nonce_key(body)
+        if key is None or key not in self.state.nonces:
+            return None
+        message_id, at = self.state.nonces[key]
+        m = self.state.messages.get(message_id)
+        if m is None or m.deleted or self.fake.clock.now() - at > self.fake.nonce_window:
+            return None
+        self.fake.nonce_hits.append(m.id)
+        return m
+
+    def _remember_nonce(self, body: dict, m: Message) -> None:
+        key = self._nonce_key(body)
+        if key is not None:
+            self.state.nonces[key] = (m.id, self.fake.clock.now())
+            m.nonce = str(body["nonce"])
 
     async def edit_message(self, request):
         ch = self._channel(request)

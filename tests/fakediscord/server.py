@@ -26,6 +26,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from . import payloads
+from .changes import WorldChangesMixin
 from .gateway import INTENT_MESSAGE_CONTENT, Gateway
 from .interactions import InteractionHandle, InteractionsMixin
 from .rest import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, RecordedRequest, build_app
@@ -64,7 +65,7 @@ class _ErrorLog(logging.Handler):
         self.records.append(text)
 
 
-class FakeDiscord(InteractionsMixin):
+class FakeDiscord(InteractionsMixin, WorldChangesMixin):
     def __init__(self, *, token: str = "fake-bot-token", clock: Optional[Clock] = None,
                  strict_timing: bool = False, compression: bool = True, patch_discord: bool = True) -> None:
         self.token = token
@@ -80,6 +81,8 @@ class FakeDiscord(InteractionsMixin):
         self.violations: List[Violation] = []
         self.interactions: Dict[int, InteractionHandle] = {}
         self.blocked_dms: List[tuple] = []  # (user_id, body) of sends refused with 50007
+        self.nonce_hits: List[int] = []  # ids of messages returned again for a repeated nonce
+        self.nonce_window = 300.0  # seconds (fake clock) a nonce is remembered, as Discord's "few minutes"
         self.sync_count = 0  # how many bulk command overwrites (tree.sync) were received
         self.base_url = ""
         self.gateway_url = ""
