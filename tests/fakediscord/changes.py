@@ -33,6 +33,7 @@ class WorldChangesMixin:
         for ch in doomed:
             data = payloads.channel(ch, st)
             st.channels.pop(ch.id, None)
+            st.deleted_channels.add(ch.id)
             guild = st.guilds.get(ch.guild_id)
             if guild is not None and ch.id in guild.channel_ids:
                 guild.channel_ids.remove(ch.id)

@@ -187,7 +187,10 @@ class Rest:
         return payloads.message(m, self.state, self.fake.base_url)
 
     def _channel(self, request: web.Request) -> Channel:
-        ch = self.state.channels.get(int(request.match_info["channel_id"]))
+        channel_id = int(request.match_info["channel_id"])
+        ch = self.state.channels.get(channel_id)
+        if ch is None and self.fake.auto_world and channel_id not in self.state.deleted_channels:
+            ch = self.fake.auto_channel(channel_id)
         if ch is None:
             raise ApiError(404, 10003, "Unknown Channel")
         return ch
@@ -234,6 +237,8 @@ class Rest:
     async def create_dm(self, request):
         body = request[REC].json or {}
         u = self.state.users.get(int(body.get("recipient_id", 0)))
+        if u is None and self.fake.auto_world:
+            u = self.fake.auto_user(int(body["recipient_id"]))
         if u is None:
             raise ApiError(400, 50033, "Invalid Recipient(s)")
         return self._json(payloads.channel(self.state.dm_channel_for(u.id), self.state))

@@ -67,12 +67,17 @@ class _ErrorLog(logging.Handler):
 
 class FakeDiscord(InteractionsMixin, WorldChangesMixin):
     def __init__(self, *, token: str = "fake-bot-token", clock: Optional[Clock] = None,
-                 strict_timing: bool = False, compression: bool = True, patch_discord: bool = True) -> None:
+                 strict_timing: bool = False, compression: bool = True, patch_discord: bool = True,
+                 auto_world: bool = False) -> None:
         self.token = token
         self.clock = clock or Clock()
         self.strict_timing = strict_timing  # late initial responses get 404 10062, as on real Discord
         self.compression = compression  # False: ignore ?compress= and send text frames
         self.patch_discord = patch_discord
+        # a post to a channel id, or a DM to a user id, the fake does not know creates it (for
+        # tests whose bot makes its ids up, e.g. the crash test's writer process)
+        self.auto_world = auto_world
+        self._auto_guild: Optional[Guild] = None
         self.state = State()
         self.gateway = Gateway(self)
         self.spec = SpecValidator()
@@ -212,6 +217,19 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         self.state.channels[th.id] = th
         self.state.guilds[parent.guild_id].channel_ids.append(th.id)
         return th
+
+    def auto_channel(self, channel_id: int) -> Channel:
+        if self._auto_guild is None:
+            self._auto_guild = self.add_guild("auto")
+        ch = Channel(channel_id, GUILD_TEXT, f"auto-{channel_id}", guild_id=self._auto_guild.id)
+        self.state.channels[ch.id] = ch
+        self._auto_guild.channel_ids.append(ch.id)
+        return ch
+
+    def auto_user(self, user_id: int) -> User:
+        u = User(user_id, f"user{user_id}")
+        self.state.users[u.id] = u
+        return u
 
     def dm_channel(self, user: User) -> Channel:
         return self.state.dm_channel_for(user.id)

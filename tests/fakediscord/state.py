@@ -295,6 +295,7 @@ class State:
         self.messages: Dict[int, Message] = {}
         self.commands: Dict[int, Command] = {}
         self.nonces: Dict[tuple, tuple] = {}  # (author, nonce) -> (message id, clock time)
+        self.deleted_channels: set = set()
         self.bot = User(self.ids.next(), "TTR Bot", bot=True)
         self.users[self.bot.id] = self.bot
         self.application_id = self.ids.next()
