@@ -104,7 +104,7 @@ class Absence:
             except ServiceError as exc:
                 if exc.key != "service.stale":
                     raise
-            self.forget(hosted.id)
+                self.forget(hosted.id)      # another process moved it: read it again
             hosted = await self.load(hosted.id)
             if hosted is None or not hosted.is_active:
                 return
