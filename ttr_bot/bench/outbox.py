@@ -74,7 +74,7 @@ async def run(args, fakediscord):
                                       "WHERE sent_at IS NOT NULL")
             await fake.stop_bot(bot)
     latency = {"channel": [], "dm": []}
-    for row_id, kind, lane, created, sent_at in sent:
+    for row_id, _kind, lane, created, sent_at in sent:
         at = received.get(f"ttr{row_id}") or received.get(f"ttr{row_id}.0")
         if at is None:          # an edit (a hand message changed in place): when it was marked
             at = sent_at

@@ -17,7 +17,6 @@ Both on the real store (SQLite, synchronous commits) on this machine's disk (--d
 """
 import argparse
 import asyncio
-import json
 import random
 import sqlite3
 import statistics
