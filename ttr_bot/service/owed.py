@@ -50,7 +50,7 @@ def later_lane(user_id):
 
 def channel_row(hosted, kind, payload, *, key=None, held=False, seq=None):
     return OutboxItem(kind, channel_lane(hosted.channel_id), payload, key=key, held=held,
-                      seq=hosted.seq if seq is None else seq)
+                      seq=hosted.seq if seq is None else seq, game_id=hosted.id)
 
 
 def notice_row(hosted, key, ping=(), key_id=None, **params):
@@ -62,7 +62,7 @@ def hand_row(hosted, seat, why=None, *, due_at=None, seq=None):
     user = hosted.seats[seat].user_id
     lane = later_lane(user) if due_at is not None else user_lane(user)
     return OutboxItem("hand", lane, {"seat": seat, "user": user, "why": why},
-                      seq=hosted.seq if seq is None else seq, due_at=due_at)
+                      seq=hosted.seq if seq is None else seq, due_at=due_at, game_id=hosted.id)
 
 
 def dm_row(user_id, key, *, game_id=None, key_id=None, **params):
