@@ -30,15 +30,15 @@ from .turns import (
 
 
 def game_options(options):
-    """The /ttr new options, checked: ServiceError for a value that is not offered."""
+    """The /ttr new options with the time settings (deadline, remind, away) checked and their
+    defaults filled in: ServiceError for a value that is not offered. Other settings pass
+    through as given (each feature checks its own)."""
     options = dict(options or {})
-    unknown = set(options) - {"deadline", "remind", "away"}
-    if unknown:
-        raise ServiceError("service.bad_option", option=", ".join(sorted(unknown)))
     out = {**GameOptions(deadline=DEFAULT_DEADLINE).to_dict(), **options}
-    if out["deadline"] not in DEADLINES or out["remind"] not in REMINDS or \
-            out["away"] not in AWAY_MODES:
-        raise ServiceError("service.bad_option", option=", ".join(sorted(options)))
+    bad = [k for k, allowed in (("deadline", DEADLINES), ("remind", REMINDS), ("away", AWAY_MODES))
+           if out[k] not in allowed]
+    if bad:
+        raise ServiceError("service.bad_option", option=", ".join(bad))
     return out
 
 
