@@ -222,7 +222,7 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
             raise AssertionError(f"seed {SEED}, round {round_no}: {e}") from e
     # the test did what it says: many actions (the writer also delivers its posts, so fewer
     # than the service alone would make), most kills in the middle of the stream
-    assert done_total >= 15 * ROUNDS, (SEED, done_total)
+    assert done_total >= 8 * ROUNDS, (SEED, done_total)
     assert mid_stream_kills >= ROUNDS // 2, (SEED, mid_stream_kills)
     finished = sum(1 for seq, status in checked.values() if status == "finished")
     drain = Writer(db, ROUNDS + 1, url, "drain")       # delivers what is still owed, then exits
