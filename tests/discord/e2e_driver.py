@@ -37,10 +37,13 @@ BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 
 
 class Table:
-    def __init__(self, fake, db_path, *, bot_delay=0.02):
+    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, **bot_options):
+        import time
         self.fake = fake
         self.db_path = str(db_path)
         self.bot_delay = bot_delay
+        self.clock = clock or time.time
+        self.bot_options = bot_options
         self.guild = fake.add_guild("Rails")
         self.channel = fake.add_text_channel(self.guild, "ticket-to-ride")
         self.bot = None
@@ -50,7 +53,7 @@ class Table:
     async def start_bot(self, sync=False):
         self.generation += 1
         self.bot = TTRBot(Config(token=self.fake.token, db_path=self.db_path),
-                          bot_delay=self.bot_delay, dm_delay=0.01)
+                          bot_delay=self.bot_delay, clock=self.clock, **self.bot_options)
         await self.fake.start_bot(self.bot)
         if sync:
             await self.bot.tree.sync()
@@ -63,11 +66,14 @@ class Table:
         return await self.start_bot()
 
     async def settle(self):
-        """Until the bot has posted everything it queued and Discord is quiet."""
+        """Until the bot has posted everything it owes and Discord is quiet."""
         while True:
-            await self.bot.delivery.drain()
+            await self.bot.wait_until_ready()
+            while not self.bot.outbox.running:
+                await asyncio.sleep(0.01)
+            await self.bot.outbox.drain()
             await self.fake.idle(quiet=0.02, timeout=20)
-            if not self.bot.delivery._tasks:
+            if not self.bot.outbox._busy and not await self.bot.outbox._due_rows():
                 return
 
     async def game(self):

@@ -126,12 +126,10 @@ class World:
         for user in others:
             await svc.join(channel.id, user.id, user.username)
         if start:
-            eff = await svc.start(channel.id, self.host.id)
-            await self.bot.delivery.deliver(eff)
+            await svc.start(channel.id, self.host.id)     # the outbox posts what is owed
             for user in (self.host, *others):      # everyone keeps their tickets
                 _, v = await svc.player_view(hosted.id, user.id)
-                eff = await svc.act(hosted.id, user.id, v.legal_actions()[-1])
-                await self.bot.delivery.deliver(eff)
+                await svc.act(hosted.id, user.id, v.legal_actions()[-1])
         return hosted.id
 
     async def _finished_game(self, channel):

@@ -2,6 +2,8 @@
 metadata."""
 import re
 
+import pytest
+
 from tests.discord.adapter_kit import REPO
 from ttr_bot.discord.cogs.info import HELP_KEYS
 from ttr_bot.discord.cogs.lobby import LEVELS, MAPS, VARIANTS
@@ -52,3 +54,23 @@ def test_translations_of_the_bot_texts_use_only_known_placeholders():
         for key, text in catalog(loc).items():
             if key.startswith("bot.") and key in EN:
                 assert _fields(text) <= _fields(EN[key]), (loc, key)
+
+
+
+@pytest.mark.asyncio
+async def test_every_command_a_text_names_exists():
+    """"/ttr stats" in a sentence must be a command the player can type (they moved under
+    /ttr me and /ttr server when /ttr reached Discord's 25 subcommands)."""
+    from ttr_bot.discord.bot import TTRBot
+    from ttr_bot.discord.config import Config
+    bot = TTRBot(Config(token=None), sync_only=True)
+    await bot.setup_hook()
+    paths = {c.qualified_name for c in bot.ttr.walk_commands()}
+    named = set()
+    for loc in LOCALES:
+        for text in catalog(loc).values():
+            named |= set(re.findall(r"/(ttr(?: [a-z]+){1,2})", text))
+    # "/ttr server stats" is named whole; "/ttr hand shows" is /ttr hand and a word after it
+    unknown = sorted(n for n in named if n not in paths and n.rsplit(" ", 1)[0] not in paths)
+    assert not unknown
+    assert {"ttr server stats", "ttr me language"} <= paths and len(named) > 10

@@ -184,7 +184,6 @@ async def test_per_user_and_per_channel_memory_is_bounded():
 async def test_the_bots_caches_are_the_bounded_kind(table):
     bot = table.bot
     assert isinstance(bot._locale_override, LRUDict) and isinstance(bot._seen_locale, LRUDict)
-    delivery = bot.delivery
-    assert isinstance(delivery._channel_locks, KeyedLocks)
-    assert isinstance(delivery._user_locks, KeyedLocks) and isinstance(delivery._told_closed, LRUSet)
+    assert isinstance(bot.delivery._lobby_locks, KeyedLocks)
+    assert len(bot.outbox._busy) <= bot.outbox.lanes      # lanes in flight, at most `lanes`
     assert isinstance(bot.service._channels, LRUDict)

@@ -88,7 +88,7 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
     assert f"<@{alice.id}>" in lobby.content and alice.id in lobby.mentions
     new_game = await table.bot.service.load(lobby_game(lobby))
     assert (new_game.map_id, new_game.host_id, new_game.names()) == ("usa", bob.id, ["bob"])
-    assert new_game.options == {"rematch_of": game_id}
+    assert new_game.options["rematch_of"] == game_id
     again = await table.click(alice, post, f"ttr:rematch:{game_id}")
     assert again.content == t("service.rematch_open")
     joined = await table.click(alice, lobby, f"ttr:lobby:{new_game.id}:join")
@@ -196,7 +196,7 @@ async def test_a_game_in_a_thread_of_its_own_and_another_in_the_channel(fake, tm
     assert thread.type == PUBLIC_THREAD and thread.name == f"{t('bot.map.europe')} — alice"
     assert msg.content.startswith(t("bot.lobby.opened_thread", thread=f"<#{thread.id}>"))
     hosted = await table.bot.service.game_in_channel(thread.id)
-    assert hosted.options == {"thread": True} and hosted.is_lobby
+    assert hosted.options["thread"] is True and hosted.is_lobby
     lobby = fake.messages_in(thread)[-1]
     assert find_cid(lobby, "ttr:lobby:") and table.public_messages() == []   # not in the channel
     joined = await table.click(bob, lobby, f"ttr:lobby:{hosted.id}:join")
@@ -222,7 +222,7 @@ async def test_without_the_thread_permission_the_game_opens_in_the_channel(fake,
     assert msg.content == t("bot.lobby.opened") + "\n" + t("bot.thread.no_permission")
     assert [c for c in fake.state.channels.values() if c.parent_id == table.channel.id] == []
     hosted = await table.bot.service.game_in_channel(table.channel.id)
-    assert hosted.is_lobby and hosted.options == {}
+    assert hosted.is_lobby and "thread" not in hosted.options
     assert find_cid(table.public_messages()[-1], "ttr:lobby:")
     assert any(r.path.endswith("/threads") and r.status == 403 for r in fake.requests)
     fake.assert_clean()

@@ -180,6 +180,8 @@ def message(m: Message, state: State, base_url: str) -> dict:
         out["application_id"] = s(state.application_id)
     if m.interaction_metadata is not None:
         out["interaction_metadata"] = m.interaction_metadata
+    if m.nonce is not None:
+        out["nonce"] = m.nonce
     return out
 
 

@@ -188,7 +188,10 @@ class Rest:
         return payloads.message(m, self.state, self.fake.base_url)
 
     def _channel(self, request: web.Request) -> Channel:
-        ch = self.state.channels.get(int(request.match_info["channel_id"]))
+        channel_id = int(request.match_info["channel_id"])
+        ch = self.state.channels.get(channel_id)
+        if ch is None and self.fake.auto_world and channel_id not in self.state.deleted_channels:
+            ch = self.fake.auto_channel(channel_id)
         if ch is None:
             raise ApiError(404, 10003, "Unknown Channel")
         return ch
@@ -235,6 +238,8 @@ class Rest:
     async def create_dm(self, request):
         body = request[REC].json or {}
         u = self.state.users.get(int(body.get("recipient_id", 0)))
+        if u is None and self.fake.auto_world:
+            u = self.fake.auto_user(int(body["recipient_id"]))
         if u is None:
             raise ApiError(400, 50033, "Invalid Recipient(s)")
         return self._json(payloads.channel(self.state.dm_channel_for(u.id), self.state))
@@ -288,8 +293,36 @@ class Rest:
                 raise ApiError(403, 50007, "Cannot send messages to this user")
         elif not ch.bot_can_send:
             raise ApiError(403, 50013, "Missing Permissions")
+        again = self._nonce_seen(rec.json or {})
+        if again is not None:
+            return self._json(self._msg_json(again))
         m = await self.new_message(request, ch, rec.json or {}, rec.files)
+        self._remember_nonce(rec.json or {}, m)
         return self._json(self._msg_json(m))
+
+    # -- nonces: a repeated post returns the first copy, as Discord does with enforce_nonce ------
+    def _nonce_key(self, body: dict):
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        return (self.state.bot.id, str(nonce))   # Discord: "by the same author"
+
+    def _nonce_seen(self, body: dict) -> Optional[Message]:
+        key = self._nonce_key(body)
+        if key is None or key not in self.state.nonces:
+            return None
+        message_id, at = self.state.nonces[key]
+        m = self.state.messages.get(message_id)
+        if m is None or m.deleted or self.fake.clock.now() - at > self.fake.nonce_window:
+            return None
+        self.fake.nonce_hits.append(m.id)
+        return m
+
+    def _remember_nonce(self, body: dict, m: Message) -> None:
+        key = self._nonce_key(body)
+        if key is not None:
+            self.state.nonces[key] = (m.id, self.fake.clock.now())
+            m.nonce = str(body["nonce"])
 
     async def edit_message(self, request):
         ch = self._channel(request)

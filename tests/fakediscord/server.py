@@ -26,6 +26,7 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from . import payloads
+from .changes import WorldChangesMixin
 from .gateway import INTENT_MESSAGE_CONTENT, Gateway
 from .interactions import InteractionHandle, InteractionsMixin
 from .rest import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, RecordedRequest, build_app
@@ -64,14 +65,19 @@ class _ErrorLog(logging.Handler):
         self.records.append(text)
 
 
-class FakeDiscord(InteractionsMixin):
+class FakeDiscord(InteractionsMixin, WorldChangesMixin):
     def __init__(self, *, token: str = "fake-bot-token", clock: Optional[Clock] = None,
-                 strict_timing: bool = False, compression: bool = True, patch_discord: bool = True) -> None:
+                 strict_timing: bool = False, compression: bool = True, patch_discord: bool = True,
+                 auto_world: bool = False) -> None:
         self.token = token
         self.clock = clock or Clock()
         self.strict_timing = strict_timing  # late initial responses get 404 10062, as on real Discord
         self.compression = compression  # False: ignore ?compress= and send text frames
         self.patch_discord = patch_discord
+        # a post to a channel id, or a DM to a user id, the fake does not know creates it (for
+        # tests whose bot makes its ids up, e.g. the crash test's writer process)
+        self.auto_world = auto_world
+        self._auto_guild: Optional[Guild] = None
         self.state = State()
         self.gateway = Gateway(self)
         self.spec = SpecValidator()
@@ -80,6 +86,8 @@ class FakeDiscord(InteractionsMixin):
         self.violations: List[Violation] = []
         self.interactions: Dict[int, InteractionHandle] = {}
         self.blocked_dms: List[tuple] = []  # (user_id, body) of sends refused with 50007
+        self.nonce_hits: List[int] = []  # ids of messages returned again for a repeated nonce
+        self.nonce_window = 300.0  # seconds (fake clock) a nonce is remembered, as Discord's "few minutes"
         self.sync_count = 0  # how many bulk command overwrites (tree.sync) were received
         self.base_url = ""
         self.gateway_url = ""
@@ -209,6 +217,19 @@ class FakeDiscord(InteractionsMixin):
         self.state.channels[th.id] = th
         self.state.guilds[parent.guild_id].channel_ids.append(th.id)
         return th
+
+    def auto_channel(self, channel_id: int) -> Channel:
+        if self._auto_guild is None:
+            self._auto_guild = self.add_guild("auto")
+        ch = Channel(channel_id, GUILD_TEXT, f"auto-{channel_id}", guild_id=self._auto_guild.id)
+        self.state.channels[ch.id] = ch
+        self._auto_guild.channel_ids.append(ch.id)
+        return ch
+
+    def auto_user(self, user_id: int) -> User:
+        u = User(user_id, f"user{user_id}")
+        self.state.users[u.id] = u
+        return u
 
     def dm_channel(self, user: User) -> Channel:
         return self.state.dm_channel_for(user.id)

@@ -189,6 +189,7 @@ class Message:
     mentions: List[int] = field(default_factory=list)
     deleted: bool = False
     history: List[dict] = field(default_factory=list)  # earlier versions (content/embeds/components)
+    nonce: Optional[str] = None  # the nonce it was created with (enforce_nonce)
 
     def __repr__(self) -> str:
         bits = [f"id={self.id}", f"content={self.content!r}"]
@@ -293,6 +294,8 @@ class State:
         self.channels: Dict[int, Channel] = {}
         self.messages: Dict[int, Message] = {}
         self.commands: Dict[int, Command] = {}
+        self.nonces: Dict[tuple, tuple] = {}  # (author, nonce) -> (message id, clock time)
+        self.deleted_channels: set = set()
         self.bot = User(self.ids.next(), "TTR Bot", bot=True)
         self.users[self.bot.id] = self.bot
         self.application_id = self.ids.next()

@@ -1,13 +1,19 @@
 """The writer the crash test kills: plays random moves in many games through GameService,
 forever, on the database it is given (a SQLite file's path or a postgresql:// URL).
 
-    python -m tests.service.crash_writer DB ROUND GAMES
+    python -m tests.service.crash_writer DB ROUND GAMES [DISCORD_URL [drain]]
 
 On start it resumes whatever the file holds (lobbies left half-made by an earlier kill are
 filled and started), opens new games until GAMES are in play, prints "ready", then after every
 act() that returned prints "done <game_id> <seq> <digest of the logged action>" and flushes.
 Games that finish are replaced by new ones. It stops by itself after a while, in case the test
 that should kill it is gone.
+
+With DISCORD_URL (a fake Discord the test runs), the bot's real outbox worker runs beside it
+and delivers what every action owes there (through discord.py's HTTP client, logged in with
+the fake's token; no gateway), board pictures left out (a text summary instead: the pictures
+are not what is tested, and drawing them would slow the writer down). With "drain", it only
+delivers what is still owed, prints "drained" and exits.
 """
 import asyncio
 import hashlib
@@ -18,7 +24,7 @@ import time
 
 from tests.service.svckit import make_service, open_store, pick_action, users_for
 from ttr_bot.record_format import action_to_json
-from ttr_bot.service import ServiceError
+from ttr_bot.service import GameService, ServiceError
 
 MAPS = [("usa", 5), ("europe", 5), ("switzerland", 3), ("nordic", 3)]
 SEATS = [str(i) for i in range(5)]
@@ -52,10 +58,53 @@ async def fill_and_start(svc, channel_id):
     return loaded.id
 
 
-async def main(db, round_no, want):
+class _Delivering:
+    """The outbox worker of the real bot on a discord.py client that only logs in (HTTP)."""
+
+    def __init__(self, url):
+        import discord
+        from discord.http import Route
+        Route.BASE = url + "/api/v10"
+        self.discord = discord
+
+    async def start(self, svc):
+        from ttr_bot.discord.delivery import Delivery
+        from ttr_bot.discord.outbox import OutboxWorker
+
+        class NoPictures(Delivery):
+            async def render(self, *args, **kwargs):
+                return None
+
+        class Client(self.discord.Client):
+            async def locale_for_user(self, user_id):
+                return "en"
+
+        client = Client(intents=self.discord.Intents.none())
+        await client.login("fake-bot-token")
+        client.service, client.clock = svc, time.time
+        self.client = client
+        self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time)
+        svc.on_outbox = self.worker.wake
+        self.worker.start()
+
+
+async def main(db, round_no, want, url=None, mode="play"):
     rng = random.Random(round_no * 7919)
     store = await open_store(db)
-    svc = make_service(store, seed=round_no, cache_size=4)   # small: evictions all the time
+    if url:     # the worker's clock and the service's must agree: the wall clock for both
+        svc = GameService(store, clock=time.time, seeds=random.Random(round_no), cache_size=4)
+    else:
+        svc = make_service(store, seed=round_no, cache_size=4)   # small: evictions all the time
+    if url:
+        delivering = _Delivering(url)
+        await delivering.start(svc)
+        if mode == "drain":
+            await delivering.worker.drain(timeout=MAX_SECONDS)
+            print("drained", flush=True)
+            await delivering.worker.stop()
+            await delivering.client.close()
+            await store.close()
+            return
     playing = await store.list_active_game_ids()
     for game_id in await store.list_active_game_ids(include_lobbies=True):
         row = await store.get_game(game_id)
@@ -87,4 +136,4 @@ async def main(db, round_no, want):
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:6]))

@@ -136,3 +136,31 @@ def walk_keys(obj):
     elif isinstance(obj, (list, tuple)):
         for v in obj:
             yield from walk_keys(v)
+
+
+# ----- time: a service on a ManualClock ------------------------------------------------------
+def timed_service(store, clock, seed=7, **kw):
+    """A service whose clock, scheduler included, is `clock` (a ManualClock)."""
+    kw.setdefault("bot_delay", 2.0)
+    return GameService(store, clock=clock, seeds=random.Random(seed), **kw)
+
+
+async def run_timers(svc, rounds=400):
+    """Let the scheduler handle every timer due at the clock's time, then return (a few real
+    loop turns, never real time passing for the game)."""
+    import asyncio
+    for _ in range(rounds):
+        await asyncio.sleep(0.005)
+        nxt = await svc.store.next_due()
+        idle = svc.scheduler._waiting_for is not None
+        if idle and (nxt is None or nxt.due_at > svc.clock()):
+            return
+    raise AssertionError("the scheduler did not settle")
+
+
+async def owed(store, kind=None):
+    return [r for r in await store.pending_outbox(10_000) if kind is None or r.kind == kind]
+
+
+async def timers_of(store, game_id, kind):
+    return await store.list_timers(game_id, kind)

@@ -105,7 +105,12 @@ async def test_overdue_timers_fire_once_on_restart_coalesced(store, make_game, s
     await service.start()
     await eventually(lambda: len(handler.fired) >= 5)
     await asyncio.sleep(0.2)  # nothing more comes
-    assert handler.names == ["g2-turn", "g1-reminder", "g1-turn-3", "global-1", "global-2"]
+    # each game's (and each timer without a game) once; one game's in due order (several
+    # games fire at once, so the order across games is not fixed)
+    assert sorted(handler.names) == ["g1-reminder", "g1-turn-3", "g2-turn", "global-1",
+                                     "global-2"]
+    g1_fired = [n for n in handler.names if n.startswith("g1")]
+    assert g1_fired == ["g1-reminder", "g1-turn-3"]
     assert [t.id for t in await store.due_timers(now + 7200)] == [future]
 
     await service.stop()  # and a second restart fires nothing again

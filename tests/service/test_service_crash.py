@@ -4,6 +4,12 @@ every game's stored state must equal the replay of its log. The next round resum
 games. On SQLite (the file) and on PostgreSQL (a client killed mid-transaction: the server rolls
 back what it had not committed).
 
+The writer also runs the bot's outbox worker against a fake Discord that this test runs (in a
+thread): after the last round a final writer delivers what is still owed, and then every
+committed turn-ending action has its turn post in the fake's channel exactly once, never
+twice, whatever moments the kills hit (between Discord taking a post and the row being marked
+sent, the retry's nonce makes the fake return the first copy, as Discord does).
+
 TTR_CRASH_ROUNDS and TTR_CRASH_SEED change the number of kill/restart rounds and the seed of
 the kill moments (the seed is printed on failure, to replay a failing run).
 """
@@ -34,12 +40,45 @@ def digest(action):
     return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
+class FakeInThread:
+    """A fake Discord serving from its own event loop in a thread, for the writer processes."""
+
+    def __init__(self):
+        from tests.fakediscord import FakeDiscord
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.fake = FakeDiscord(patch_discord=False, auto_world=True)
+        self.call(self.fake.start())
+
+    def call(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
+
+    def posts(self):
+        """nonce -> how many messages the fake holds with it (bot posts in guild channels)."""
+        async def read():
+            out = {}
+            for m in list(self.fake.state.messages.values()):
+                ch = self.fake.state.channels.get(m.channel_id)
+                if m.nonce and ch is not None and ch.guild_id is not None and not m.deleted:
+                    out[m.nonce] = out.get(m.nonce, 0) + 1
+            return out, list(self.fake.nonce_hits)
+        return self.call(read())
+
+    def close(self):
+        self.call(self.fake.stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
 class Writer:
     """The writer subprocess, its stdout collected line by line by a thread."""
 
-    def __init__(self, db, round_no):
+    def __init__(self, db, round_no, url=None, mode="play"):
+        extra = [url, mode] if url else []
         self.proc = subprocess.Popen(      # str(db): the SQLite file's path or the database URL
-            [sys.executable, "-m", "tests.service.crash_writer", str(db), str(round_no), str(GAMES)],
+            [sys.executable, "-m", "tests.service.crash_writer", str(db), str(round_no), str(GAMES),
+             *extra],
             cwd=REPO,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.lines = []
@@ -52,7 +91,7 @@ class Writer:
             if not line.endswith("\n"):     # cut off by the kill: never reported
                 break
             self.lines.append(line.split())
-            if line.startswith("ready"):
+            if line.startswith(("ready", "drained")):
                 self.ready.set()
 
     def kill(self):
@@ -109,6 +148,44 @@ def started_games(db):
         "SELECT id FROM games WHERE status IN ('active', 'finished') ORDER BY id")]
 
 
+def turn_ends(db):
+    """game id -> the seqs of its actions that ended a turn (or the game), by replaying it."""
+    from ttr_bot.engine.dealer import Dealer
+    from ttr_bot.engine.game import Game
+    from ttr_bot.maps import load_board
+    from ttr_bot.record_format import action_from_json
+    out = {}
+    for game_id, map_id, variant, seed in db.fetchall(
+            "SELECT id, map, variant, seed FROM games WHERE status IN ('active', 'finished')"):
+        n = db.scalar("SELECT COUNT(*) FROM seats WHERE game_id = ?", game_id)
+        game = Game(load_board(map_id, variant), n, Dealer(seed))
+        ends = out.setdefault(game_id, [])
+        for seq, text in db.fetchall(
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", game_id):
+            events = game.apply(action_from_json(game, json.loads(text), [str(i) for i in range(5)]))
+            if any(e["type"] in ("turn", "game_over") for e in events):
+                ends.append(seq)
+    return out
+
+
+def check_posts(db, fake):
+    """Every turn-ending action owes one turn post; each was posted exactly once."""
+    posts, hits = fake.posts()
+    rows = db.fetchall("SELECT id, game_id, seq, sent_at, error FROM outbox "
+                       "WHERE kind = 'turn' AND NOT held")
+    by_game = {}
+    for row_id, game_id, seq, sent_at, error in rows:
+        assert sent_at is not None and error is None, (row_id, "not delivered", error)
+        by_game.setdefault(game_id, []).append(seq)
+        mine = {k: v for k, v in posts.items() if k == f"ttr{row_id}" or
+                k.startswith(f"ttr{row_id}.")}
+        assert mine and all(v == 1 for v in mine.values()), (row_id, mine)
+    for game_id, ends in turn_ends(db).items():
+        assert sorted(by_game.get(game_id, [])) == ends, (game_id, "turn posts", ends)
+    assert all(v == 1 for v in posts.values()), "a post appears twice"
+    return len(rows), len(hits)
+
+
 def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     db = db_path
     rng = random.Random(SEED)
@@ -116,8 +193,10 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     checked = {}
     done_total = mid_stream_kills = 0
     started = time.monotonic()
+    fake = FakeInThread()
+    url = fake.fake.base_url
     for round_no in range(1, ROUNDS + 1):
-        writer = Writer(db, round_no)
+        writer = Writer(db, round_no, url)
         early = rng.random() < 0.15
         if early:                    # possibly during startup, migrations or game creation
             time.sleep(rng.uniform(0.0, 0.4))
@@ -141,12 +220,24 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
             asyncio.run(check(db, reported, checked))
         except AssertionError as e:
             raise AssertionError(f"seed {SEED}, round {round_no}: {e}") from e
-    # the test did what it says: many actions, most kills in the middle of the stream
-    assert done_total >= 30 * ROUNDS, (SEED, done_total)
+    # the test did what it says: many actions (the writer also delivers its posts, so fewer
+    # than the service alone would make), most kills in the middle of the stream
+    assert done_total >= 8 * ROUNDS, (SEED, done_total)
     assert mid_stream_kills >= ROUNDS // 2, (SEED, mid_stream_kills)
     finished = sum(1 for seq, status in checked.values() if status == "finished")
+    drain = Writer(db, ROUNDS + 1, url, "drain")       # delivers what is still owed, then exits
+    assert drain.ready.wait(60), drain.kill()
+    drain.proc.wait(90)                 # its own drain gives up after 30 s (MAX_SECONDS)
+    try:
+        posts, retried = check_posts(db, fake)
+    except AssertionError as e:
+        raise AssertionError(f"seed {SEED}: {e}") from e
+    finally:
+        fake.close()
     print(f"crash test ({db.driver}): seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "
-          f"{len(checked)} games ({finished} finished), {time.monotonic() - started:.1f} s")
+          f"{len(checked)} games ({finished} finished), {posts} turn posts each delivered once "
+          f"({retried} retried posts answered with their first copy), "
+          f"{time.monotonic() - started:.1f} s")
 
 
 def test_the_checker_catches_a_lost_action(db_path):

@@ -235,7 +235,8 @@ async def test_the_films_input_replays_the_game(svc, store):
 async def test_a_rematch_opens_the_same_table(svc, store):
     host = 300
     old = await svc.open_lobby(guild_id=GUILD, channel_id=30, user_id=host, name="Ann",
-                               map_id="europe", options={"thread": True})
+                               map_id="europe", options={"thread": True, "deadline": 24,
+                                                         "away": "cover"})
     await svc.join(30, 301, "Bob")
     await svc.add_bot(30, host, "easy")
     await svc.join(30, 302, "Cid")
@@ -250,7 +251,8 @@ async def test_a_rematch_opens_the_same_table(svc, store):
     lobby = again.lobby
     assert lobby.is_lobby and lobby.channel_id == 30 and lobby.host_id == 301
     assert (lobby.map_id, lobby.variant) == ("europe", "base")
-    assert lobby.options == {"thread": True, REMATCH_OF: old.id}
+    assert lobby.options == {"thread": True, "deadline": 24, "remind": 24, "away": "cover",
+                             REMATCH_OF: old.id}           # the same settings
     assert [(s.user_id, s.level) for s in lobby.seats] == [(301, None), (None, "easy")]
     assert again.invited == (host, 302)
     with pytest.raises(ServiceError) as err:               # a second click

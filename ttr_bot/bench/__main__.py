@@ -1,11 +1,12 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|film|stats]: print performance figures.
+"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox]: print
+performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "film", "stats")
+PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox")
 
 
 def main(argv=None):

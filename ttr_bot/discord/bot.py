@@ -3,8 +3,10 @@
 `setup_hook` (run once by discord.py before connecting) loads the cogs under the one /ttr group,
 registers the persistent dynamic items, and opens the game service on the configured database
 (running migrations, starting its scheduler and resuming every game: computer players move by
-themselves, their moves reach the channel through `Delivery`). With `sync_only` the service is
-skipped: `python bot.py sync` only needs the command tree.
+themselves) and starts the outbox worker, which sends whatever the service recorded as owed
+(every post and DM, whoever's move caused it) through `Delivery`. With `sync_only` the service
+is skipped: `python bot.py sync` only needs the command tree. A deleted channel or thread
+(gateway CHANNEL_DELETE / THREAD_DELETE, which the guilds intent brings) closes its game.
 """
 import logging
 import time
@@ -18,6 +20,7 @@ from ..service import open_service
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
 from .delivery import Delivery
+from .outbox import OutboxWorker
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -33,7 +36,7 @@ def intents():
 
 class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
-                 dm_delay=1.0, agents=None, **kwargs):
+                 agents=None, **kwargs):
         kwargs.setdefault("intents", intents())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=errors.Tree, allowed_mentions=discord.AllowedMentions.none(),
@@ -42,7 +45,8 @@ class TTRBot(commands.Bot):
         self.sync_only = sync_only
         self.clock = clock
         self.service = None
-        self.delivery = Delivery(self, dm_delay=dm_delay)
+        self.delivery = Delivery(self, clock=clock)
+        self.outbox = OutboxWorker(self, self.delivery, clock)
         self.ttr = ttr_group()
         self._bot_delay = bot_delay
         self._agents = agents
@@ -62,7 +66,8 @@ class TTRBot(commands.Bot):
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         self.service = await open_service(
             self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
-            on_effects=self._computer_moved)
+            on_outbox=self.outbox.wake)
+        self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")
         log.info("set up: database %s", self.config.db_path)
 
     async def on_interaction(self, interaction):
@@ -78,14 +83,25 @@ class TTRBot(commands.Bot):
                                                         data.get("component_type"), custom_id):
             await errors.handle(interaction, errors.UserFacing("bot.error.old_control"))
 
-    async def _computer_moved(self, eff):
+    async def _start_outbox(self):
+        # after READY: posts need the guild cache (languages, permissions)
         await self.wait_until_ready()
-        await self.delivery.deliver(eff)
+        self.outbox.start()
+
+    async def on_guild_channel_delete(self, channel):
+        if self.service is not None:
+            await self.service.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload):
+        if self.service is not None:
+            await self.service.channel_gone(payload.thread_id)
 
     async def close(self):
         if self.service is not None:
             await self.service.stop()
-        await self.delivery.drain(timeout=10)
+            if self.outbox.running:
+                await self.outbox.drain(timeout=10)
+        await self.outbox.stop()
         await super().close()
         if self.service is not None:
             await self.service.close()

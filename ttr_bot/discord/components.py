@@ -270,9 +270,23 @@ class HistoryPageButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button
             custom_id=ids.make("hist", guild_id, page, user_id)))
 
 
+class VoteButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["vote"]):
+    """Yes or no in a vote (/ttr vote)."""
+    KIND = "vote"
+    FIELDS = ("game", "vote", "op")
+
+    def __init__(self, game_id, vote_id, op, loc="en", item=None):
+        self.game_id, self.vote_id, self.op = game_id, vote_id, op
+        super().__init__(item or discord.ui.Button(
+            label=t(f"bot.btn.vote_{op}", loc), emoji="✅" if op == "yes" else "❌",
+            style=discord.ButtonStyle.success if op == "yes" else discord.ButtonStyle.danger,
+            custom_id=ids.make("vote", game_id, vote_id, op)))
+
+
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
                  PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
-                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton)
+                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
@@ -297,6 +311,13 @@ def turn_view(game_id, seq, game, loc, *, step="idle"):
         view.add_item(ClaimButton(game_id, seq, loc))
         view.add_item(TicketsButton(game_id, seq, loc))
     view.add_item(HandButton(game_id, loc))
+    return view
+
+
+def vote_view(game_id, vote_id, loc):
+    view = discord.ui.View(timeout=None)
+    for op in ("yes", "no"):
+        view.add_item(VoteButton(game_id, vote_id, op, loc))
     return view
 
 

@@ -1,24 +1,26 @@
-"""Effects -> Discord: the public turn message, DMs with their fallback, the final reveal.
+"""Owed messages -> Discord: the turn post, the start and the final reveal, handovers, notices,
+reminders, votes, DMs. The outbox worker (outbox.py) hands each owed row here; whatever this
+raises decides whether the row is retried, reported or given up (the worker's business).
 
-`deliver(effects)` returns at once: it decides what to post from the effects and the game as
-it is now, then queues the posting. Channel posts go out one at a time per channel, in order
-(so turn messages never overtake each other while a board renders); DMs go out one at a time
-per user in background tasks. Nothing here blocks the game: a failed post is logged, and a
-DM refused with 50007 marks the user's DMs closed (remembered in the store), tells them once in
-the channel (no private content) and leaves them the ephemeral 'My hand' path.
+Every picture goes through one method, `render`; the final post is built in one, `_post_end`.
+Public text is built from the rows' public events only (the service already moved hidden parts
+out); a turn's events arrive as the row that ended the turn plus its held parts, so one post
+tells the whole turn (a two-card draw, a tunnel reveal and its payment). A post describes the
+game as it was at its row's seq (`service.state_at`), even when it goes out late; only the
+latest post carries the turn panel.
 
-Public text is built from Effects.public only; a turn's events are gathered until the turn
-ends, so one message tells the whole turn (a two-card draw, a tunnel reveal and its payment).
-A computer player taking over a seat (Effects.handover) is announced at once, by name and
-level only.
+Channel posts carry a nonce made from the outbox row (`ttr<id>`, `ttr<id>.<part>`) with
+discord.py's enforce_nonce, so a post retried after a crash between Discord taking it and the
+row being marked sent returns the first copy instead of a second one. Discord keeps nonces for
+a few minutes only: a row older than that is first looked for in the channel's recent history.
 """
-import asyncio
 import io
 import logging
+from datetime import datetime, timezone
 
 import discord
 
-from ..bounded import KeyedLocks, LRUDict, LRUSet
+from ..bounded import KeyedLocks
 from ..i18n import normalize, t
 from ..service import CANCELLED
 from . import components, finale
@@ -26,18 +28,18 @@ from .format import (
     chunks,
     event_lines,
     fit,
-    hand_lines,
     lobby_lines,
     map_title,
     reveal_lines,
     row_line,
     summary_lines,
 )
+from .hands import HandMessages
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
-GAMES_REMEMBERED = 10_000       # games with a turn in progress whose events are gathered
-TOLD_REMEMBERED = 10_000        # (game, user) pairs told their DMs are closed
+NONCE_WINDOW = 120.0    # seconds we trust Discord to remember a nonce ("a few minutes")
+HISTORY_LOOKBACK = 50   # messages read back when a late post may already be there
 
 
 def mention_only(*user_ids):
@@ -45,37 +47,26 @@ def mention_only(*user_ids):
                                    users=[discord.Object(u) for u in user_ids if u])
 
 
-class Delivery:
-    def __init__(self, bot, dm_delay=1.0):
+def nonce(row, part=None):
+    return f"ttr{row.id}" if part is None else f"ttr{row.id}.{part}"
+
+
+class Delivery(HandMessages):
+    def __init__(self, bot, clock=None):
         self.bot = bot
-        self._pending = LRUDict(GAMES_REMEMBERED)   # game id -> public events of the turn so far
-        self._channel_locks = KeyedLocks()
-        self._user_locks = KeyedLocks()
+        self.clock = clock or bot.clock
         self._lobby_locks = KeyedLocks()         # game id: one lobby message edit at a time
-        self._tasks = set()
-        self._told_closed = LRUSet(TOLD_REMEMBERED)   # (game id, user id) told about closed DMs
-        self._dm_queued = set()                 # (game id, user id) with a DM not yet sent
-        self.dm_delay = dm_delay
+        self.handlers = {
+            "start": self._post_start, "turn": self._post_turn, "handover": self._post_handover,
+            "cancel": self._post_cancel, "notice": self._post_notice,
+            "reminder": self._post_reminder, "vote": self._post_vote,
+            "vote_result": self._post_vote_result, "hand": self.deliver_hand, "dm": self._dm,
+        }
 
     # ----- plumbing ------------------------------------------------------------------------------
-    def _spawn(self, coro, what):
-        async def guarded():
-            try:
-                await coro
-            except Exception:
-                log.exception("delivery failed: %s", what)
-        task = asyncio.create_task(guarded(), name=f"ttr-delivery-{what}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def drain(self, timeout=30.0):
-        """Wait for queued posts and DMs (tests, shutdown)."""
-        while self._tasks:
-            done, _ = await asyncio.wait(set(self._tasks), timeout=timeout)
-            if not done:
-                log.warning("%d deliveries still pending after %ss", len(self._tasks), timeout)
-                return
+    @property
+    def service(self):
+        return self.bot.service
 
     def channel(self, channel_id):
         return self.bot.get_partial_messageable(channel_id)
@@ -83,6 +74,11 @@ class Delivery:
     def public_locale(self, hosted):
         guild = self.bot.get_guild(hosted.guild_id) if hosted.guild_id else None
         return normalize(str(guild.preferred_locale)) if guild else "en"
+
+    async def handle(self, row, parts=(), merged=()):
+        """Deliver one owed row (`parts`: held rows it completes; `merged`: rows of the same
+        kind folded into it)."""
+        await self.handlers[row.kind](row, parts=parts, merged=merged)
 
     # ----- rendering -------------------------------------------------------------------------------
     async def render(self, game, names, viewer=None, locale="en", final=False):
@@ -103,92 +99,107 @@ class Delivery:
     def as_file(png, name="board.png"):
         return discord.File(io.BytesIO(png), filename=name)
 
-    # ----- effects ---------------------------------------------------------------------------------
-    async def deliver(self, eff):
-        hosted = await self.bot.service.load(eff.game_id)
+    # ----- sending ----------------------------------------------------------------------------------
+    async def send(self, channel_id, content, *, row=None, part=None, **kwargs):
+        """Post `content`; with `row`, under the row's nonce, and, for a row older than Discord's
+        nonce memory, not again if the channel already shows it."""
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        content = fit(content)
+        channel = self.channel(channel_id)
+        if row is not None:
+            kwargs["nonce"] = nonce(row, part)
+            if self.clock() - row.created_at > NONCE_WINDOW:
+                found = await self._already_posted(channel, content, row.created_at)
+                if found is not None:
+                    return found
+        return await channel.send(content, **kwargs)
+
+    async def _already_posted(self, channel, content, since):
+        me = self.bot.user.id if self.bot.user else None
+        after = discord.Object(discord.utils.time_snowflake(
+            datetime.fromtimestamp(max(0.0, since - 5), timezone.utc)))
+        try:
+            async for message in channel.history(limit=HISTORY_LOOKBACK, after=after):
+                if message.author.id == me and message.content == content:
+                    log.info("message %s was posted before a restart: not again", message.id)
+                    return message
+        except discord.HTTPException:   # no read access: post (rarely twice) rather than never
+            return None
+        return None
+
+    # ----- the start, turns, the end ------------------------------------------------------------------
+    async def _post_start(self, row, **_):
+        hosted = await self.service.state_at(row.game_id, 0)
         if hosted is None:
             return
         loc = self.public_locale(hosted)
-        if eff.cancelled:
-            self._pending.pop(eff.game_id, None)
-            self._spawn(self._post_cancel(hosted, loc, eff.handover), f"cancel {eff.game_id}")
-            return
-        if eff.handover is not None:
-            # the panel up now, if it is the leaver's (a later turn may replace it meanwhile)
-            game = hosted.game
-            panel = None
-            if game.phase == "play" and not game.over and game.current == eff.handover.seat:
-                panel = await self.bot.service.posted_message(hosted.id, "panel")
-            self._spawn(self._post_handover(hosted, eff.handover, panel, loc),
-                        f"handover {eff.game_id}/{eff.handover.seat}")
-            return
-        if eff.started:
-            self._spawn(self._post_start(hosted, loc), f"start {eff.game_id}")
-        else:
-            pending = self._pending.setdefault(eff.game_id, [])
-            pending.extend(eff.public)
-            if eff.over or any(e["type"] in ("turn", "game_over") for e in eff.public):
-                events = self._pending.pop(eff.game_id)
-                # the state to show is the one right now (a HostedGame never changes), not
-                # the one when the post goes out
-                self._spawn(self._post_turn(hosted, events, loc), f"turn {eff.game_id}/{eff.seq}")
-        for seat in sorted(eff.changed):
-            user_id = hosted.seats[seat].user_id
-            if user_id is not None and (eff.game_id, user_id) not in self._dm_queued:
-                # one DM per burst of changes (a two-card draw): it shows the state when sent
-                self._dm_queued.add((eff.game_id, user_id))
-                self._spawn(self._dm_hand(hosted, seat, user_id, fresh=eff.started),
-                            f"dm {user_id}")
-
-    # ----- public posts ------------------------------------------------------------------------------
-    async def send(self, channel_id, content, **kwargs):
-        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
-        return await self.channel(channel_id).send(fit(content), **kwargs)
-
-    async def _post_start(self, hosted, loc):
-        game = hosted.game
-        names = hosted.names()
+        game, names = hosted.game, hosted.names()
         lines = [t("bot.start.title", loc, map=map_title(game.board, loc))]
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
+        deadline = hosted.settings.deadline
+        if deadline:
+            lines.append(t("bot.start.deadline", loc, hours=deadline))
         lines.append(t("bot.start.choose", loc))
-        humans = [s.user_id for s in hosted.seats if s.user_id]
+        humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
-        async with self._channel_locks[hosted.channel_id]:
-            await self.update_lobby(hosted.id, loc)
-            png = await self.render(game, names, locale=loc)
-            kwargs = {"file": self.as_file(png)} if png else {}
-            await self.send(hosted.channel_id, "\n".join(lines),
-                            view=components.hand_view(hosted.id, loc),
-                            allowed_mentions=mention_only(*humans), **kwargs)
+        await self.update_lobby(hosted.id, loc)
+        png = await self.render(game, names, locale=loc)
+        kwargs = {"file": self.as_file(png)} if png else {}
+        await self.send(hosted.channel_id, "\n".join(lines), row=row,
+                        view=components.hand_view(hosted.id, loc),
+                        allowed_mentions=mention_only(*humans), **kwargs)
 
-    async def _post_turn(self, hosted, events, loc):
-        game, names = hosted.game, hosted.names()
-        lines = event_lines(events, game.board, names, loc, trains=game.trains)
-        channel_id = hosted.channel_id
-        async with self._channel_locks[channel_id]:
-            if game.over:
-                await self._post_end(hosted, lines, loc)
-                return
-            png = await self.render(game, names, locale=loc)
-            if not png:
-                lines += summary_lines(game, names, loc)
-            lines.append(row_line(game, loc))
-            current = hosted.seats[game.current]
-            kwargs, view = {}, None
-            if current.user_id is not None:
-                lines.append(t("bot.turn.ping", loc, mention=f"<@{current.user_id}>"))
-                view = components.turn_view(hosted.id, hosted.seq, game, loc)
-                kwargs["allowed_mentions"] = mention_only(current.user_id)
-            else:
-                lines.append(t("bot.turn.computer", loc, name=current.name))
-            if png:
-                kwargs["file"] = self.as_file(png)
-            if view is not None:
-                kwargs["view"] = view
-            msg = await self.send(channel_id, "\n".join(lines), **kwargs)
-            await self._replace_panel(hosted.id, channel_id, msg.id if view is not None else None)
+    async def _post_turn(self, row, parts=(), **_):
+        now = await self.service.load(row.game_id)
+        at = await self.service.state_at(row.game_id, row.seq)
+        if now is None or at is None:
+            return
+        game, names, loc = at.game, at.names(), self.public_locale(at)
+        events, lines = [], []
+        played_for = next((r.payload for r in (*parts, row) if r.payload.get("by")), None)
+        if played_for is not None:      # a computer played this turn for an absent player
+            lines.append(t(f"bot.turn.{played_for['by']}", loc, name=names[played_for["seat"]],
+                           level=t("bot.level.medium", loc)))
+        for r in (*parts, row):
+            events += r.payload.get("events", [])
+        lines += event_lines(events, game.board, names, loc, trains=game.trains)
+        p = row.payload
+        if p.get("over"):
+            if p.get("computers"):
+                lines.append(t("bot.end.computers", loc))
+            await self._post_end(at, lines, loc, row=row)
+            return
+        png = await self.render(game, names, locale=loc)
+        if not png:
+            lines += summary_lines(game, names, loc)
+        lines.append(row_line(game, loc))
+        current = at.seats[game.current]
+        kwargs, view = {}, None
+        if current.user_id is not None:
+            lines.append(t("bot.turn.ping", loc, mention=f"<@{current.user_id}>"))
+            if p.get("deadline"):
+                when = int(p["deadline"])
+                lines.append(t("bot.turn.deadline", loc, when=f"<t:{when}:R>", at=f"<t:{when}:f>"))
+            if p.get("away_until"):
+                lines.append(t("bot.turn.away_until", loc, name=current.name,
+                               until=f"<t:{int(p['away_until'])}:f>"))
+            if now.seq == row.seq:      # only the latest post has live buttons
+                view = components.turn_view(at.id, at.seq, game, loc)
+            kwargs["allowed_mentions"] = mention_only(p["ping"]) if p.get("ping") else NO_MENTIONS
+            kwargs["silent"] = bool(p.get("silent"))
+        else:
+            lines.append(t("bot.turn.computer", loc, name=current.name))
+        if png:
+            kwargs["file"] = self.as_file(png)
+        if view is not None:
+            kwargs["view"] = view
+        msg = await self.send(at.channel_id, "\n".join(lines), row=row, **kwargs)
+        if view is not None:
+            await self._replace_panel(at.id, at.channel_id, msg.id)
 
-    async def _post_end(self, hosted, lines, loc):
+    async def _post_end(self, hosted, lines, loc, row=None):
+        """The final reveal: the last turn's lines, every player's tickets and score, the
+        score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
         png = await self.render(game, names, locale=loc, final=True)
@@ -197,13 +208,14 @@ class Delivery:
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
             kwargs = {"file": self.as_file(png, "final.png")} if last and png else {}
-            msg = await self.send(channel_id, part, **(end.attach(kwargs) if last else kwargs))
+            msg = await self.send(channel_id, part, row=row, part=i,
+                                  **(end.attach(kwargs) if last else kwargs))
         await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
-        service = self.bot.service
+        service = self.service
         old = await service.posted_message(game_id, "panel")
         if message_id is not None:
             await service.remember_message(game_id, "panel", channel_id, message_id)
@@ -215,38 +227,62 @@ class Delivery:
             except discord.HTTPException as exc:
                 log.info("could not clear the old panel %s: %s", old.message_id, exc)
 
-    async def _post_handover(self, hosted, handover, panel, loc):
+    # ----- seats, cancelling, notices --------------------------------------------------------------------
+    async def _post_handover(self, row, **_):
         """Who left (or was replaced), and how strong the computer player taking over is."""
-        channel_id = hosted.channel_id
-        lines = [t(f"bot.seat.{handover.reason}", loc, name=handover.name,
-                   level=t(f"bot.level.{handover.level}", loc),
-                   by=f"<@{handover.by}>" if handover.by else "")]
-        if handover.host_id is not None:
-            lines.append(t("bot.seat.host", loc, mention=f"<@{handover.host_id}>"))
-        async with self._channel_locks[channel_id]:
-            await self.send(channel_id, "\n".join(lines))   # mentions shown, nobody pinged
-            if panel is None:
-                return
-            current = await self.bot.service.posted_message(hosted.id, "panel")
-            if current is not None and current.message_id == panel.message_id:
-                # the leaver's buttons would only answer "not a player": take them off
-                await self._replace_panel(hosted.id, channel_id, None)
-
-    async def _post_cancel(self, hosted, loc, handover=None):
-        await self.update_lobby(hosted.id, loc)
-        text = t("bot.cancelled", loc)
-        if handover is not None:     # the last human left
-            text = t("bot.seat.left_cancelled", loc, name=handover.name)
-        async with self._channel_locks[hosted.channel_id]:
-            await self.send(hosted.channel_id, text)
+        hosted = await self.service.load(row.game_id)
+        if hosted is None:
+            return
+        h = row.payload
+        loc = self.public_locale(hosted)
+        lines = [t(f"bot.seat.{h['reason']}", loc, name=h["name"],
+                   level=t(f"bot.level.{h['level']}", loc),
+                   by=f"<@{h['by']}>" if h.get("by") else "")]
+        if h["reason"] == "timeout":
+            lines.append(t("bot.seat.timeout_return", loc, mention=f"<@{h['user_id']}>"))
+        if h.get("host_id") is not None:
+            lines.append(t("bot.seat.host", loc, mention=f"<@{h['host_id']}>"))
+        await self.send(hosted.channel_id, "\n".join(lines), row=row)   # nobody pinged
+        game = hosted.game
+        if game is not None and not game.over and game.phase == "play" and \
+                game.current == h["seat"] and hosted.seats[h["seat"]].is_bot:
+            # the leaver's buttons would only answer "not a player": take them off
             await self._replace_panel(hosted.id, hosted.channel_id, None)
 
+    async def _post_cancel(self, row, **_):
+        hosted = await self.service.load(row.game_id)
+        if hosted is None:
+            return
+        loc = self.public_locale(hosted)
+        await self.update_lobby(hosted.id, loc)
+        reason, handover = row.payload.get("reason"), row.payload.get("handover")
+        if handover is not None:     # the last human left
+            text = t("bot.seat.left_cancelled", loc, name=handover["name"])
+        elif reason in ("abandoned", "lobby_expired", "vote", "host_left"):
+            text = t(f"bot.cancelled.{reason}", loc)
+        else:
+            text = t("bot.cancelled", loc)
+        await self.send(hosted.channel_id, text, row=row)
+        await self._replace_panel(hosted.id, hosted.channel_id, None)
+
+    async def _post_notice(self, row, **_):
+        hosted = await self.service.load(row.game_id)
+        if hosted is None:
+            return
+        p = row.payload
+        loc = self.public_locale(hosted)
+        kwargs = {"allowed_mentions": mention_only(*p.get("ping", ()))}
+        if p["key"] == "bot.dm.closed":     # their hand comes through "My hand" instead
+            kwargs["view"] = components.hand_view(hosted.id, loc)
+        await self.send(hosted.channel_id, t(p["key"], loc, **p.get("params", {})), row=row,
+                        **kwargs)
+
     async def update_lobby(self, game_id, loc):
-        """Edit the lobby message to show the seats as they are now (and drop its controls once
-        the game started or was cancelled). One edit at a time per game, each showing the
-        state when it is made: a join's edit that comes after the start's can never put the
-        Join and Start buttons back on a started game."""
-        service = self.bot.service
+        """Edit the lobby message to show the seats and settings as they are now (and drop its
+        controls once the game started or was cancelled). One edit at a time per game, each
+        showing the state when it is made: a join's edit that comes after the start's can never
+        put the Join and Start buttons back on a started game."""
+        service = self.service
         async with self._lobby_locks[game_id]:
             hosted = await service.load(game_id)
             ref = await service.posted_message(game_id, "lobby")
@@ -255,6 +291,8 @@ class Delivery:
             status = ("lobby" if hosted.is_lobby else
                       "cancelled" if hosted.status == CANCELLED else "started")
             lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
+            if status == "lobby":
+                lines.insert(1, settings_line(hosted.settings, loc))
             view = components.lobby_view(hosted, loc) if status == "lobby" else None
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
@@ -264,48 +302,111 @@ class Delivery:
             if status != "lobby":
                 await service.forget_message(game_id, "lobby")
 
-    # ----- private updates -----------------------------------------------------------------------------
-    async def _dm_hand(self, hosted, seat, user_id, fresh=False):
-        """DM a player their hand and tickets (and the ticket offer with its menu)."""
-        await asyncio.sleep(self.dm_delay)
-        async with self._user_locks[user_id]:
-            self._dm_queued.discard((hosted.id, user_id))
-            service = self.bot.service
-            # a new game tries again even if DMs failed before (the player may have opened them)
-            if not fresh and await service.dms_closed(user_id):
-                return
-            current = await service.load(hosted.id)
-            if current is None or not current.started or current.seats[seat].user_id != user_id:
-                return      # gone, or the player left the seat meanwhile
-            loc = await self.bot.locale_for_user(user_id)
-            v = current.view(seat)
-            lines = hand_lines(v, loc, channel_id=current.channel_id)
-            view = None
-            if v.offer:
-                view = components.keep_view(current.id, current.seq, v.board, v.offer,
-                                            v.keep_min(), loc)
-            try:
-                channel = await self.bot.create_dm(discord.Object(user_id))
-                await channel.send(fit("\n".join(lines)), view=view or discord.utils.MISSING,
-                                   allowed_mentions=NO_MENTIONS)
-            except discord.Forbidden as exc:   # 50007: DMs closed (or the user blocked us)
-                log.info("DM to user %s refused (%s)", user_id, exc.code)
-                await self._dms_closed(current, user_id, fresh)
-                return
-            if fresh and await service.dms_closed(user_id):
-                await service.set_dms_closed(user_id, False)
+    # ----- reminders and votes ---------------------------------------------------------------------------
+    async def is_member(self, guild_id, user_id):
+        """False only when Discord says the user is not in the server (10007 Unknown Member);
+        without the privileged members intent this lookup is how the bot learns it."""
+        guild = self.bot.get_guild(guild_id) if guild_id else None
+        if guild is None:
+            return True
+        try:
+            await guild.fetch_member(user_id)
+        except discord.NotFound as exc:
+            return exc.code != 10007
+        except discord.HTTPException:
+            return True
+        return True
 
-    async def _dms_closed(self, hosted, user_id, fresh):
-        service = self.bot.service
-        was_closed = await service.dms_closed(user_id)
-        await service.set_dms_closed(user_id, True)
-        key = (hosted.id, user_id)
-        if key in self._told_closed or (was_closed and not fresh):
+    async def _post_reminder(self, row, **_):
+        hosted = await self.service.load(row.game_id)
+        if hosted is None or not hosted.is_active:
             return
-        self._told_closed.add(key)
+        p = row.payload
+        user = p["user"]
+        if not await self.is_member(p.get("guild") or hosted.guild_id, user):
+            await self.service.member_left(hosted.guild_id, user)
+            return
+        if row.lane.startswith("c"):
+            loc = self.public_locale(hosted)
+            lines = [t("bot.remind.channel", loc, mention=f"<@{user}>")]
+            if p.get("deadline"):
+                lines.append(t("bot.turn.deadline", loc, when=f"<t:{int(p['deadline'])}:R>",
+                               at=f"<t:{int(p['deadline'])}:f>"))
+            await self.send(hosted.channel_id, "\n".join(lines), row=row,
+                            allowed_mentions=mention_only(user))
+        else:
+            await self._dm(row)
+
+    async def _post_vote(self, row, **_):
+        vote = await self.service.vote(row.payload["vote"])
+        hosted = await self.service.load(row.game_id)
+        if vote is None or hosted is None:
+            return
         loc = self.public_locale(hosted)
-        log.info("DMs to user %s are closed; serving them ephemerally", user_id)
-        async with self._channel_locks[hosted.channel_id]:
-            await self.send(hosted.channel_id, t("bot.dm.closed", loc, mention=f"<@{user_id}>"),
-                            view=components.hand_view(hosted.id, loc),
-                            allowed_mentions=mention_only(user_id))
+        msg = await self.send(hosted.channel_id, vote_text(vote, hosted, loc), row=row,
+                              view=components.vote_view(hosted.id, vote.id, loc)
+                              if vote.status == "open" else None,
+                              allowed_mentions=mention_only(*vote.voters))
+        await self.service.remember_message(hosted.id, f"vote:{vote.id}", hosted.channel_id,
+                                            msg.id)
+
+    async def _post_vote_result(self, row, **_):
+        vote = await self.service.vote(row.payload["vote"])
+        hosted = await self.service.load(row.game_id)
+        if vote is None or hosted is None:
+            return
+        loc = self.public_locale(hosted)
+        ref = await self.service.posted_message(hosted.id, f"vote:{vote.id}")
+        if ref is not None:
+            try:
+                await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
+                    content=fit(vote_text(vote, hosted, loc)), view=None,
+                    allowed_mentions=NO_MENTIONS)
+            except discord.HTTPException as exc:
+                log.info("could not close the vote message %s: %s", ref.message_id, exc)
+        await self.send(hosted.channel_id, t(f"bot.vote.{row.payload['status']}", loc,
+                                             what=vote_what(vote, hosted, loc)), row=row)
+
+    # ----- short DMs -------------------------------------------------------------------------------------
+    async def _dm(self, row, **_):
+        p = row.payload
+        user = p.get("user") or int(row.lane[1:])
+        loc = await self.bot.locale_for_user(user)
+        params = dict(p.get("params", {}))
+        if isinstance(params.get("missing"), list):     # permission names, in their language
+            params["missing"] = ", ".join(t(f"bot.perm.{m}", loc) for m in params["missing"])
+        try:
+            channel = await self.bot.create_dm(discord.Object(user))
+            await channel.send(fit(t(p["key"], loc, **params)), nonce=nonce(row),
+                               allowed_mentions=NO_MENTIONS)
+        except discord.Forbidden as exc:     # 50007: DMs closed; nothing more to do for it
+            log.info("DM to user %s refused (%s)", user, exc.code)
+
+
+def settings_line(settings, loc):
+    """The lobby's line about time: the deadline per turn and what happens while away."""
+    deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
+                else t("bot.settings.no_deadline", loc, hours=settings.remind))
+    return deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+
+
+def vote_what(vote, hosted, loc):
+    if vote.kind == "replace":
+        return t("bot.vote.what_replace", loc, name=hosted.seats[vote.target_seat].name
+                 if vote.target_seat is not None else "?")
+    return t("bot.vote.what_cancel", loc)
+
+
+def vote_text(vote, hosted, loc):
+    yes = sum(1 for u in vote.voters if vote.ballots.get(u) is True)
+    no = sum(1 for u in vote.voters if vote.ballots.get(u) is False)
+    need = len(vote.voters) // 2 + 1
+    lines = [t("bot.vote.title", loc, proposer=f"<@{vote.proposer}>",
+               what=vote_what(vote, hosted, loc)),
+             t("bot.vote.count", loc, yes=yes, no=no, need=need, voters=len(vote.voters),
+               names=" ".join(f"<@{u}>" for u in vote.voters))]
+    if vote.status == "open":
+        lines.append(t("bot.vote.ends", loc, when=f"<t:{int(vote.expires_at)}:R>"))
+    else:
+        lines.append(t(f"bot.vote.{vote.status}", loc, what=vote_what(vote, hosted, loc)))
+    return "\n".join(lines)

@@ -37,6 +37,8 @@ TEMPLATES = {
     "record": rf"ttr:record:{_N}",
     "ranks": rf"ttr:ranks:{_G}:{_P}:(?P<map>[a-z0-9_]{{1,24}}|-)",
     "hist": rf"ttr:hist:{_G}:{_P}:(?P<user>\d{{1,20}})",
+    # a ballot in a vote (/ttr vote): the vote's id says which vote, whatever the game's seq
+    "vote": rf"ttr:vote:{_N}:(?P<vote>\d{{1,12}}):(?P<op>yes|no)",
 }
 _COMPILED = {k: re.compile(v) for k, v in TEMPLATES.items()}
 
@@ -65,7 +67,7 @@ def fields(match):
             out[k] = None
         elif k == "cards":
             out[k] = decode_cards(v)
-        elif k in ("game", "seq", "target", "guild", "page", "user"):
+        elif k in ("game", "seq", "target", "guild", "page", "user", "vote"):
             out[k] = int(v)
         else:
             out[k] = v

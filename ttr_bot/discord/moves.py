@@ -1,8 +1,9 @@
 """One move, end to end, for a slash command or a click alike.
 
 `begin` acknowledges the interaction at once (ephemeral: a move's answer is private) and only
-then looks anything up. `act` hands the engine action to the service, has the effects
-delivered (public post, DMs) and answers the player privately: what they alone learned (the
+then looks anything up. `act` hands the engine action to the service (which records the public
+post and the DMs the move owes in the move's own transaction; the outbox worker sends them) and
+answers the player privately: what they alone learned (the
 card they drew, the tickets they kept) and, while their turn goes on, the panel for the next
 step. Payments are chosen here when only one makes sense (payment_choices.py), otherwise
 asked for with buttons. The turn panel's clicks are registered here too (`on_click`).
@@ -78,7 +79,6 @@ async def act(interaction, loc, game_id, action, expected_seq=None):
             await stale(interaction, loc, game_id)
             return None
         raise
-    await bot.delivery.deliver(eff)
     await _after(interaction, loc, eff)
     return eff
 

@@ -12,7 +12,9 @@ from .effects import Effects, Handover, ServiceError
 from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS
+from .listing import GameListing
 from .lobby import REMATCH_OF, Rematch, check_table
+from .notify import HOW, BadSetting
 from .records import (
     FilmInput,
     GameRating,
@@ -23,6 +25,7 @@ from .records import (
     LeaderboardPage,
     RatingDelta,
 )
+from .turns import AWAY_MODES, DEADLINES, DEFAULT_DEADLINE, MAX_AWAY_DAYS, REMINDS
 
 
 def playable_maps():
@@ -41,8 +44,9 @@ async def open_service(db, **options):
     return service
 
 
-__all__ = ["ACTIVE", "CANCELLED", "FINISHED", "LOBBY", "LEAVE_LEVEL", "LEVELS", "Effects",
-           "GameService", "Handover", "HostedGame", "PostedMessage", "SeatInfo", "ServiceError",
-           "open_service", "playable_maps", "REMATCH_OF", "Rematch", "check_table", "FilmInput",
-           "GameRating", "HistoryEntry", "HistoryPage", "HistoryPlayer", "LeaderboardEntry",
-           "LeaderboardPage", "RatingDelta"]
+__all__ = ["ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
+           "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
+           "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
+           "SeatInfo", "ServiceError", "open_service", "playable_maps", "REMATCH_OF", "Rematch",
+           "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
+           "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]

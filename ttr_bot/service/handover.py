@@ -17,9 +17,12 @@ A game always keeps at least one human: a table of computers only would play on 
 (`service.last_human`); when the last human *leaves*, the game is cancelled instead, which is
 what they asked for (they are told before they confirm).
 """
-from ..store import SeatIsBot, WrongStatus
+from dataclasses import asdict, replace
+
+from ..store import Owed, SeatIsBot, WrongStatus
 from .effects import Effects, Handover, ServiceError
 from .levels import BOT_LEVELS, LEAVE_LEVEL
+from .owed import channel_row
 
 NAME_LIMIT = 32     # display names are at most this long (see the adapter's player_name)
 
@@ -59,10 +62,9 @@ class SeatHandover:
                 raise ServiceError("service.leave_changed")
             if not last:
                 return await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left", by=None)
-            eff = await self._cancel(hosted)
-            eff.handover = Handover(seat=seat, name=hosted.seats[seat].name, user_id=user_id,
-                                    level=None, reason="left")
-            return eff
+            return await self._cancel(hosted, handover=Handover(
+                seat=seat, name=hosted.seats[seat].name, user_id=user_id, level=None,
+                reason="left"))
 
     async def replace_player(self, game_id, user_id, target_id, level, *, is_admin=False):
         """The host or a server admin (`is_admin`, decided by the adapter as for /ttr cancel)
@@ -83,31 +85,42 @@ class SeatHandover:
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
 
-    async def _hand_over(self, hosted, seat, level, *, reason, by):
+    async def _hand_over(self, hosted, seat, level, *, reason, by, allow_last=False):
+        """`allow_last`: the last human may go too (their time ran out, or they left the
+        server): the computers then finish the game by themselves."""
         held = hosted.seats[seat]
         if held.is_bot:
             raise ServiceError("service.seat_is_bot", name=held.name)
         humans = hosted.humans()
-        if humans == [seat]:
+        if humans == [seat] and not allow_last:
             raise ServiceError("service.last_human")
         host_id = None
-        if held.user_id == hosted.host_id:   # the host's powers pass to the next human
-            host_id = hosted.seats[next(s for s in humans if s != seat)].user_id
+        others = [s for s in humans if s != seat]
+        if held.user_id == hosted.host_id and others:   # the host's powers pass to the next human
+            host_id = hosted.seats[others[0]].user_id
+        handover = Handover(seat=seat, name=held.name, user_id=held.user_id, level=level,
+                            reason=reason, by=by, host_id=host_id)
+        now = self.clock()
+        after = replace(hosted, seats=tuple(
+            replace(s, user_id=None, level=level, name=bot_name(held.name, level),
+                    former_user_id=held.user_id, handover=reason) if i == seat else s
+            for i, s in enumerate(hosted.seats)))
+        turn, _ = await self._owed_for_seat_change(after, seat, now)
+        owed = Owed((channel_row(hosted, "handover", asdict(handover)),), turn.timers,
+                    turn.drop_timers)
         try:
             # the reason and the turns the player finished stay with the seat: the results
             # and the ratings tell a player who left from a stand-in (ratings.py)
             await self.store.hand_seat_to_bot(
                 hosted.id, held.number, bot_level=BOT_LEVELS[level],
-                display_name=bot_name(held.name, level), host_id=host_id, now=self.clock(),
-                reason=reason, human_turns=hosted.game.turns_taken(seat))
+                display_name=bot_name(held.name, level), host_id=host_id, now=now,
+                reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed)
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
             hosted = await self._reload(hosted.id)
             if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
+        self._committed(owed)
         hosted = await self._reload(hosted.id)
-        eff = Effects(hosted.id, hosted.channel_id, hosted.seq, to_move=hosted.game.to_move(),
-                      handover=Handover(seat=seat, name=held.name, user_id=held.user_id,
-                                        level=level, reason=reason, by=by, host_id=host_id))
-        await self._schedule_bot(hosted, eff)
-        return eff
+        return Effects(hosted.id, hosted.channel_id, hosted.seq, to_move=hosted.game.to_move(),
+                       handover=handover, bot_turn=self._bot_to_move(hosted))

@@ -7,9 +7,12 @@ read-only `HostedGame` values, never store rows; nothing here imports discord, a
 reached only through its interface.
 
 The lobby and rematches (lobby.py), seats handed to computer players (handover.py), what the
-adapter asks the service to remember for it (adapter_state.py) and a server's statistics,
-leaderboard, history and films (records.py) are mixed into `GameService`; what a finishing game
-records, ratings included, is finish.py's.
+adapter asks the service to remember for it (adapter_state.py), a server's statistics,
+leaderboard, history and films (records.py), what each change owes players (owed.py: the
+outbox rows and timers written in the change's transaction), the timers' handlers and absent
+players (absence.py), away periods (away.py), votes (votes.py), the outbox as the delivery
+worker sees it (outbox.py) and /ttr games (listing.py) are mixed into `GameService`; what a
+finishing game records, ratings included, is finish.py's.
 """
 import asyncio
 import json
@@ -28,34 +31,42 @@ from ..engine.view import view
 from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
 from ..store import CorruptLog, CorruptSnapshot, StaleSequence
+from .absence import Absence
 from .adapter_state import AdapterState
+from .away import AwayPeriods
 from .effects import Effects, ServiceError, changed_seats, split_events
 from .finish import finished_results, rating_update
 from .handover import SeatHandover
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEVEL_NAMES, default_agents
+from .listing import Listing
 from .lobby import Lobby
+from .outbox import OutboxAccess
+from .owed import Owing
 from .records import GameRecords
 from .scheduler import Scheduler
+from .turns import BOT_MOVE
+from .votes import Votes
 
 log = logging.getLogger(__name__)
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
-BOT_MOVE = "bot_move"                     # the timer kind: a computer player's move is due
 GAME_IDS = range(1, 2 ** 63)              # what a game id can be (signed 64-bit, from 1)
 CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the rest: one query)
 
 
-class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
+class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence, AwayPeriods,
+                  Votes, OutboxAccess, Listing):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
-                 agents=None, on_effects=None):
+                 agents=None, on_outbox=None, scheduler_options=None):
         self.store = store
         self.clock = clock
         self.seeds = seeds or random.SystemRandom()
         self.cache_size = cache_size
         self.bot_delay = bot_delay
         self.agents = agents or default_agents()   # level name -> agent factory
-        self.on_effects = on_effects    # async callback for effects nobody asked for (bot moves)
-        self.scheduler = Scheduler(store, self._on_timer, clock=clock)
+        self.on_outbox = on_outbox      # called (no arguments) when owed messages were written
+        self.scheduler = Scheduler(store, self._on_timer, clock=clock,
+                                   **(scheduler_options or {}))
         self._cache = OrderedDict()     # game id -> HostedGame
         self._channels = LRUDict(CHANNELS_REMEMBERED)   # channel id -> its open game last found
         self._locks = KeyedLocks()      # a game's lock lives while someone holds or awaits it
@@ -87,13 +98,14 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
             except Exception:
                 log.exception("could not resume game %s", game_id)
 
-    async def _on_timer(self, timer):
-        if timer.kind != BOT_MOVE:
-            log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
+    def _committed(self, owed):
+        """Owed rows and timers were written: wake whoever sends and fires them."""
+        if not owed:
             return
-        eff = await self.play_bot(timer.game_id, timer.payload.get("seq"))
-        if eff is not None and self.on_effects is not None:
-            await self.on_effects(eff)
+        if owed.timers:
+            self.scheduler.notify(min(t.due_at for t in owed.timers))
+        if owed.outbox and self.on_outbox is not None:
+            self.on_outbox()
 
     # ----- loading ------------------------------------------------------------------------
     def lock(self, game_id):
@@ -225,10 +237,20 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
                 level = hosted.seats[seat].level
                 if level is None:
                     continue
-                agent = self.agents(level, seed=hosted.seed ^ (hosted.seq * 7919 + seat))
-                action = await asyncio.to_thread(agent.act, view(game, seat))
+                action = await self._decide(level, self._agent_seed(hosted, seat),
+                                            view(game, seat))
                 return await self._apply(hosted, action, actor=seat)
             return None
+
+    @staticmethod
+    def _agent_seed(hosted, seat):
+        return hosted.seed ^ (hosted.seq * 7919 + seat)
+
+    async def _decide(self, level, seed, player_view):
+        """A computer player's action: the one path every computer decision takes (its own
+        seats, and turns played for absent players), off the event loop."""
+        agent = self.agents(level, seed=seed)
+        return await asyncio.to_thread(agent.act, player_view)
 
     async def _active(self, game_id):
         hosted = await self.load(game_id)
@@ -238,7 +260,10 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
             raise ServiceError("service.not_active")
         return hosted
 
-    async def _apply(self, hosted, action, actor):
+    async def _apply(self, hosted, action, actor, *, by=None):
+        """Apply, commit with what it owes, report. `by`: None when the seat's player acted;
+        "timeout" or "away" when a computer played the turn of an absent player (logged with
+        no actor, as the schema says of actions the bot takes itself)."""
         game = hosted.game.copy(dealer=None)
         names = SEAT_NAMES[:game.n]
         illegal = game.check(action)  # before action_to_json, which trusts the indices
@@ -254,36 +279,39 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
         if game.over:   # the results and the ratings go with the last action, atomically
             results, rated, unrated = finished_results(hosted, game)
             ratings = rating_update(hosted.guild_id, results)
+        public, private = split_events(events)
+        now = self.clock()
+        after = replace(hosted, game=game, seq=hosted.seq + 1, updated_at=now,
+                        status=FINISHED if game.over else ACTIVE)
+        owed, timeouts, end_reason = await self._owed_for_action(hosted, after, public,
+                                                                 action.seat, by)
         try:
             seq = await self.store.append_action(
-                hosted.id, hosted.seq, actor, json.dumps(action_json, ensure_ascii=False),
-                json.dumps(to_dict(game)), now=self.clock(), results=results, ratings=ratings)
+                hosted.id, hosted.seq, None if by else actor,
+                json.dumps(action_json, ensure_ascii=False), json.dumps(to_dict(game)), now=now,
+                results=results, ratings=ratings, seat_timeouts=timeouts, end_reason=end_reason,
+                owed=owed)
         except StaleSequence:
             self.forget(hosted.id)
             raise ServiceError("service.stale") from None
-        hosted = replace(hosted, game=game, seq=seq, status=FINISHED if game.over else ACTIVE)
+        seats = tuple(replace(s, timeouts=timeouts.get(s.number, s.timeouts))
+                      for s in after.seats)
+        hosted = replace(after, seq=seq, seats=seats, end_reason=end_reason)
         self._remember(hosted)
-        public, private = split_events(events)
+        self._committed(owed)
         eff = Effects(hosted.id, hosted.channel_id, seq, actor=actor, public=public,
                       private=private, changed=changed_seats(public), to_move=game.to_move(),
                       over=game.over)
         if game.over:
             eff.scores = game.scores()
             eff.rated, eff.unrated_reason = rated, unrated
-            await self.scheduler.cancel(hosted.id)
         else:
-            await self._schedule_bot(hosted, eff)
+            eff.bot_turn = self._bot_to_move(hosted)
         return eff
 
     @staticmethod
     def _bot_to_move(hosted):
         return any(hosted.seats[s].is_bot for s in hosted.game.to_move())
-
-    async def _schedule_bot(self, hosted, eff):
-        """If a computer player is to move, say so in `eff` and schedule its move."""
-        if self._bot_to_move(hosted):
-            eff.bot_turn = True
-            await self._schedule_bot_move(hosted)
 
     async def _schedule_bot_move(self, hosted):
         await self.scheduler.schedule(BOT_MOVE, self.clock() + self.bot_delay,
@@ -315,6 +343,22 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords):
             actions.append(a)
         return export_record(hosted.game, names, actions)
 
+    async def state_at(self, game_id, seq):
+        """The game as it was at `seq` (its seats as they are now): what a post about that
+        moment shows, even when it goes out after later moves (a delivery retried after a
+        restart). None if there is no such game or it is not that far yet."""
+        hosted = await self.load(game_id)
+        if hosted is None or hosted.game is None or seq > hosted.seq:
+            return None
+        if seq == hosted.seq:
+            return hosted
+        row = await self.store.get_game(game_id)
+        board = hosted.board
+        game = Game(board, len(hosted.seats), Dealer(row.seed))
+        for rec in (await self.store.load_actions(game_id))[:seq]:
+            game.apply(action_from_json(game, rec.action, SEAT_NAMES))
+        return replace(hosted, game=game, seq=seq, status=ACTIVE if not game.over else FINISHED)
+
 
 def _from_snapshot(game_id, row, state):
     """The game a snapshot holds, or None when it is readable JSON of the wrong shape (`{}`, or
@@ -335,10 +379,11 @@ def _hosted(row, seats, game):
         id=row.id, seq=row.seq, status=row.status, guild_id=row.guild_id,
         channel_id=row.channel_id, host_id=row.host_id, map_id=row.map, variant=row.variant,
         board=board, game=game, seed=row.seed, options=dict(row.options),
+        updated_at=row.updated_at, end_reason=row.end_reason,
         seats=tuple(SeatInfo(number=s.seat, user_id=s.user_id, name=s.display_name,
                              level=LEVEL_NAMES.get(s.bot_level, "medium") if s.is_bot else None,
-                             former_user_id=s.former_user_id, handover=s.handover,
-                             human_turns=s.human_turns) for s in seats))
+                             former_user_id=s.former_user_id, timeouts=s.timeouts,
+                             handover=s.handover, human_turns=s.human_turns) for s in seats))
 
 
 def _unique(names):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ..engine.board import Board
 from ..engine.game import Game
 from ..engine.view import PlayerView, view
+from .turns import GameOptions
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 
@@ -21,7 +22,8 @@ class SeatInfo:
     name: str
     level: str | None = None      # "easy" / "medium" / "hard" for a computer player
     former_user_id: int | None = None   # a computer seat's former human player
-    handover: str | None = None   # why the computer took the seat over: "left", "replaced", ...
+    timeouts: int = 0             # turns in a row that ran out of time
+    handover: str | None = None   # why a computer plays a seat a human held: "left", ...
     human_turns: int | None = None      # turns the former player had finished by then
 
     @property
@@ -43,7 +45,14 @@ class HostedGame:
     seats: tuple[SeatInfo, ...]
     game: Game | None = None      # None in the lobby (and for a game cancelled there)
     seed: int = field(default=0, repr=False)   # secret: it decides every shuffle
-    options: dict = field(default_factory=dict)   # the game's settings (/ttr new), read-only
+    options: dict = field(default_factory=dict, compare=False)   # the game's settings (/ttr new), read-only
+    updated_at: float = 0.0       # the last change (an action, a handover...)
+    end_reason: str | None = None
+
+    @property
+    def settings(self):
+        """The game's options as GameOptions (deadline, reminders, away mode)."""
+        return GameOptions.of(self.options)
 
     @property
     def is_lobby(self) -> bool:
@@ -83,6 +92,9 @@ class HostedGame:
         """The users who sat at the table, in seat order: the humans, and those who left their
         seat to a computer player."""
         return [u for s in self.seats if (u := s.user_id or s.former_user_id) is not None]
+
+    def user_ids(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
 
     @property
     def host_name(self) -> str | None:

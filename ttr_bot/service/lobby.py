@@ -7,16 +7,42 @@ the host (and a member with Manage Server, `is_admin`) adds computer players and
 a table is the host's to set, as on Board Game Arena.
 """
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
 from ..maps import MapError, variants
-from ..store import ChannelBusy, SeatTaken, WrongStatus
+from ..store import ChannelBusy, NewTimer, Owed, SeatTaken, WrongStatus
 from .effects import Effects, ServiceError
 from .hosted import CANCELLED, LOBBY, HostedGame
 from .levels import BOT_LEVELS
+from .owed import channel_row, dm_row
+from .turns import (
+    AWAY_MODES,
+    DAY,
+    DEADLINES,
+    DEFAULT_DEADLINE,
+    LOBBY_DAYS,
+    LOBBY_EXPIRE,
+    LOBBY_WARN,
+    LOBBY_WARN_DAYS,
+    REMINDS,
+    GameOptions,
+)
+
+
+def game_options(options):
+    """The /ttr new options with the time settings (deadline, remind, away) checked and their
+    defaults filled in: ServiceError for a value that is not offered. Other settings pass
+    through as given (each feature checks its own)."""
+    options = dict(options or {})
+    out = {**GameOptions(deadline=DEFAULT_DEADLINE).to_dict(), **options}
+    bad = [k for k, allowed in (("deadline", DEADLINES), ("remind", REMINDS), ("away", AWAY_MODES))
+           if out[k] not in allowed]
+    if bad:
+        raise ServiceError("service.bad_option", option=", ".join(bad))
+    return out
 
 REMATCH_OF = "rematch_of"     # the option a rematch's lobby carries: the game it replays
 
@@ -40,16 +66,23 @@ class Lobby:
     async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base",
                          options=None):
         """A new lobby in the channel, its host in seat 0. `options` are the game's settings
-        (JSON data: `thread`, the rematch's `rematch_of`, ...), kept with the game."""
+        (deadline, remind, away: the defaults where missing; and other features' as given:
+        `thread`, the rematch's `rematch_of`, ...), kept with the game."""
         check_table(map_id, variant)
+        settings = game_options(options)
         seed = self.seeds.randrange(2 ** 62)
+        now = self.clock()
+        # a lobby nobody starts is warned, then closed: its timers go in with it
+        owed = Owed(timers=(NewTimer(LOBBY_WARN, now + LOBBY_WARN_DAYS * DAY, {}),
+                            NewTimer(LOBBY_EXPIRE, now + LOBBY_DAYS * DAY, {})))
         try:   # the game and its host's seat in one transaction: never a lobby without a host
             game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
-                options=dict(options or {}), seed=seed, host_id=user_id, now=self.clock(),
-                host_name=name)
+                options=settings, seed=seed, host_id=user_id, now=now, host_name=name,
+                owed=owed)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
+        self._committed(owed)
         return await self._reload(game_id)
 
     async def rematch(self, game_id, user_id, name):
@@ -162,15 +195,19 @@ class Lobby:
                 raise ServiceError("service.player_count", min=rules.min_players,
                                    max=rules.max_players)
             game = Game(hosted.board, n, Dealer(hosted.seed))
+            started = replace_game(hosted, game, self.clock())
+            owed = await self._owed_for_start(started)
             try:
-                await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock())
+                await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock(),
+                                            owed=Owed(owed.outbox, owed.timers,
+                                                      (LOBBY_WARN, LOBBY_EXPIRE)))
             except WrongStatus:
                 raise ServiceError("service.already_started") from None
+            self._committed(owed)
             hosted = await self._reload(hosted.id)
-            eff = Effects(hosted.id, hosted.channel_id, 0, started=True,
-                          changed=set(range(n)), to_move=game.to_move())
-            await self._schedule_bot(hosted, eff)
-            return eff
+            return Effects(hosted.id, hosted.channel_id, 0, started=True,
+                           changed=set(range(n)), to_move=game.to_move(),
+                           bot_turn=self._bot_to_move(hosted))
 
     async def cancel(self, channel_id, user_id, *, is_admin=False):
         hosted = await self._channel_game(channel_id)
@@ -179,12 +216,22 @@ class Lobby:
                 raise ServiceError("service.cancel_denied")
             return await self._cancel(hosted)
 
-    async def _cancel(self, hosted):
-        """Under the game's lock."""
-        await self.store.set_status(hosted.id, CANCELLED, now=self.clock())
-        await self.scheduler.cancel(hosted.id)
+    async def _cancel(self, hosted, *, reason=None, handover=None, dm_key=None):
+        """Under the game's lock. The channel is told (with `reason` and the last human's
+        `handover`, if that is why); with `dm_key`, every human by DM too."""
+        payload = {"reason": reason, "handover": None if handover is None else asdict(handover)}
+        rows = [channel_row(hosted, "cancel", payload, key=f"cancel:{hosted.id}")]
+        if dm_key is not None:
+            rows += [dm_row(u, dm_key, game_id=hosted.id, key_id=f"closed:{hosted.id}:{u}",
+                            channel=f"<#{hosted.channel_id}>")
+                     for u in hosted.user_ids()]
+        owed = Owed(tuple(rows))
+        await self.store.set_status(hosted.id, CANCELLED, now=self.clock(), reason=reason,
+                                    owed=owed)
         self.forget(hosted.id)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True)
+        self._committed(owed)
+        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True,
+                       handover=handover)
 
     async def _lobby(self, channel_id):
         hosted = await self._channel_game(channel_id)
@@ -199,3 +246,8 @@ class Lobby:
             raise ServiceError("service.already_started" if hosted is not None and hosted.started
                                else "service.no_game")
         return hosted
+
+
+def replace_game(hosted, game, now):
+    """The lobby's HostedGame as the game it becomes when started."""
+    return replace(hosted, game=game, status="active", seq=0, updated_at=now)

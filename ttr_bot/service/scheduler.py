@@ -1,5 +1,7 @@
-"""The scheduler: durable timers that survive restarts. Today one kind exists, "bot_move" (a
-computer player moves after a short pause); the store keeps the timer rows.
+"""The scheduler: durable timers that survive restarts (a computer player's move, a turn's
+deadline and reminders, housekeeping: the kinds are the service's, see turns.py); the store
+keeps the timer rows, often written in the transaction of the change that needs them
+(`notify` then wakes the task).
 
 RoboDanny's pattern: timers live in the database, and one asyncio task sleeps until the
 soonest one is due, fires it, and looks again. `schedule` wakes the task early through an
@@ -13,9 +15,14 @@ all (counted in the database, so across restarts too); then the timer is dropped
 error in the log, never silently.
 
 After downtime, the timers that fell due while the bot was away fire once each, in due order;
-several due timers of the same game and kind (say two bot moves queued before a crash) are
-coalesced into the latest one. Timers without a game are not coalesced: nothing says two of
-them are about the same thing.
+several due timers of the same game, kind and seat (say two bot moves queued before a crash, or
+a turn's three reminders) are coalesced into the latest one: due work is done once, not once
+per missed tick. Timers without a game are not coalesced: nothing says two of them are about
+the same thing. Due timers are fired in batches, several games at once (`concurrency`), each
+game's in due order.
+
+Time is the injected `clock` (service/clock.py): with a ManualClock the task sleeps until a
+test advances it.
 """
 import asyncio
 import logging
@@ -26,6 +33,7 @@ from contextlib import suppress
 from typing import Any
 
 from ..store import Store, Timer
+from .clock import sleep
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +44,7 @@ class Scheduler:
     def __init__(
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
-        error_pause: float = 5.0,
+        error_pause: float = 5.0, batch: int = 64, concurrency: int = 8,
     ):
         self.store = store
         self.handler = handler
@@ -45,6 +53,9 @@ class Scheduler:
         self.retry_delay = retry_delay  # doubled after each further failure
         self.max_sleep = max_sleep  # look again at least this often (wall-clock jumps, other writers)
         self.error_pause = error_pause
+        self.batch = batch              # due timers read at once
+        self.concurrency = concurrency  # games whose timers fire at once
+        self.fired = 0                  # timers handled since start (benchmarks)
         self._wake = asyncio.Event()
         self._waiting_for: float | None = None  # due_at the task sleeps for; None while busy
         self._task: asyncio.Task | None = None
@@ -72,9 +83,14 @@ class Scheduler:
         game_id: int | None = None,
     ) -> int:
         timer_id = await self.store.add_timer(kind, due_at, payload, game_id, now=self.clock())
+        self.notify(due_at)
+        return timer_id
+
+    def notify(self, due_at: float) -> None:
+        """A timer due at `due_at` was written (e.g. in a change's transaction): wake the task if
+        it sleeps for a later one."""
         if self._waiting_for is None or due_at < self._waiting_for:
             self._wake.set()
-        return timer_id
 
     async def cancel(self, game_id: int, kind: str | None = None) -> int:
         """Delete a game's timers of `kind` (all kinds if None); return how many."""
@@ -98,27 +114,47 @@ class Scheduler:
                 await asyncio.sleep(self.error_pause)
 
     async def _step(self) -> None:
-        """Fire the soonest timer if due, else sleep until it is due or something sooner comes."""
+        """Fire the due timers if any, else sleep until the soonest is due or something sooner
+        comes."""
         self._wake.clear()  # before reading, so a timer added after the read still wakes us
         self._waiting_for = None
-        timer = await self.store.next_due()
         now = self.clock()
-        if timer is not None and timer.due_at <= now:
-            await self._fire(timer)
+        due = await self.store.due_timers(now, limit=self.batch)
+        if due:
+            await self._fire_batch(due)
             return
+        timer = await self.store.next_due()
+        if timer is not None and timer.due_at <= self.clock():
+            return  # fell due meanwhile: look again
         self._waiting_for = math.inf if timer is None else timer.due_at
+        now = self.clock()
         delay = self.max_sleep if timer is None else min(timer.due_at - now, self.max_sleep)
-        with suppress(TimeoutError):
-            await asyncio.wait_for(self._wake.wait(), delay)
+        await sleep(self.clock, delay, self._wake)
+
+    async def _fire_batch(self, due: list[Timer]) -> None:
+        """Fire due timers, `concurrency` games at once; one game's timers one after another,
+        in due order (the service's per-game lock would serialise them anyway)."""
+        by_game: dict[Any, list[Timer]] = {}
+        for timer in due:
+            key = timer.game_id if timer.game_id is not None else ("timer", timer.id)
+            by_game.setdefault(key, []).append(timer)
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def run(timers: list[Timer]) -> None:
+            async with gate:
+                for timer in timers:
+                    await self._fire(timer)
+        await asyncio.gather(*(run(ts) for ts in by_game.values()))
 
     async def _coalesce_overdue(self) -> None:
-        """Keep only the latest overdue timer of each (game, kind); the loop fires the rest."""
-        latest: dict[tuple[int, str], Timer] = {}
+        """Keep only the latest overdue timer of each (game, kind, seat); the loop fires the
+        rest."""
+        latest: dict[tuple[int, str, Any], Timer] = {}
         superseded = []
         for timer in await self.store.due_timers(self.clock()):  # earliest first
             if timer.game_id is None:
                 continue
-            key = (timer.game_id, timer.kind)
+            key = (timer.game_id, timer.kind, timer.payload.get("seat"))
             if key in latest:
                 superseded.append(latest[key])
             latest[key] = timer
@@ -143,4 +179,6 @@ class Scheduler:
                               delay)
                 await self.store.retry_timer(timer.id, self.clock() + delay)
             return
+        finally:
+            self.fired += 1
         await self.store.delete_timer(timer.id)

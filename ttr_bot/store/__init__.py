@@ -18,16 +18,22 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    VoteOpen,
     WrongStatus,
 )
 from .factory import open_store, parse_db_url, redact
 from .models import (
     GLOBAL_SCOPE,
     ActionRecord,
+    Away,
     FinishedGame,
     Game,
     LeaderboardRow,
     MessageRef,
+    NewTimer,
+    OutboxItem,
+    OutboxRow,
+    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -38,16 +44,18 @@ from .models import (
     Snapshot,
     Timer,
     UserPrefs,
+    Vote,
 )
 from .sqlite import SqliteStore
 
 __all__ = [
     "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
     "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
-    "SeatIsBot", "SeatTaken", "StaleSequence", "WrongStatus",
-    "ActionRecord", "Game", "MessageRef", "ResultRecord", "Seat", "SeatResult", "Snapshot",
-    "Timer", "UserPrefs", "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange",
-    "RatingRecord", "RatingUpdate", "RatingValue",
+    "SeatIsBot", "SeatTaken", "StaleSequence", "VoteOpen", "WrongStatus",
+    "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
+    "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
+    "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
+    "RatingUpdate", "RatingValue",
 ]
 
 

@@ -16,7 +16,10 @@ Contract every driver keeps:
   written, so an action's keys come back in the engine's order;
 - ids, seeds and Discord snowflakes are signed 64-bit integers; times (epoch seconds, floats)
   come back equal to what was passed;
-- loads validate: unreadable rows raise `CorruptData` subclasses, never get skipped.
+- loads validate: unreadable rows raise `CorruptData` subclasses, never get skipped;
+- `owed` (an `Owed`: outbox rows and timers) is written in the same transaction as the change
+  that owes it, so what the bot owes players is never lost nor recorded for a change that did
+  not happen; outbox rows whose key was written before are skipped.
 """
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -24,10 +27,13 @@ from typing import Any
 
 from .models import (
     ActionRecord,
+    Away,
     FinishedGame,
     Game,
     LeaderboardRow,
     MessageRef,
+    OutboxRow,
+    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -37,6 +43,7 @@ from .models import (
     Snapshot,
     Timer,
     UserPrefs,
+    Vote,
 )
 
 
@@ -72,7 +79,7 @@ class Store(ABC):
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
         options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
-        host_name: str | None = None,
+        host_name: str | None = None, owed: Owed | None = None,
     ) -> int:
         """Create a game in the lobby; return its id. ChannelBusy if the channel has an open game.
         `seed` must fit in a signed 64-bit integer. With `host_name`, the host also takes seat 0
@@ -90,14 +97,30 @@ class Store(ABC):
         """Ids of games in play (and lobbies if asked), oldest first: what to resume at startup."""
 
     @abstractmethod
-    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+    async def set_status(
+        self, game_id: int, status: str, now: float | None = None, *, reason: str | None = None,
+        owed: Owed | None = None,
+    ) -> None:
         """Move a game along lobby -> active -> finished, or to cancelled from lobby/active.
         Any other move raises WrongStatus; NotFound if there is no such game. Prefer
-        `start_game` (writes the first snapshot too) and `record_results` (writes the results)."""
+        `start_game` (writes the first snapshot too) and `record_results` (writes the results).
+        `reason` is kept as the game's end_reason. Closing a game deletes its timers."""
 
     @abstractmethod
-    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+    async def start_game(
+        self, game_id: int, state_json: str, now: float | None = None, *,
+        owed: Owed | None = None,
+    ) -> None:
         """lobby -> active, and store the initial state as the snapshot at seq 0, atomically."""
+
+    @abstractmethod
+    async def set_host(self, game_id: int, host_id: int, now: float | None = None) -> None:
+        """Make `host_id` the game's host (the host left the server)."""
+
+    @abstractmethod
+    async def games_of_user(self, user_id: int, guild_id: int | None) -> list[Game]:
+        """The open games (lobby or active) of the guild where the user holds a seat, oldest
+        first."""
 
     # -- seats ---------------------------------------------------------------------------------
     @abstractmethod
@@ -130,14 +153,24 @@ class Store(ABC):
     async def hand_seat_to_bot(
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
         host_id: int | None = None, now: float | None = None, reason: str | None = None,
-        human_turns: int | None = None,
+        human_turns: int | None = None, owed: Owed | None = None,
     ) -> Seat:
         """A computer player takes over a human's seat in a game in play, in one transaction:
         bot_level and display_name are set, user_id cleared and kept as former_user_id, with
-        `reason` ("left", "replaced", ...) and the turns the player had finished
-        (`human_turns`) kept beside it for the results; with `host_id`, that user also becomes
-        the game's host. WrongStatus unless the game is active; NotFound if the seat is empty;
-        SeatIsBot if a computer already plays it."""
+        `reason` ("left", "replaced", "timeout", ...) kept as the seat's handover and the turns
+        the player had finished (`human_turns`) beside it for the results; with `host_id`, that
+        user also becomes the game's host. WrongStatus unless the game is active; NotFound if
+        the seat is empty; SeatIsBot if a computer already plays it."""
+
+    @abstractmethod
+    async def return_seat(
+        self, game_id: int, seat: int, *, user_id: int, display_name: str,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Seat:
+        """The player a computer replaced after their time ran out takes their seat back:
+        user_id set again, bot_level, former_user_id and handover cleared, timeouts 0.
+        WrongStatus unless the game is active; NotFound unless the seat is a computer's that
+        `user_id` held and lost to timeouts."""
 
     # -- the action log and snapshot -------------------------------------------------------------
     @abstractmethod
@@ -145,13 +178,17 @@ class Store(ABC):
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
         ratings: RatingUpdate | None = None,
+        seat_timeouts: Mapping[int, int] | None = None, end_reason: str | None = None,
+        owed: Owed | None = None,
     ) -> int:
         """Record one applied action, in one transaction: check the game is active and at
         `expected_seq` (else WrongStatus / StaleSequence and nothing is written), append the
         action as seq expected_seq + 1, replace the snapshot with `state_json`, bump the game's
-        seq. With `results`, the game is also finished and its results recorded in the same
-        transaction, and with `ratings` the game is rated there too (see `record_results`).
-        Returns the new seq. `action_json` must be a JSON object with a "type"."""
+        seq. With `results`, the game is also finished (with `end_reason`), its results recorded
+        and its timers deleted, in the same transaction, and with `ratings` the game is rated
+        there too (see `record_results`). `seat_timeouts` sets seats' counts of turns that ran
+        out of time ({seat number: count}). Returns the new seq. `action_json` must be a JSON
+        object with a "type"."""
 
     @abstractmethod
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -242,6 +279,85 @@ class Store(ABC):
     @abstractmethod
     async def set_dms_closed(self, user_id: int, closed: bool, now: float | None = None) -> None: ...
 
+    @abstractmethod
+    async def set_notify(
+        self, user_id: int, notify: Mapping[str, Any], now: float | None = None,
+    ) -> None:
+        """The user's notification settings (/ttr notify), replacing the previous ones."""
+
+    # -- away ----------------------------------------------------------------------------------
+    @abstractmethod
+    async def set_away(
+        self, user_id: int, guild_id: int, since: float, until: float, *,
+        owed: Owed | None = None,
+    ) -> None:
+        """The user is away in that guild from `since` to `until` (replacing an earlier one)."""
+
+    @abstractmethod
+    async def clear_away(
+        self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+    ) -> Away | None:
+        """End the user's away period in that guild; the one ended, or None."""
+
+    @abstractmethod
+    async def get_away(self, user_id: int, guild_id: int) -> Away | None: ...
+
+    # -- votes ---------------------------------------------------------------------------------
+    @abstractmethod
+    async def open_vote(
+        self, game_id: int, *, kind: str, target_seat: int | None, proposer: int,
+        voters: Sequence[int], ballots: Mapping[int, bool], expires_at: float,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Vote:
+        """Open a vote; VoteOpen if the game has one open already."""
+
+    @abstractmethod
+    async def get_vote(self, vote_id: int) -> Vote | None: ...
+
+    @abstractmethod
+    async def open_vote_of(self, game_id: int) -> Vote | None:
+        """The game's open vote, if any."""
+
+    @abstractmethod
+    async def cast_ballot(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
+        """Record (or change) a ballot of an open vote; the vote as it is now (unchanged if it
+        is closed), None if there is no such vote."""
+
+    @abstractmethod
+    async def close_vote(
+        self, vote_id: int, status: str, now: float | None = None, *, owed: Owed | None = None,
+    ) -> bool:
+        """Close an open vote with `status`; False (and nothing written) if it was not open."""
+
+    # -- the outbox ----------------------------------------------------------------------------
+    @abstractmethod
+    async def write_owed(
+        self, owed: Owed, game_id: int | None = None, now: float | None = None,
+    ) -> None:
+        """Write outbox rows and timers on their own (what a timer's firing owes)."""
+
+    @abstractmethod
+    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
+        """Rows not sent yet, oldest first."""
+
+    @abstractmethod
+    async def mark_outbox_sent(
+        self, ids: Sequence[int], now: float | None = None, error: str | None = None,
+    ) -> int:
+        """Mark rows delivered (or, with `error`, given up); returns how many were owed."""
+
+    @abstractmethod
+    async def retry_outbox(self, row_id: int, due_at: float) -> int | None:
+        """Count a failed attempt and try again at `due_at`; the attempts so far, or None."""
+
+    @abstractmethod
+    async def fail_outbox_lane(self, lane: str, error: str, now: float | None = None) -> int:
+        """Give up every owed row of a lane (its channel is gone); returns how many."""
+
+    @abstractmethod
+    async def purge_outbox(self, before: float) -> int:
+        """Delete rows sent before `before`; returns how many."""
+
     # -- timers --------------------------------------------------------------------------------
     @abstractmethod
     async def add_timer(
@@ -252,6 +368,10 @@ class Store(ABC):
 
     @abstractmethod
     async def delete_timer(self, timer_id: int) -> bool: ...
+
+    @abstractmethod
+    async def list_timers(self, game_id: int, kind: str | None = None) -> list[Timer]:
+        """A game's timers (of one kind, or all), in due order."""
 
     @abstractmethod
     async def delete_timers(self, game_id: int, kind: str | None = None) -> int:
@@ -267,8 +387,8 @@ class Store(ABC):
         """The earliest timer (ties: oldest id), or None."""
 
     @abstractmethod
-    async def due_timers(self, now: float) -> list[Timer]:
-        """Timers with due_at <= now, earliest first."""
+    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
+        """Timers with due_at <= now, earliest first (the first `limit`)."""
 
     # -- the bot's messages ----------------------------------------------------------------------
     @abstractmethod

@@ -56,16 +56,19 @@ def _table(name: str, spec: str, key: str, identity: str | None = None, label: s
 TABLES = (
     _table("games", "id:int guild_id:int channel_id:int map:text variant:text options:json "
            "seed:int status:text host_id:int created_at:float updated_at:float "
-           "finished_at:float seq:int", "id", identity="id"),
+           "finished_at:float seq:int end_reason:text", "id", identity="id"),
     _table("seats", "game_id:int seat:int user_id:int display_name:text bot_level:int "
-           "notify:json former_user_id:int handover:text human_turns:int", "game_id,seat"),
+           "notify:json former_user_id:int timeouts:int handover:text human_turns:int",
+           "game_id,seat"),
     _table("actions", "game_id:int seq:int actor:int action:json created_at:float",
            "game_id,seq"),
     _table("snapshots", "game_id:int seq:int state:json updated_at:float", "game_id"),
     _table("timers", "id:int game_id:int kind:text due_at:float payload:json created_at:float "
            "attempts:int", "id", identity="id"),
-    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float", "user_id",
-           label="user settings"),
+    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float notify:json",
+           "user_id", label="user settings"),
+    _table("away", "user_id:int guild_id:int since:float until:float", "user_id,guild_id",
+           label="away periods"),
     _table("results", "game_id:int seat:int user_id:int score:int rank:int won:bool "
            "tickets_completed:int map:text variant:text finished_at:float former_user_id:int "
            "guild_id:int name:text tickets_failed:int longest_bonus:bool turns_human:int "
@@ -79,6 +82,12 @@ TABLES = (
            label="rating changes"),
     _table("messages", "game_id:int kind:text channel_id:int message_id:int updated_at:float",
            "game_id,kind", label="message references"),
+    _table("outbox", "id:int game_id:int kind:text lane:text payload:json key:text held:bool "
+           "seq:int due_at:float created_at:float attempts:int sent_at:float error:text", "id",
+           identity="id", label="owed messages"),
+    _table("votes", "id:int game_id:int kind:text target_seat:int proposer:int voters:json "
+           "ballots:json status:text created_at:float expires_at:float closed_at:float", "id",
+           identity="id"),
 )
 BY_NAME = {t.name: t for t in TABLES}
 BATCH = 2000

@@ -32,6 +32,10 @@ class SeatIsBot(StoreError):
     """The seat is already played by a computer (it cannot be handed over again)."""
 
 
+class VoteOpen(StoreError):
+    """The game already has an open vote (one at a time)."""
+
+
 class WrongStatus(StoreError):
     """The game is not in a status that allows the operation (e.g. an action on a finished game)."""
 

@@ -27,6 +27,7 @@ class Game:
     updated_at: float
     finished_at: float | None
     seq: int  # number of actions applied so far
+    end_reason: str | None = None  # why it ended other than by play or /ttr cancel
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,8 @@ class Seat:
     bot_level: int | None  # None for a human
     notify: dict[str, Any] = field(default_factory=dict)
     former_user_id: int | None = None  # the human who held it before a computer took over
-    handover: str | None = None        # why a computer took it over: "left", "replaced", ...
+    timeouts: int = 0  # consecutive turns that ran out of time
+    handover: str | None = None        # why a computer plays a seat a human held: "left", ...
     human_turns: int | None = None     # turns the former player had finished by then
 
     @property
@@ -113,6 +115,7 @@ class UserPrefs:
     locale: str | None
     dms_closed: bool
     updated_at: float
+    notify: dict[str, Any] = field(default_factory=dict)  # /ttr notify: how, tz, quiet
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,3 +193,82 @@ class FinishedGame:
     results: tuple[ResultRecord, ...]
     final_post: MessageRef | None
     rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxItem:
+    """A message the bot owes, written in the transaction of the change that owes it. A row
+    with the `key` of one already written is not written again (idempotent handlers)."""
+    kind: str
+    lane: str              # delivered in id order per lane: "c<channel>", "u<user>", ...
+    payload: dict[str, Any] = field(default_factory=dict)
+    key: str | None = None
+    held: bool = False     # part of a turn not over yet: goes out with the row that ends it
+    seq: int | None = None
+    due_at: float | None = None   # None: now
+    game_id: int | None = None    # None: the game of the change (if any)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    id: int
+    game_id: int | None
+    kind: str
+    lane: str
+    payload: dict[str, Any]
+    key: str | None
+    held: bool
+    seq: int | None
+    due_at: float
+    created_at: float
+    attempts: int
+    sent_at: float | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewTimer:
+    """A timer to add in the transaction of a change."""
+    kind: str
+    due_at: float
+    payload: dict[str, Any] = field(default_factory=dict)
+    game_id: int | None = None    # None: the game of the change (if any)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """What a change owes besides itself, written in its transaction: messages, and timers
+    (the game's timers of the kinds in `drop_timers` are deleted first)."""
+    outbox: tuple[OutboxItem, ...] = ()
+    timers: tuple[NewTimer, ...] = ()
+    drop_timers: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.outbox or self.timers or self.drop_timers)
+
+    def __add__(self, other: "Owed") -> "Owed":
+        return Owed(self.outbox + other.outbox, self.timers + other.timers,
+                    tuple(dict.fromkeys(self.drop_timers + other.drop_timers)))
+
+
+@dataclass(frozen=True, slots=True)
+class Away:
+    user_id: int
+    guild_id: int
+    since: float
+    until: float
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    id: int
+    game_id: int
+    kind: str               # "replace" or "cancel"
+    target_seat: int | None
+    proposer: int
+    voters: list[int]
+    ballots: dict[int, bool]
+    status: str             # "open", "passed", "failed", "expired", "void"
+    created_at: float
+    expires_at: float
+    closed_at: float | None = None

@@ -35,6 +35,7 @@ that game's row, the natural place for a per-game database lock held across a wh
 itself), and timers have ids and due times that a lease column and
 `FOR UPDATE SKIP LOCKED` can claim from.
 """
+import json
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -53,6 +54,7 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    VoteOpen,
     WrongStatus,
 )
 from .migrate import MIGRATIONS_DIR, migrate_postgres
@@ -61,10 +63,13 @@ from .models import (
     GLOBAL_SCOPE,
     OPEN_STATUSES,
     ActionRecord,
+    Away,
     FinishedGame,
     Game,
     LeaderboardRow,
     MessageRef,
+    OutboxRow,
+    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -74,25 +79,32 @@ from .models import (
     Snapshot,
     Timer,
     UserPrefs,
+    Vote,
 )
 from .rows import (
     CHANGE_COLUMNS,
     GAME_COLUMNS,
     INT64,
+    OUTBOX_COLUMNS,
     RATING_COLUMNS,
     RESULT_COLUMNS,
     RESULT_FIELDS,
     SEAT_COLUMNS,
     TIMER_COLUMNS,
     TRANSITIONS,
+    USER_COLUMNS,
+    VOTE_COLUMNS,
     change_record,
     check_json_object,
     dump,
+    dump_list,
+    fill_vote,
     finished_records,
     game_record,
     leaderboard_row,
     new_ratings,
     now_or_clock,
+    outbox_record,
     rated_users,
     rating_record,
     result_params,
@@ -100,6 +112,8 @@ from .rows import (
     results_by_game,
     seat_record,
     timer_record,
+    user_record,
+    vote_record,
 )
 from .validation import check_actions, check_snapshot, parse_action
 
@@ -192,7 +206,7 @@ class PostgresStore(Store):
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
         options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
-        host_name: str | None = None,
+        host_name: str | None = None, owed: Owed | None = None,
     ) -> int:
         if host_name is not None and not isinstance(host_name, str):
             raise ValueError("host_name must be a string")
@@ -224,6 +238,7 @@ class PostgresStore(Store):
                     )
                 except asyncpg.PostgresError as exc:
                     raise StoreError(f"could not seat the host of a new game: {exc}") from exc
+            await _write_owed(conn, game_id, owed, now)
             return game_id
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -244,19 +259,28 @@ class PostgresStore(Store):
         )
         return [row[0] for row in rows]
 
-    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+    async def set_status(
+        self, game_id: int, status: str, now: float | None = None, *, reason: str | None = None,
+        owed: Owed | None = None,
+    ) -> None:
         if status not in GAME_STATUSES:
             raise ValueError(f"unknown game status {status!r}")
         now = now_or_clock(now)
         async with self._transaction() as conn:
             await _require_status(conn, game_id, TRANSITIONS.get(status, ()))
             await conn.execute(
-                "UPDATE games SET status = $1::text, updated_at = $2::float8, finished_at = CASE "
-                "WHEN $1::text IN ('finished', 'cancelled') THEN $2::float8 END WHERE id = $3",
-                status, now, game_id,
+                "UPDATE games SET status = $1::text, updated_at = $2::float8, end_reason = $4, "
+                "finished_at = CASE WHEN $1::text IN ('finished', 'cancelled') THEN $2::float8 "
+                "END WHERE id = $3", status, now, game_id, reason,
             )
+            if status in ("finished", "cancelled"):
+                await conn.execute("DELETE FROM timers WHERE game_id = $1", game_id)
+            await _write_owed(conn, game_id, owed, now)
 
-    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+    async def start_game(
+        self, game_id: int, state_json: str, now: float | None = None, *,
+        owed: Owed | None = None,
+    ) -> None:
         check_json_object(state_json, "state_json")
         now = now_or_clock(now)
         async with self._transaction() as conn:
@@ -265,6 +289,22 @@ class PostgresStore(Store):
                 "UPDATE games SET status = 'active', updated_at = $1 WHERE id = $2", now, game_id
             )
             await _put_snapshot(conn, game_id, seq, state_json, now)
+            await _write_owed(conn, game_id, owed, now)
+
+    async def set_host(self, game_id: int, host_id: int, now: float | None = None) -> None:
+        status = await self._execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3",
+                                     host_id, now_or_clock(now), game_id)
+        if _count(status) == 0:
+            raise NotFound(f"no game {game_id}")
+
+    async def games_of_user(self, user_id: int, guild_id: int | None) -> list[Game]:
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        rows = await self._fetch(
+            f"SELECT {cols} FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = $1 AND g.guild_id IS NOT DISTINCT FROM $2 "
+            "AND g.status IN ('lobby', 'active') ORDER BY g.id", user_id, guild_id,
+        )
+        return [game_record(row) for row in rows]
 
     # -- seats ---------------------------------------------------------------------------------
     async def add_seat(
@@ -278,7 +318,7 @@ class PostgresStore(Store):
             try:
                 await conn.execute(
                     f"INSERT INTO seats ({SEAT_COLUMNS}) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, NULL, NULL, NULL)",
+                    "VALUES ($1, $2, $3, $4, $5, $6, NULL, 0, NULL, NULL)",
                     game_id, seat, user_id, display_name, bot_level, dump(notify),
                 )
             except asyncpg.IntegrityConstraintViolationError as exc:
@@ -330,6 +370,7 @@ class PostgresStore(Store):
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
         host_id: int | None = None, now: float | None = None, reason: str | None = None,
         human_turns: int | None = None,
+        owed: Owed | None = None,
     ) -> Seat:
         if bot_level is None:
             raise ValueError("a computer player needs a bot_level")
@@ -354,13 +395,36 @@ class PostgresStore(Store):
                 "UPDATE games SET updated_at = $1, host_id = COALESCE($2, host_id) WHERE id = $3",
                 now, host_id, game_id,
             )
+            await _write_owed(conn, game_id, owed, now)
             return seat_record(updated)
+
+    async def return_seat(
+        self, game_id: int, seat: int, *, user_id: int, display_name: str,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Seat:
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            await _require_status(conn, game_id, ("active",))
+            row = await conn.fetchrow(
+                "UPDATE seats SET user_id = former_user_id, former_user_id = NULL, "
+                "bot_level = NULL, handover = NULL, human_turns = NULL, timeouts = 0, display_name = $1 "
+                "WHERE game_id = $2 AND seat = $3 AND former_user_id = $4 AND user_id IS NULL "
+                f"AND handover = 'timeout' RETURNING {SEAT_COLUMNS}",
+                display_name, game_id, seat, user_id,
+            )
+            if row is None:
+                raise NotFound(f"game {game_id}: seat {seat} is not one {user_id} may take back")
+            await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
+            await _write_owed(conn, game_id, owed, now)
+            return seat_record(row)
 
     # -- the action log and snapshot -------------------------------------------------------------
     async def append_action(
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
         ratings: RatingUpdate | None = None,
+        seat_timeouts: Mapping[int, int] | None = None, end_reason: str | None = None,
+        owed: Owed | None = None,
     ) -> int:
         try:
             parse_action(action_json)
@@ -368,7 +432,7 @@ class PostgresStore(Store):
             raise ValueError(f"action_json: {exc}") from None
         check_json_object(state_json, "state_json")
         now = now_or_clock(now)
-        if results is None:
+        if results is None and not owed and not seat_timeouts:
             # the common case in one statement, so one round trip and its own transaction: the
             # UPDATE is the check and the lock (of concurrent appends at one seq the first
             # updates the row, the others wait for its commit, then match nothing and write
@@ -400,8 +464,12 @@ class PostgresStore(Store):
             except asyncpg.UniqueViolationError as exc:  # a row beyond games.seq: damage
                 raise StoreError(f"game {game_id}: action {new_seq} already stored") from exc
             await _put_snapshot(conn, game_id, new_seq, state_json, now)
+            for number, count in (seat_timeouts or {}).items():
+                await conn.execute("UPDATE seats SET timeouts = $1 WHERE game_id = $2 AND seat = $3",
+                                   count, game_id, number)
             if results is not None:
-                await _finish(conn, game_id, results, now, ratings)
+                await _finish(conn, game_id, results, now, ratings=ratings, end_reason=end_reason)
+            await _write_owed(conn, game_id, owed, now)
             return new_seq
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -437,7 +505,7 @@ class PostgresStore(Store):
         now = now_or_clock(now)
         async with self._transaction() as conn:
             await _require_status(conn, game_id, ("active",))
-            await _finish(conn, game_id, results, now, ratings)
+            await _finish(conn, game_id, results, now, ratings=ratings)
 
     async def load_results(self, game_id: int) -> list[ResultRecord]:
         rows = await self._fetch(
@@ -546,11 +614,8 @@ class PostgresStore(Store):
 
     # -- users ---------------------------------------------------------------------------------
     async def get_user(self, user_id: int) -> UserPrefs | None:
-        row = await self._fetchrow(
-            "SELECT user_id, locale, dms_closed, updated_at FROM users WHERE user_id = $1",
-            user_id,
-        )
-        return UserPrefs(row[0], row[1], bool(row[2]), row[3]) if row else None
+        row = await self._fetchrow(f"SELECT {USER_COLUMNS} FROM users WHERE user_id = $1", user_id)
+        return user_record(row) if row else None
 
     async def get_locale(self, user_id: int) -> str | None:
         user = await self.get_user(user_id)
@@ -573,6 +638,145 @@ class PostgresStore(Store):
             "ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, "
             "updated_at = excluded.updated_at", user_id, bool(closed), now_or_clock(now),
         )
+
+    async def set_notify(
+        self, user_id: int, notify: Mapping[str, Any], now: float | None = None,
+    ) -> None:
+        await self._execute(
+            "INSERT INTO users (user_id, notify, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+            "updated_at = excluded.updated_at", user_id, dump(notify), now_or_clock(now),
+        )
+
+    # -- away ----------------------------------------------------------------------------------
+    async def set_away(
+        self, user_id: int, guild_id: int, since: float, until: float, *,
+        owed: Owed | None = None,
+    ) -> None:
+        async with self._transaction() as conn:
+            await conn.execute(
+                "INSERT INTO away (user_id, guild_id, since, until) VALUES ($1, $2, $3, $4) "
+                "ON CONFLICT (user_id, guild_id) DO UPDATE SET since = excluded.since, "
+                "until = excluded.until", user_id, guild_id, float(since), float(until),
+            )
+            await _write_owed(conn, None, owed, float(since))
+
+    async def clear_away(
+        self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+    ) -> Away | None:
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "DELETE FROM away WHERE user_id = $1 AND guild_id = $2 "
+                "RETURNING user_id, guild_id, since, until", user_id, guild_id,
+            )
+            await _write_owed(conn, None, owed, now_or_clock(None))
+        return Away(*row) if row else None
+
+    async def get_away(self, user_id: int, guild_id: int) -> Away | None:
+        row = await self._fetchrow(
+            "SELECT user_id, guild_id, since, until FROM away WHERE user_id = $1 AND guild_id = $2",
+            user_id, guild_id,
+        )
+        return Away(*row) if row else None
+
+    # -- votes ---------------------------------------------------------------------------------
+    async def open_vote(
+        self, game_id: int, *, kind: str, target_seat: int | None, proposer: int,
+        voters: Sequence[int], ballots: Mapping[int, bool], expires_at: float,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Vote:
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            try:
+                row = await conn.fetchrow(
+                    "INSERT INTO votes (game_id, kind, target_seat, proposer, voters, ballots, "
+                    "created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                    f"RETURNING {VOTE_COLUMNS}",
+                    game_id, kind, target_seat, proposer, dump_list(voters),
+                    dump({str(k): v for k, v in ballots.items()}), now, float(expires_at),
+                )
+            except asyncpg.UniqueViolationError as exc:
+                raise VoteOpen(f"game {game_id} has an open vote") from exc
+            except asyncpg.ForeignKeyViolationError as exc:
+                raise NotFound(f"no game {game_id}") from exc
+            await _write_owed(conn, game_id, fill_vote(owed, row[0]), now)
+        return vote_record(row)
+
+    async def get_vote(self, vote_id: int) -> Vote | None:
+        row = await self._fetchrow(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1", vote_id)
+        return vote_record(row) if row else None
+
+    async def open_vote_of(self, game_id: int) -> Vote | None:
+        row = await self._fetchrow(
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE game_id = $1 AND status = 'open'", game_id)
+        return vote_record(row) if row else None
+
+    async def cast_ballot(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
+        async with self._transaction() as conn:
+            row = await conn.fetchrow(
+                "SELECT ballots FROM votes WHERE id = $1 AND status = 'open' FOR UPDATE", vote_id)
+            if row is not None:
+                ballots = json.loads(row[0])
+                ballots[str(int(user_id))] = bool(yes)
+                await conn.execute("UPDATE votes SET ballots = $1 WHERE id = $2",
+                                   dump(ballots), vote_id)
+            row = await conn.fetchrow(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = $1", vote_id)
+        return vote_record(row) if row else None
+
+    async def close_vote(
+        self, vote_id: int, status: str, now: float | None = None, *, owed: Owed | None = None,
+    ) -> bool:
+        now = now_or_clock(now)
+        async with self._transaction() as conn:
+            game_id = await conn.fetchval(
+                "UPDATE votes SET status = $1, closed_at = $2 WHERE id = $3 AND status = 'open' "
+                "RETURNING game_id", status, now, vote_id,
+            )
+            if game_id is None:
+                return False
+            await _write_owed(conn, game_id, owed, now)
+            return True
+
+    # -- the outbox ----------------------------------------------------------------------------
+    async def write_owed(
+        self, owed: Owed, game_id: int | None = None, now: float | None = None,
+    ) -> None:
+        async with self._transaction() as conn:
+            await _write_owed(conn, game_id, owed, now_or_clock(now))
+
+    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
+        rows = await self._fetch(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+            limit,
+        )
+        return [outbox_record(row) for row in rows]
+
+    async def mark_outbox_sent(
+        self, ids: Sequence[int], now: float | None = None, error: str | None = None,
+    ) -> int:
+        if not ids:
+            return 0
+        return _count(await self._execute(
+            "UPDATE outbox SET sent_at = $1, error = $2 WHERE id = ANY($3::bigint[]) "
+            "AND sent_at IS NULL", now_or_clock(now), error, list(ids),
+        ))
+
+    async def retry_outbox(self, row_id: int, due_at: float) -> int | None:
+        row = await self._fetchrow(
+            "UPDATE outbox SET attempts = attempts + 1, due_at = $1 "
+            "WHERE id = $2 AND sent_at IS NULL RETURNING attempts", float(due_at), row_id,
+        )
+        return row[0] if row else None
+
+    async def fail_outbox_lane(self, lane: str, error: str, now: float | None = None) -> int:
+        return _count(await self._execute(
+            "UPDATE outbox SET sent_at = $1, error = $2 WHERE lane = $3 AND sent_at IS NULL",
+            now_or_clock(now), error, lane,
+        ))
+
+    async def purge_outbox(self, before: float) -> int:
+        return _count(await self._execute(
+            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1", float(before)))
 
     # -- timers --------------------------------------------------------------------------------
     async def add_timer(
@@ -610,10 +814,17 @@ class PostgresStore(Store):
         )
         return timer_record(row) if row else None
 
-    async def due_timers(self, now: float) -> list[Timer]:
+    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
         rows = await self._fetch(
-            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= $1 ORDER BY due_at, id",
-            float(now),
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= $1 ORDER BY due_at, id "
+            "LIMIT $2", float(now), limit,
+        )
+        return [timer_record(row) for row in rows]
+
+    async def list_timers(self, game_id: int, kind: str | None = None) -> list[Timer]:
+        rows = await self._fetch(
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = $1 "
+            "AND ($2::text IS NULL OR kind = $2::text) ORDER BY due_at, id", game_id, kind,
         )
         return [timer_record(row) for row in rows]
 
@@ -697,9 +908,35 @@ async def _put_snapshot(
     )
 
 
+async def _write_owed(
+    conn: asyncpg.Connection, game_id: int | None, owed: Owed | None, now: float
+) -> None:
+    """Inside a transaction: the outbox rows and timers a change owes (see `Owed`)."""
+    if not owed:
+        return
+    for kind in owed.drop_timers:
+        await conn.execute("DELETE FROM timers WHERE game_id = $1 AND kind = $2", game_id, kind)
+    if owed.timers:
+        await conn.executemany(
+            "INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
+            "VALUES ($1, $2, $3, $4, $5)",
+            [(t.game_id if t.game_id is not None else game_id, t.kind, float(t.due_at),
+              dump(t.payload), now) for t in owed.timers],
+        )
+    if owed.outbox:
+        await conn.executemany(
+            "INSERT INTO outbox (game_id, kind, lane, payload, key, held, seq, due_at, "
+            "created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+            "ON CONFLICT (key) DO NOTHING",
+            [(o.game_id if o.game_id is not None else game_id, o.kind, o.lane, dump(o.payload),
+              o.key, o.held, o.seq, float(now if o.due_at is None else o.due_at), now)
+             for o in owed.outbox],
+        )
+
+
 async def _finish(
     conn: asyncpg.Connection, game_id: int, results: Sequence[SeatResult], now: float,
-    ratings: RatingUpdate | None = None,
+    *, ratings: RatingUpdate | None = None, end_reason: str | None = None,
 ) -> None:
     """Record the results (copying guild, map and variant from the game), mark the game
     finished and rate it."""
@@ -715,9 +952,10 @@ async def _finish(
     except asyncpg.IntegrityConstraintViolationError as exc:
         raise StoreError(f"game {game_id}: bad results ({exc})") from exc
     await conn.execute(
-        "UPDATE games SET status = 'finished', finished_at = $1, updated_at = $1 WHERE id = $2",
-        now, game_id,
+        "UPDATE games SET status = 'finished', finished_at = $1, updated_at = $1, "
+        "end_reason = $3 WHERE id = $2", now, game_id, end_reason,
     )
+    await conn.execute("DELETE FROM timers WHERE game_id = $1", game_id)
     if ratings is not None and ratings.users:
         await _rate(conn, game_id, ratings, now)
 

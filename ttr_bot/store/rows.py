@@ -4,6 +4,7 @@ locking, error classes) stays in each driver."""
 import json
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from .errors import StoreError
@@ -12,6 +13,8 @@ from .models import (
     Game,
     LeaderboardRow,
     MessageRef,
+    OutboxRow,
+    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -20,14 +23,21 @@ from .models import (
     Seat,
     SeatResult,
     Timer,
+    UserPrefs,
+    Vote,
 )
 
 # status -> the statuses a game may come from
 TRANSITIONS = {"active": ("lobby",), "finished": ("active",), "cancelled": ("lobby", "active")}
 GAME_COLUMNS = ("id, guild_id, channel_id, map, variant, options, seed, status, host_id, "
-                "created_at, updated_at, finished_at, seq")
+                "created_at, updated_at, finished_at, seq, end_reason")
 SEAT_COLUMNS = ("game_id, seat, user_id, display_name, bot_level, notify, former_user_id, "
-                "handover, human_turns")
+                "timeouts, handover, human_turns")
+OUTBOX_COLUMNS = ("id, game_id, kind, lane, payload, key, held, seq, due_at, created_at, "
+                  "attempts, sent_at, error")
+VOTE_COLUMNS = ("id, game_id, kind, target_seat, proposer, voters, ballots, status, created_at, "
+                "expires_at, closed_at")
+USER_COLUMNS = "user_id, locale, dms_closed, updated_at, notify"
 TIMER_COLUMNS = "id, game_id, kind, due_at, payload, created_at, attempts"
 RESULT_COLUMNS = ("game_id, seat, user_id, score, rank, won, tickets_completed, map, variant, "
                   "finished_at, former_user_id, guild_id, name, tickets_failed, longest_bonus, "
@@ -61,16 +71,16 @@ def check_json_object(text: str, what: str) -> None:
 
 def game_record(row: Sequence[Any]) -> Game:
     (id_, guild_id, channel_id, map_, variant, options, seed, status, host_id, created_at,
-     updated_at, finished_at, seq) = row
+     updated_at, finished_at, seq, end_reason) = row
     return Game(id_, guild_id, channel_id, map_, variant, json.loads(options), seed, status,
-                host_id, created_at, updated_at, finished_at, seq)
+                host_id, created_at, updated_at, finished_at, seq, end_reason)
 
 
 def seat_record(row: Sequence[Any]) -> Seat:
-    (game_id, number, user_id, display_name, bot_level, notify, former_user_id, handover,
-     human_turns) = row
+    (game_id, number, user_id, display_name, bot_level, notify, former_user_id, timeouts,
+     handover, human_turns) = row
     return Seat(game_id, number, user_id, display_name, bot_level, json.loads(notify),
-                former_user_id, handover, human_turns)
+                former_user_id, timeouts, handover, human_turns)
 
 
 def timer_record(row: Sequence[Any]) -> Timer:
@@ -154,3 +164,42 @@ def finished_records(games: list[Game], results: list[ResultRecord], posts: list
     post = {p.game_id: p for p in posts}
     return [FinishedGame(g, tuple(by_game.get(g.id, ())), post.get(g.id), g.id in rated)
             for g in games]
+
+
+def outbox_record(row: Sequence[Any]) -> OutboxRow:
+    (id_, game_id, kind, lane, payload, key, held, seq, due_at, created_at, attempts, sent_at,
+     error) = row
+    return OutboxRow(id_, game_id, kind, lane, json.loads(payload), key, bool(held), seq, due_at,
+                     created_at, attempts, sent_at, error)
+
+
+def vote_record(row: Sequence[Any]) -> Vote:
+    (id_, game_id, kind, target_seat, proposer, voters, ballots, status, created_at, expires_at,
+     closed_at) = row
+    return Vote(id_, game_id, kind, target_seat, proposer, json.loads(voters),
+                {int(k): bool(v) for k, v in json.loads(ballots).items()}, status, created_at,
+                expires_at, closed_at)
+
+
+def user_record(row: Sequence[Any]) -> UserPrefs:
+    user_id, locale, dms_closed, updated_at, notify = row
+    return UserPrefs(user_id, locale, bool(dms_closed), updated_at, json.loads(notify))
+
+
+def dump_list(items: Sequence[Any]) -> str:
+    return json.dumps(list(items), separators=(",", ":"))
+
+
+def fill_vote(owed: Owed | None, vote_id: int) -> Owed | None:
+    """`owed` for a vote being opened, which has no id until its row is written: payloads with
+    "vote": None get the id, and "{vote}" in outbox keys becomes it."""
+    if not owed:
+        return owed
+
+    def fill(payload: dict) -> dict:
+        return {**payload, "vote": vote_id} if payload.get("vote", 0) is None else payload
+    return Owed(
+        tuple(replace(o, payload=fill(o.payload),
+                      key=o.key.replace("{vote}", str(vote_id)) if o.key else o.key)
+              for o in owed.outbox),
+        tuple(replace(t, payload=fill(t.payload)) for t in owed.timers), owed.drop_timers)

@@ -30,6 +30,7 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    VoteOpen,
     WrongStatus,
 )
 from .migrate import MIGRATIONS_DIR, migrate
@@ -38,10 +39,13 @@ from .models import (
     GLOBAL_SCOPE,
     OPEN_STATUSES,
     ActionRecord,
+    Away,
     FinishedGame,
     Game,
     LeaderboardRow,
     MessageRef,
+    OutboxRow,
+    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -51,24 +55,31 @@ from .models import (
     Snapshot,
     Timer,
     UserPrefs,
+    Vote,
 )
 from .rows import (
     CHANGE_COLUMNS,
     GAME_COLUMNS,
+    OUTBOX_COLUMNS,
     RATING_COLUMNS,
     RESULT_COLUMNS,
     RESULT_FIELDS,
     SEAT_COLUMNS,
     TIMER_COLUMNS,
     TRANSITIONS,
+    USER_COLUMNS,
+    VOTE_COLUMNS,
     change_record,
     check_json_object,
     dump,
+    dump_list,
+    fill_vote,
     finished_records,
     game_record,
     leaderboard_row,
     new_ratings,
     now_or_clock,
+    outbox_record,
     rated_users,
     rating_record,
     result_params,
@@ -76,6 +87,8 @@ from .rows import (
     results_by_game,
     seat_record,
     timer_record,
+    user_record,
+    vote_record,
 )
 from .validation import check_actions, check_snapshot, parse_action
 
@@ -186,7 +199,7 @@ class SqliteStore(Store):
     async def create_game(
         self, *, guild_id: int | None, channel_id: int, map: str, variant: str,
         options: Mapping[str, Any], seed: int, host_id: int, now: float | None = None,
-        host_name: str | None = None,
+        host_name: str | None = None, owed: Owed | None = None,
     ) -> int:
         if host_name is not None and not isinstance(host_name, str):
             raise ValueError("host_name must be a string")
@@ -217,6 +230,7 @@ class SqliteStore(Store):
                     )
                 except sqlite3.IntegrityError as exc:
                     raise StoreError(f"could not seat the host of a new game: {exc}") from exc
+            await _write_owed(db, cursor.lastrowid, owed, now)
             return cursor.lastrowid
 
     async def get_game(self, game_id: int) -> Game | None:
@@ -238,19 +252,28 @@ class SqliteStore(Store):
         )
         return [row[0] for row in rows]
 
-    async def set_status(self, game_id: int, status: str, now: float | None = None) -> None:
+    async def set_status(
+        self, game_id: int, status: str, now: float | None = None, *, reason: str | None = None,
+        owed: Owed | None = None,
+    ) -> None:
         if status not in GAME_STATUSES:
             raise ValueError(f"unknown game status {status!r}")
         now = now_or_clock(now)
         async with self._transaction() as db:
             await self._require_status(db, game_id, TRANSITIONS.get(status, ()))
             await db.execute(
-                "UPDATE games SET status = ?, updated_at = ?, "
+                "UPDATE games SET status = ?, updated_at = ?, end_reason = ?, "
                 "finished_at = CASE WHEN ? IN ('finished', 'cancelled') THEN ? END WHERE id = ?",
-                (status, now, status, now, game_id),
+                (status, now, reason, status, now, game_id),
             )
+            if status in ("finished", "cancelled"):
+                await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await _write_owed(db, game_id, owed, now)
 
-    async def start_game(self, game_id: int, state_json: str, now: float | None = None) -> None:
+    async def start_game(
+        self, game_id: int, state_json: str, now: float | None = None, *,
+        owed: Owed | None = None,
+    ) -> None:
         check_json_object(state_json, "state_json")
         now = now_or_clock(now)
         async with self._transaction() as db:
@@ -259,6 +282,22 @@ class SqliteStore(Store):
                 "UPDATE games SET status = 'active', updated_at = ? WHERE id = ?", (now, game_id)
             )
             await _put_snapshot(db, game_id, seq, state_json, now)
+            await _write_owed(db, game_id, owed, now)
+
+    async def set_host(self, game_id: int, host_id: int, now: float | None = None) -> None:
+        cursor = await self._write("UPDATE games SET host_id = ?, updated_at = ? WHERE id = ?",
+                                   (host_id, now_or_clock(now), game_id))
+        if cursor.rowcount == 0:
+            raise NotFound(f"no game {game_id}")
+
+    async def games_of_user(self, user_id: int, guild_id: int | None) -> list[Game]:
+        cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        rows = await self._fetchall(
+            f"SELECT {cols} FROM games g JOIN seats s ON s.game_id = g.id "
+            "WHERE s.user_id = ? AND g.guild_id IS ? AND g.status IN ('lobby', 'active') "
+            "ORDER BY g.id", (user_id, guild_id),
+        )
+        return [game_record(row) for row in rows]
 
     async def _require_status(
         self, db: aiosqlite.Connection, game_id: int, allowed: Sequence[str]
@@ -284,7 +323,8 @@ class SqliteStore(Store):
             await self._require_status(db, game_id, ("lobby",))
             try:
                 await db.execute(
-                    f"INSERT INTO seats ({SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, NULL, NULL, NULL)",
+                    f"INSERT INTO seats ({SEAT_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, NULL, 0, NULL, NULL)",
                     (game_id, seat, user_id, display_name, bot_level, dump(notify)),
                 )
             except sqlite3.IntegrityError as exc:
@@ -335,6 +375,7 @@ class SqliteStore(Store):
         self, game_id: int, seat: int, *, bot_level: int, display_name: str,
         host_id: int | None = None, now: float | None = None, reason: str | None = None,
         human_turns: int | None = None,
+        owed: Owed | None = None,
     ) -> Seat:
         if bot_level is None:
             raise ValueError("a computer player needs a bot_level")
@@ -357,6 +398,30 @@ class SqliteStore(Store):
                 "UPDATE games SET updated_at = ?, host_id = COALESCE(?, host_id) WHERE id = ?",
                 (now, host_id, game_id),
             )
+            await _write_owed(db, game_id, owed, now)
+            rows = await db.execute_fetchall(
+                f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
+                (game_id, seat),
+            )
+            return seat_record(rows[0])
+
+    async def return_seat(
+        self, game_id: int, seat: int, *, user_id: int, display_name: str,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Seat:
+        now = now_or_clock(now)
+        async with self._transaction() as db:
+            await self._require_status(db, game_id, ("active",))
+            cursor = await db.execute(
+                "UPDATE seats SET user_id = former_user_id, former_user_id = NULL, "
+                "bot_level = NULL, handover = NULL, human_turns = NULL, timeouts = 0, display_name = ? "
+                "WHERE game_id = ? AND seat = ? AND former_user_id = ? AND user_id IS NULL "
+                "AND handover = 'timeout'", (display_name, game_id, seat, user_id),
+            )
+            if cursor.rowcount == 0:
+                raise NotFound(f"game {game_id}: seat {seat} is not one {user_id} may take back")
+            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await _write_owed(db, game_id, owed, now)
             rows = await db.execute_fetchall(
                 f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = ? AND seat = ?",
                 (game_id, seat),
@@ -368,6 +433,8 @@ class SqliteStore(Store):
         self, game_id: int, expected_seq: int, actor: int | None, action_json: str,
         state_json: str, now: float | None = None, *, results: Sequence[SeatResult] | None = None,
         ratings: RatingUpdate | None = None,
+        seat_timeouts: Mapping[int, int] | None = None, end_reason: str | None = None,
+        owed: Owed | None = None,
     ) -> int:
         try:
             parse_action(action_json)
@@ -391,8 +458,12 @@ class SqliteStore(Store):
             await db.execute(
                 "UPDATE games SET seq = ?, updated_at = ? WHERE id = ?", (new_seq, now, game_id)
             )
+            for number, count in (seat_timeouts or {}).items():
+                await db.execute("UPDATE seats SET timeouts = ? WHERE game_id = ? AND seat = ?",
+                                 (count, game_id, number))
             if results is not None:
-                await _finish(db, game_id, results, now, ratings)
+                await _finish(db, game_id, results, now, ratings=ratings, end_reason=end_reason)
+            await _write_owed(db, game_id, owed, now)
             return new_seq
 
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
@@ -430,7 +501,7 @@ class SqliteStore(Store):
         now = now_or_clock(now)
         async with self._transaction() as db:
             await self._require_status(db, game_id, ("active",))
-            await _finish(db, game_id, results, now, ratings)
+            await _finish(db, game_id, results, now, ratings=ratings)
 
     async def load_results(self, game_id: int) -> list[ResultRecord]:
         rows = await self._fetchall(
@@ -548,10 +619,9 @@ class SqliteStore(Store):
     # -- users ---------------------------------------------------------------------------------
     async def get_user(self, user_id: int) -> UserPrefs | None:
         row = await self._fetchone(
-            "SELECT user_id, locale, dms_closed, updated_at FROM users WHERE user_id = ?",
-            (user_id,),
+            f"SELECT {USER_COLUMNS} FROM users WHERE user_id = ?", (user_id,),
         )
-        return UserPrefs(row[0], row[1], bool(row[2]), row[3]) if row else None
+        return user_record(row) if row else None
 
     async def get_locale(self, user_id: int) -> str | None:
         user = await self.get_user(user_id)
@@ -574,6 +644,150 @@ class SqliteStore(Store):
             "ON CONFLICT (user_id) DO UPDATE SET dms_closed = excluded.dms_closed, "
             "updated_at = excluded.updated_at", (user_id, int(bool(closed)), now_or_clock(now)),
         )
+
+    async def set_notify(
+        self, user_id: int, notify: Mapping[str, Any], now: float | None = None,
+    ) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, notify, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify, "
+            "updated_at = excluded.updated_at", (user_id, dump(notify), now_or_clock(now)),
+        )
+
+    # -- away ----------------------------------------------------------------------------------
+    async def set_away(
+        self, user_id: int, guild_id: int, since: float, until: float, *,
+        owed: Owed | None = None,
+    ) -> None:
+        async with self._transaction() as db:
+            await db.execute(
+                "INSERT INTO away (user_id, guild_id, since, until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id, guild_id) DO UPDATE SET since = excluded.since, "
+                "until = excluded.until", (user_id, guild_id, float(since), float(until)),
+            )
+            await _write_owed(db, None, owed, float(since))
+
+    async def clear_away(
+        self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+    ) -> Away | None:
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "DELETE FROM away WHERE user_id = ? AND guild_id = ? "
+                "RETURNING user_id, guild_id, since, until", (user_id, guild_id),
+            )
+            await _write_owed(db, None, owed, now_or_clock(None))
+        return Away(*rows[0]) if rows else None
+
+    async def get_away(self, user_id: int, guild_id: int) -> Away | None:
+        row = await self._fetchone(
+            "SELECT user_id, guild_id, since, until FROM away WHERE user_id = ? AND guild_id = ?",
+            (user_id, guild_id),
+        )
+        return Away(*row) if row else None
+
+    # -- votes ---------------------------------------------------------------------------------
+    async def open_vote(
+        self, game_id: int, *, kind: str, target_seat: int | None, proposer: int,
+        voters: Sequence[int], ballots: Mapping[int, bool], expires_at: float,
+        now: float | None = None, owed: Owed | None = None,
+    ) -> Vote:
+        now = now_or_clock(now)
+        async with self._transaction() as db:
+            try:
+                cursor = await db.execute(
+                    "INSERT INTO votes (game_id, kind, target_seat, proposer, voters, ballots, "
+                    "created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game_id, kind, target_seat, proposer, dump_list(voters),
+                     dump({str(k): v for k, v in ballots.items()}), now, float(expires_at)),
+                )
+            except sqlite3.IntegrityError as exc:
+                if "votes.game_id" in str(exc) or "UNIQUE" in str(exc):
+                    raise VoteOpen(f"game {game_id} has an open vote") from exc
+                raise NotFound(f"no game {game_id}") from exc
+            vote_id = cursor.lastrowid
+            await _write_owed(db, game_id, fill_vote(owed, vote_id), now)
+            rows = await db.execute_fetchall(
+                f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        return vote_record(rows[0])
+
+    async def get_vote(self, vote_id: int) -> Vote | None:
+        row = await self._fetchone(f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        return vote_record(row) if row else None
+
+    async def open_vote_of(self, game_id: int) -> Vote | None:
+        row = await self._fetchone(
+            f"SELECT {VOTE_COLUMNS} FROM votes WHERE game_id = ? AND status = 'open'", (game_id,))
+        return vote_record(row) if row else None
+
+    async def cast_ballot(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
+        async with self._transaction() as db:
+            await db.execute(
+                "UPDATE votes SET ballots = json_set(ballots, ?, json(?)) "
+                "WHERE id = ? AND status = 'open'",
+                (f'$."{int(user_id)}"', "true" if yes else "false", vote_id),
+            )
+            rows = await db.execute_fetchall(
+                f"SELECT {VOTE_COLUMNS} FROM votes WHERE id = ?", (vote_id,))
+        return vote_record(rows[0]) if rows else None
+
+    async def close_vote(
+        self, vote_id: int, status: str, now: float | None = None, *, owed: Owed | None = None,
+    ) -> bool:
+        now = now_or_clock(now)
+        async with self._transaction() as db:
+            rows = await db.execute_fetchall(
+                "UPDATE votes SET status = ?, closed_at = ? WHERE id = ? AND status = 'open' "
+                "RETURNING game_id", (status, now, vote_id),
+            )
+            if not rows:
+                return False
+            await _write_owed(db, rows[0][0], owed, now)
+            return True
+
+    # -- the outbox ----------------------------------------------------------------------------
+    async def write_owed(
+        self, owed: Owed, game_id: int | None = None, now: float | None = None,
+    ) -> None:
+        async with self._transaction() as db:
+            await _write_owed(db, game_id, owed, now_or_clock(now))
+
+    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
+        rows = await self._fetchall(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
+            (limit,),
+        )
+        return [outbox_record(row) for row in rows]
+
+    async def mark_outbox_sent(
+        self, ids: Sequence[int], now: float | None = None, error: str | None = None,
+    ) -> int:
+        if not ids:
+            return 0
+        marks = ", ".join("?" * len(ids))
+        cursor = await self._write(
+            f"UPDATE outbox SET sent_at = ?, error = ? WHERE id IN ({marks}) AND sent_at IS NULL",
+            (now_or_clock(now), error, *ids),
+        )
+        return cursor.rowcount
+
+    async def retry_outbox(self, row_id: int, due_at: float) -> int | None:
+        row = await self._fetchone(
+            "UPDATE outbox SET attempts = attempts + 1, due_at = ? "
+            "WHERE id = ? AND sent_at IS NULL RETURNING attempts", (float(due_at), row_id),
+        )
+        return row[0] if row else None
+
+    async def fail_outbox_lane(self, lane: str, error: str, now: float | None = None) -> int:
+        cursor = await self._write(
+            "UPDATE outbox SET sent_at = ?, error = ? WHERE lane = ? AND sent_at IS NULL",
+            (now_or_clock(now), error, lane),
+        )
+        return cursor.rowcount
+
+    async def purge_outbox(self, before: float) -> int:
+        cursor = await self._write(
+            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (float(before),))
+        return cursor.rowcount
 
     # -- timers --------------------------------------------------------------------------------
     async def add_timer(
@@ -613,9 +827,17 @@ class SqliteStore(Store):
         )
         return timer_record(row) if row else None
 
-    async def due_timers(self, now: float) -> list[Timer]:
+    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
         rows = await self._fetchall(
-            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?",
+            (now, -1 if limit is None else limit),
+        )
+        return [timer_record(row) for row in rows]
+
+    async def list_timers(self, game_id: int, kind: str | None = None) -> list[Timer]:
+        rows = await self._fetchall(
+            f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id = ? AND (? IS NULL OR kind = ?) "
+            "ORDER BY due_at, id", (game_id, kind, kind),
         )
         return [timer_record(row) for row in rows]
 
@@ -660,9 +882,33 @@ async def _put_snapshot(
     )
 
 
+async def _write_owed(
+    db: aiosqlite.Connection, game_id: int | None, owed: Owed | None, now: float
+) -> None:
+    """Inside a transaction: the outbox rows and timers a change owes (see `Owed`)."""
+    if not owed:
+        return
+    for kind in owed.drop_timers:
+        await db.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+    for t in owed.timers:
+        await db.execute(
+            "INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (t.game_id if t.game_id is not None else game_id, t.kind, float(t.due_at),
+             dump(t.payload), now),
+        )
+    for o in owed.outbox:
+        await db.execute(
+            "INSERT INTO outbox (game_id, kind, lane, payload, key, held, seq, due_at, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+            (o.game_id if o.game_id is not None else game_id, o.kind, o.lane, dump(o.payload),
+             o.key, int(o.held), o.seq, float(now if o.due_at is None else o.due_at), now),
+        )
+
+
 async def _finish(
     db: aiosqlite.Connection, game_id: int, results: Sequence[SeatResult], now: float,
-    ratings: RatingUpdate | None = None,
+    *, ratings: RatingUpdate | None = None, end_reason: str | None = None,
 ) -> None:
     """Record the results (copying guild, map and variant from the game), mark the game
     finished and rate it."""
@@ -676,9 +922,10 @@ async def _finish(
     except sqlite3.IntegrityError as exc:
         raise StoreError(f"game {game_id}: bad results ({exc})") from exc
     await db.execute(
-        "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ? WHERE id = ?",
-        (now, now, game_id),
+        "UPDATE games SET status = 'finished', finished_at = ?, updated_at = ?, end_reason = ? "
+        "WHERE id = ?", (now, now, end_reason, game_id),
     )
+    await db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
     if ratings is not None and ratings.users:
         await _rate(db, game_id, ratings, now)
 

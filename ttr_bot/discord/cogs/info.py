@@ -17,9 +17,10 @@ MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 
 # what /ttr help lists, in this order; a command's description is bot.cmd.<its last word>
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
-             "tunnel", "station", "pass", "hand", "board", "status", "rules", "leave", "replace",
-             "cancel", "me language", "server stats", "server leaderboard", "server history",
-             "server replay", "server export")
+             "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
+             "return", "leave", "replace", "cancel", "me language", "me notify", "me away",
+             "server stats", "server leaderboard", "server history", "server replay",
+             "server export")
 
 
 class Info(GroupedCog):
@@ -29,28 +30,23 @@ class Info(GroupedCog):
         hosted = await moves.channel_game(interaction)
         await moves.show_hand(interaction, loc, hosted.id)
 
-    @app_commands.command(name="board", description=text("bot.cmd.board"))
-    async def board(self, interaction: discord.Interaction):
+    @app_commands.command(name="status", description=text("bot.cmd.status"))
+    async def status(self, interaction: discord.Interaction):
+        """Whose turn, the scores, your own score so far, and the board picture (this was
+        /ttr board too: Discord allows 25 subcommands under /ttr)."""
         bot = interaction.client
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
         game, names = hosted.game, hosted.names()
-        png = await bot.delivery.render(game, names, locale=loc)
         lines = status_lines(game, names, loc)
+        seat = hosted.seat_of(interaction.user.id)
+        if seat is not None and game.phase != "setup":
+            lines.append(own_score_line(game, seat, loc))
+        png = await bot.delivery.render(game, names, locale=loc)
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
                      file=bot.delivery.as_file(png) if png else None)
-
-    @app_commands.command(name="status", description=text("bot.cmd.status"))
-    async def status(self, interaction: discord.Interaction):
-        loc = await moves.begin(interaction)
-        hosted = await moves.channel_game(interaction)
-        lines = status_lines(hosted.game, hosted.names(), loc)
-        seat = hosted.seat_of(interaction.user.id)
-        if seat is not None and hosted.game.phase != "setup":
-            lines.append(own_score_line(hosted.game, seat, loc))
-        await answer(interaction, fit("\n".join(lines)))
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):

@@ -8,19 +8,29 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ...service import LEVELS, REMATCH_OF, ServiceError, check_table, playable_maps
+from ...service import (
+    AWAY_MODES,
+    DEADLINES,
+    DEFAULT_DEADLINE,
+    LEVELS,
+    REMATCH_OF,
+    REMINDS,
+    ServiceError,
+    check_table,
+    playable_maps,
+)
 from ...stats import map_name
 from .. import components
 from ..autocomplete import small_number
 from ..clicks import on_click
-from ..delivery import mention_only
+from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
 from ..threads import open_thread
 from ..translator import text
 from .base import GroupedCog, is_admin
-from .seats import ask_leave
+from .seats import as_host, ask_leave
 
 MAPS = tuple(m for m, _ in playable_maps())
 VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
@@ -47,25 +57,26 @@ async def _lobby_changed(interaction, hosted):
     await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
 
 
-async def open_lobby(interaction, map_id, variant, thread=False):
-    """/ttr new: a lobby in this channel, or (`thread`) in a new public thread of it."""
+async def open_lobby(interaction, map_id, variant, options=None, thread=False):
+    """/ttr new: a lobby in this channel, or (`thread`) in a new public thread of it, with
+    the game's settings (`options`: deadline, reminders, away)."""
     bot = interaction.client
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
-    channel_id, options, note = interaction.channel_id, {}, None
+    channel_id, options, note = interaction.channel_id, dict(options or {}), None
     if thread:
         public = bot.delivery.public_locale(interaction)
         made, note = await open_thread(interaction, t(
             "bot.thread.name", public, map=map_name(map_id, public),
             host=player_name(interaction.user)))
         if made is not None:
-            channel_id, options = made.id, {"thread": True}
+            channel_id, options["thread"] = made.id, True
     hosted = await bot.service.open_lobby(
         guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
         name=player_name(interaction.user), map_id=map_id, variant=variant, options=options)
     await post_lobby(interaction, hosted)
-    lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>") if options
-             else t("bot.lobby.opened", loc)]
+    lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>")
+             if options.get("thread") else t("bot.lobby.opened", loc)]
     if note:
         lines.append(t(note, loc))
     await answer(interaction, "\n".join(lines))
@@ -77,6 +88,7 @@ async def post_lobby(interaction, hosted, invited=()):
     bot = interaction.client
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
+    lines.insert(1, settings_line(hosted.settings, public))
     kwargs = {}
     if invited:
         lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
@@ -118,8 +130,8 @@ async def start(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    eff = await bot.service.start(interaction.channel_id, interaction.user.id)
-    await bot.delivery.deliver(eff)
+    await as_host(interaction, lambda: bot.service.start(interaction.channel_id,
+                                                         interaction.user.id))
     await answer(interaction, t("bot.lobby.started", loc))
 
 
@@ -187,13 +199,19 @@ async def _seat_autocomplete(interaction, current):
 class Lobby(GroupedCog):
     @app_commands.command(name="new", description=text("bot.cmd.new"))
     @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
-                           thread=text("bot.opt.thread"))
+                           thread=text("bot.opt.thread"), deadline=text("bot.opt.deadline"),
+                           reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
-        variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS])
+        variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
+        deadline=[app_commands.Choice(name=text(f"bot.deadline.{h}"), value=h) for h in DEADLINES],
+        reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
+        away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES])
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
-                  thread: bool = False):
-        await open_lobby(interaction, map, variant, thread)
+                  thread: bool = False, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
+                  away: str = "pause"):
+        await open_lobby(interaction, map, variant,
+                         {"deadline": deadline, "remind": reminder, "away": away}, thread)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):
@@ -211,9 +229,8 @@ class Lobby(GroupedCog):
     async def cancel(self, interaction: discord.Interaction):
         bot = interaction.client
         loc = await begin(interaction)
-        eff = await bot.service.cancel(interaction.channel_id, interaction.user.id,
-                                       is_admin=is_admin(interaction))
-        await bot.delivery.deliver(eff)
+        await as_host(interaction, lambda: bot.service.cancel(
+            interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.cancel.done", loc))
 
     @app_commands.command(name="addbot", description=text("bot.cmd.addbot"))

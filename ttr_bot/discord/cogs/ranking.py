@@ -1,5 +1,5 @@
-"""/ttr stats and /ttr leaderboard: a player's statistics as a picture (with the text when the
-picture cannot be drawn), and this server's players ranked by rating, a page at a time with
+"""/ttr server stats and /ttr server leaderboard: a player's statistics as a picture (with
+the text when the picture cannot be drawn), and this server's players ranked by rating, a page at a time with
 buttons that keep working after a restart. Answers are private, like the other reading
 commands."""
 import asyncio

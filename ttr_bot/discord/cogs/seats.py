@@ -31,13 +31,33 @@ async def ask_leave(interaction, loc, hosted):
                  view=components.quit_view(hosted.id, hosted.seq, "end" if ends else "bot", loc))
 
 
+HOST_ONLY = {"service.host_only", "service.cancel_denied", "service.replace_denied"}
+
+
+async def as_host(interaction, call):
+    """`await call()`; when it is refused because only the host may, and the host is no longer
+    in the server (Discord answers 10007 Unknown Member: the bot has no privileged members
+    intent, so this lookup is how it learns), the next human becomes host and it is tried
+    again (for the caller, if they are that human, it now goes through)."""
+    try:
+        return await call()
+    except ServiceError as exc:
+        if exc.key not in HOST_ONLY:
+            raise
+        bot = interaction.client
+        hosted = await bot.service.game_in_channel(interaction.channel_id)
+        if hosted is None or await bot.delivery.is_member(hosted.guild_id, hosted.host_id):
+            raise
+        await bot.service.host_gone(hosted.id)
+        return await call()
+
+
 @on_click("quit")
 async def _leave_confirmed(interaction, item):
     """The 'Leave the game' button; `mode` is what the player was told leaving would do."""
     bot = interaction.client
     loc = await begin(interaction)
     eff = await bot.service.leave_game(item.game_id, interaction.user.id, ends=item.mode == "end")
-    await bot.delivery.deliver(eff)
     await answer(interaction, t("bot.leave.done_end" if eff.cancelled else "bot.leave.done", loc))
 
 
@@ -51,8 +71,7 @@ class Seats(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        eff = await bot.service.replace_player(hosted.id, interaction.user.id, player.id, level,
-                                               is_admin=is_admin(interaction))
-        await bot.delivery.deliver(eff)
+        eff = await as_host(interaction, lambda: bot.service.replace_player(
+            hosted.id, interaction.user.id, player.id, level, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,
                                     level=t(f"bot.level.{level}", loc)))

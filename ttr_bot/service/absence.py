@@ -1,0 +1,279 @@
+"""Absent players and forgotten games: what the service's timers do when they fire, a player
+taking their seat back, players who left the server, channels that were deleted.
+
+Every handler first checks, under the game's lock, that what its timer is about is still so (the
+same turn, a human still in the seat, the lobby still open...), so a timer fired twice, late,
+or by two processes at once does its work once: the action log's expected seq decides any race
+for a turn, and the turn-ending action counts the timeout in the same transaction.
+Mixed into GameService.
+"""
+import logging
+from dataclasses import replace
+
+from ..store import NewTimer, NotFound, Owed
+from .effects import ServiceError
+from .hosted import LOBBY
+from .levels import LEAVE_LEVEL
+from .notify import how_of, quiet_until
+from .owed import channel_row, dm_row, hand_row, notice_row
+from .turns import (
+    AWAY_END,
+    BOT_MOVE,
+    COVER,
+    DAY,
+    DEADLINE,
+    EXPEL,
+    IDLE,
+    IDLE_DAYS,
+    LOBBY_EXPIRE,
+    LOBBY_WARN,
+    REMIND,
+    TIMEOUTS_TO_EXPEL,
+    VOTE_EXPIRE,
+    is_turn,
+)
+
+log = logging.getLogger(__name__)
+TIMEOUT_LEVEL = "medium"    # who plays a timed-out turn: fair, neither a gift nor a punishment
+MAX_TURN_ACTIONS = 12       # a turn is at most a few actions (two cards; a tunnel; tickets)
+
+
+class Absence:
+    async def _on_timer(self, timer):
+        handler = {
+            BOT_MOVE: self._on_bot_move, DEADLINE: self._on_deadline, REMIND: self._on_remind,
+            COVER: self._on_cover, EXPEL: self._on_expel, IDLE: self._on_idle,
+            LOBBY_WARN: self._on_lobby_warn, LOBBY_EXPIRE: self._on_lobby_expire,
+            VOTE_EXPIRE: self._on_vote_expire, AWAY_END: self._on_away_end,
+        }.get(timer.kind)
+        if handler is None:
+            log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
+            return
+        await handler(timer)
+
+    async def _on_bot_move(self, timer):
+        await self.play_bot(timer.game_id, timer.payload.get("seq"))
+
+    # ----- a turn's clock --------------------------------------------------------------------
+    async def _human_turn(self, game_id, key):
+        """The game and the seat's user if the turn `key` names is still a human's to play."""
+        self.forget(game_id)    # another process may have moved it: read the store
+        hosted = await self.load(game_id)
+        if hosted is None or not hosted.is_active or not is_turn(hosted.game, key):
+            return None, None
+        user = hosted.seats[key["seat"]].user_id
+        return (hosted, user) if user is not None else (None, None)
+
+    async def _on_deadline(self, timer):
+        p = timer.payload
+        async with self.lock(timer.game_id):
+            hosted, user = await self._human_turn(timer.game_id, p)
+            if hosted is None:
+                return
+            now = self.clock()
+            away = await self._away_of(hosted, user, now)
+            if away is not None and hosted.settings.away == "pause":
+                # time away does not count: what was left when they went away waits for them
+                left = min(p["limit"], timer.due_at - max(away.since, p["started"]))
+                owed = Owed(timers=(NewTimer(DEADLINE, away.until + left, {**p, "pushed": True}),))
+                await self.store.write_owed(owed, hosted.id, now)
+                self._committed(owed)
+                return
+            await self._play_turn_for(hosted, p, "timeout")
+
+    async def _on_cover(self, timer):
+        async with self.lock(timer.game_id):
+            hosted, user = await self._human_turn(timer.game_id, timer.payload)
+            if hosted is None or hosted.settings.away != "cover":
+                return
+            if await self._away_of(hosted, user, self.clock()) is None:
+                return
+            await self._play_turn_for(hosted, timer.payload, "away")
+
+    async def _play_turn_for(self, hosted, key, by):
+        """Under the lock: a medium computer player plays the rest of `key`'s turn for its
+        absent player (the seat stays theirs)."""
+        seat = key["seat"]
+        for _ in range(MAX_TURN_ACTIONS):
+            if not is_turn(hosted.game, key):
+                return
+            action = await self._decide(TIMEOUT_LEVEL, self._agent_seed(hosted, seat),
+                                        hosted.view(seat))
+            try:
+                await self._apply(hosted, action, seat, by=by)
+            except ServiceError as exc:
+                if exc.key != "service.stale":
+                    raise
+                self.forget(hosted.id)      # another process moved it: read it again
+            hosted = await self.load(hosted.id)
+            if hosted is None or not hosted.is_active:
+                return
+        log.error("game %s: the turn of seat %s did not end after %d actions", hosted.id, seat,
+                  MAX_TURN_ACTIONS)
+
+    async def _on_remind(self, timer):
+        p = timer.payload
+        async with self.lock(timer.game_id):
+            hosted, user = await self._human_turn(timer.game_id, p)
+            if hosted is None:
+                return
+            now = self.clock()
+            if p.get("deadline") is not None and p["deadline"] <= now:
+                return      # the deadline passed while we were down: no reminder for it
+            if await self._away_of(hosted, user, now) is not None:
+                return
+            prefs = await self.store.get_user(user)
+            notify = prefs.notify if prefs else {}
+            quiet = quiet_until(notify, now)
+            if quiet is not None:       # held back until their quiet hours end
+                owed = Owed(timers=(NewTimer(REMIND, quiet, dict(p)),))
+                await self.store.write_owed(owed, hosted.id, now)
+                self._committed(owed)
+                return
+            how = how_of(notify)
+            if how == "none":
+                return
+            payload = {"seat": p["seat"], "user": user, "deadline": p.get("deadline"),
+                       "n": p.get("n"), "guild": hosted.guild_id}
+            key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:{p.get('n')}"
+            if how in ("dm", "both"):
+                row = replace(dm_row(user, "bot.remind.dm", game_id=hosted.id, key_id=key,
+                                     channel=f"<#{hosted.channel_id}>"), kind="reminder")
+                row = replace(row, payload={**row.payload, **payload})
+            else:
+                row = channel_row(hosted, "reminder", payload, key=key)
+            owed = Owed((row,))
+            await self.store.write_owed(owed, hosted.id, now)
+            self._committed(owed)
+
+    async def _on_expel(self, timer):
+        """Three turns in a row ran out: a computer player takes the seat (the player may take
+        it back with /ttr return)."""
+        async with self.lock(timer.game_id):
+            self.forget(timer.game_id)
+            hosted = await self.load(timer.game_id)
+            seat = timer.payload.get("seat")
+            if hosted is None or not hosted.is_active or seat is None:
+                return
+            info = hosted.seats[seat]
+            if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
+                return      # they came back meanwhile
+            await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
+                                  allow_last=True)
+
+    async def return_seat(self, game_id, user_id, name):
+        """/ttr return: the player whose seat went to a computer after their time ran out takes
+        it back; if it is that seat's turn now, it is theirs to play (its clock starts again)."""
+        async with self.lock(game_id):
+            hosted = await self._active(game_id)
+            seat = next((i for i, s in enumerate(hosted.seats)
+                         if s.former_user_id == user_id and s.handover == "timeout"), None)
+            if seat is None:
+                raise ServiceError("service.return_nothing")
+            now = self.clock()
+            after = replace(hosted, seats=tuple(
+                replace(s, user_id=user_id, level=None, name=name, former_user_id=None,
+                        handover=None, timeouts=0) if i == seat else s
+                for i, s in enumerate(hosted.seats)))
+            turn, fields = await self._owed_for_seat_change(after, seat, now)
+            rows = (notice_row(hosted, "bot.return.done", name=name),) + turn.outbox
+            if not turn.outbox:
+                rows += (hand_row(after, seat, None),)
+            owed = Owed(rows, turn.timers, turn.drop_timers)
+            try:
+                await self.store.return_seat(hosted.id, hosted.seats[seat].number,
+                                             user_id=user_id, display_name=name, now=now,
+                                             owed=owed)
+            except NotFound:
+                raise ServiceError("service.return_nothing") from None
+            self._committed(owed)
+            return await self._reload(game_id)
+
+    # ----- players who left, channels that are gone, games nobody plays --------------------
+    async def member_left(self, guild_id, user_id):
+        """The user is no longer a member of the server (Discord answered 10007 Unknown Member
+        where the bot looked them up): in their open games there, a lobby loses their seat (a
+        host's lobby passes to the next human, or closes), a game in play hands their seat to
+        a computer player (the host's powers pass on). Returns how many games changed."""
+        changed = 0
+        for row in await self.store.games_of_user(user_id, guild_id):
+            async with self.lock(row.id):
+                hosted = await self._reload(row.id)
+                seat = hosted.seat_of(user_id) if hosted is not None else None
+                if seat is None or not hosted.is_open:
+                    continue
+                changed += 1
+                if hosted.status == LOBBY:
+                    await self._leave_lobby(hosted, seat)
+                else:
+                    await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
+                                          by=None, allow_last=True)
+        return changed
+
+    async def _leave_lobby(self, hosted, seat):
+        others = [s for i, s in enumerate(hosted.seats) if i != seat and not s.is_bot]
+        if not others:
+            await self._cancel(hosted, reason="host_left")
+            return
+        if hosted.seats[seat].user_id == hosted.host_id:
+            await self.store.set_host(hosted.id, others[0].user_id, now=self.clock())
+            owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
+            await self.store.write_owed(owed, hosted.id)
+            self._committed(owed)
+        await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
+        self.forget(hosted.id)
+
+    async def host_gone(self, game_id):
+        """The host is no longer a member (checked by the adapter): the next human becomes
+        host. True if something changed."""
+        hosted = await self.load(game_id)
+        if hosted is None or not hosted.is_open:
+            return False
+        return await self.member_left(hosted.guild_id, hosted.host_id) > 0
+
+    async def channel_gone(self, channel_id):
+        """The game's channel or thread was deleted: the game is closed as abandoned, its
+        players told by DM; its record and results stay. The game id, or None."""
+        hosted = await self.game_in_channel(channel_id)
+        if hosted is None:
+            return None
+        async with self.lock(hosted.id):
+            hosted = await self._reload(hosted.id)
+            if hosted is None or not hosted.is_open:
+                return None
+            await self._cancel(hosted, reason="channel_gone", dm_key="bot.closed.channel_gone")
+        await self.store.fail_outbox_lane(f"c{channel_id}", "channel gone", now=self.clock())
+        self._channels.pop(channel_id, None)
+        return hosted.id
+
+    async def _on_idle(self, timer):
+        async with self.lock(timer.game_id):
+            self.forget(timer.game_id)
+            hosted = await self.load(timer.game_id)
+            if hosted is None or not hosted.is_active or hosted.settings.deadline:
+                return
+            if hosted.updated_at > self.clock() - IDLE_DAYS * DAY + 1:
+                return      # something happened since (this timer's replacement is coming)
+            await self._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")
+
+    async def _on_lobby_warn(self, timer):
+        async with self.lock(timer.game_id):
+            self.forget(timer.game_id)
+            hosted = await self.load(timer.game_id)
+            if hosted is None or not hosted.is_lobby:
+                return
+            owed = Owed((
+                notice_row(hosted, "bot.lobby.closing", ping=(hosted.host_id,),
+                           key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
+                dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
+                       key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
+            await self.store.write_owed(owed, hosted.id)
+            self._committed(owed)
+
+    async def _on_lobby_expire(self, timer):
+        async with self.lock(timer.game_id):
+            self.forget(timer.game_id)
+            hosted = await self.load(timer.game_id)
+            if hosted is None or not hosted.is_lobby:
+                return
+            await self._cancel(hosted, reason="lobby_expired")

@@ -1,0 +1,97 @@
+"""/ttr away: a player's deadlines in every game of one server wait while they are away (or a
+computer player covers their turns: the host's choice per game, `away` at /ttr new), and the
+others see "away until ...". Mixed into GameService.
+
+Pause: time away does not count. A deadline that comes while they are away is moved to their
+return plus what was left of it when they went (absence.py); when they come back (at the end
+of the period, or early with /ttr away 0), a deadline still running gets back the time they
+were away during it. Cover: every turn of theirs while away is played by a medium computer
+player after the usual short pause, without counting as a timeout.
+"""
+from ..store import NewTimer, Owed
+from .effects import ServiceError
+from .owed import notice_row
+from .turns import AWAY_END, COVER, DAY, DEADLINE, MAX_AWAY_DAYS, is_turn, turn_of
+
+
+class AwayPeriods:
+    async def set_away(self, user_id, guild_id, days):
+        """Away for `days` (1-14) from now; 0 ends an away period early. Returns the Away, or
+        None when ended."""
+        if guild_id is None:
+            raise ServiceError("service.no_game")
+        if not 0 <= days <= MAX_AWAY_DAYS:
+            raise ServiceError("service.away_days", max=MAX_AWAY_DAYS)
+        if days == 0:
+            return await self.end_away(user_id, guild_id)
+        now = self.clock()
+        until = now + days * DAY
+        games = await self._seated_games(user_id, guild_id)
+        rows, timers = [], [NewTimer(AWAY_END, until, {"user": user_id, "guild": guild_id,
+                                                          "until": until})]
+        for hosted in games:
+            seat = hosted.seat_of(user_id)
+            rows.append(notice_row(hosted, "bot.away.set", name=hosted.seats[seat].name,
+                                   until=f"<t:{int(until)}:f>"))
+            if hosted.settings.away == "cover" and hosted.is_active and \
+                    seat in hosted.game.to_move():
+                timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat),
+                                       game_id=hosted.id))
+        owed = Owed(tuple(rows), tuple(timers))
+        await self.store.set_away(user_id, guild_id, now, until, owed=owed)
+        self._committed(owed)
+        return await self.store.get_away(user_id, guild_id)
+
+    async def end_away(self, user_id, guild_id, until=None):
+        """Back early (or the period is over: `until` is the period's end, and a newer period
+        is left alone). Returns None."""
+        away = await self.store.get_away(user_id, guild_id)
+        if away is None or (until is not None and abs(away.until - until) > 1e-6):
+            return None
+        now = self.clock()
+        rows, extra = [], []
+        for hosted in await self._seated_games(user_id, guild_id):
+            seat = hosted.seat_of(user_id)
+            rows.append(notice_row(hosted, "bot.away.back", name=hosted.seats[seat].name))
+            if hosted.is_active and seat in hosted.game.to_move():
+                extra += await self._credit_deadline(hosted, seat, away, now)
+        owed = Owed(tuple(rows))
+        await self.store.clear_away(user_id, guild_id, owed=owed)
+        self._committed(owed)
+        for game_id, timer, due in extra:
+            owed = Owed(timers=(NewTimer(DEADLINE, due, timer.payload),))
+            await self.store.delete_timer(timer.id)
+            await self.store.write_owed(owed, game_id, now)
+            self._committed(owed)
+        return None
+
+    async def _credit_deadline(self, hosted, seat, away, now):
+        """(game, timer, new due) for the running deadline of `seat`'s turn."""
+        out = []
+        for timer in await self.store.list_timers(hosted.id, DEADLINE):
+            p = timer.payload
+            if p.get("seat") != seat or not is_turn(hosted.game, p):
+                continue
+            if p.get("pushed"):        # moved to the end of the period: comes back with them
+                due = now + max(0.0, timer.due_at - away.until)
+            else:                      # still running: give back the time they were away
+                due = timer.due_at + max(0.0, now - max(away.since, p.get("started", now)))
+            out.append((hosted.id, timer, due))
+        return out
+
+    async def _seated_games(self, user_id, guild_id):
+        out = []
+        for row in await self.store.games_of_user(user_id, guild_id):
+            hosted = await self.load(row.id)
+            if hosted is not None and hosted.is_open and hosted.seat_of(user_id) is not None:
+                out.append(hosted)
+        return out
+
+    async def away_of(self, user_id, guild_id):
+        """The user's away period in the guild, if one is running."""
+        away = await self.store.get_away(user_id, guild_id)
+        return away if away is not None and away.until > self.clock() else None
+
+    async def _on_away_end(self, timer):
+        p = timer.payload
+        await self.end_away(p["user"], p["guild"], until=p.get("until"))

@@ -1,0 +1,195 @@
+"""What each change owes players, as outbox rows and timers written in the change's own
+transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
+timers. Mixed into GameService.
+
+Outbox rows (kind: payload), by lane: "c<channel>" the game's channel, in order; "u<user>" a
+player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
+  start      {}                                   the start post (and the lobby message's end)
+  turn       {events, over, by, seat, next, deadline, ping, silent, away_until, computers}
+             one action's public events; `held` until its turn ends, then the row that ends it
+             carries the whole turn in one post (by: "timeout" / "away" when a computer played
+             for an absent player; next: the seat to move)
+  handover   {seat, name, user_id, level, reason, by, host_id}
+  cancel     {reason, handover}
+  notice     {key, params, ping}                  a line in the channel (ping: users mentioned)
+  reminder   {seat, user, deadline, n}            "still your turn" in the channel
+  vote / vote_result {vote}                       the vote with its buttons / how it ended
+  hand       {seat, user, why}                    the player's living hand message: edited in
+             place, or (why: start, turn, offer, tunnel, end) sent anew with a notification
+  dm         {key, params, game}                  a short private message
+Nothing here is a Discord object: the rows are plain data the adapter turns into messages.
+"""
+from ..store import NewTimer, OutboxItem, Owed
+from .effects import changed_seats
+from .notify import how_of, quiet_until
+from .turns import (
+    BOT_MOVE,
+    COVER,
+    EXPEL,
+    HOUR,
+    IDLE,
+    TIMEOUTS_TO_EXPEL,
+    TURN_KINDS,
+    idle_timer,
+    turn_of,
+    turn_timers,
+)
+
+
+def channel_lane(channel_id):
+    return f"c{channel_id}"
+
+
+def user_lane(user_id):
+    return f"u{user_id}"
+
+
+def later_lane(user_id):
+    return f"q{user_id}"
+
+
+def channel_row(hosted, kind, payload, *, key=None, held=False, seq=None):
+    return OutboxItem(kind, channel_lane(hosted.channel_id), payload, key=key, held=held,
+                      seq=hosted.seq if seq is None else seq, game_id=hosted.id)
+
+
+def notice_row(hosted, key, ping=(), key_id=None, **params):
+    return channel_row(hosted, "notice", {"key": key, "params": params, "ping": list(ping)},
+                       key=key_id)
+
+
+def hand_row(hosted, seat, why=None, *, due_at=None, seq=None):
+    user = hosted.seats[seat].user_id
+    lane = later_lane(user) if due_at is not None else user_lane(user)
+    return OutboxItem("hand", lane, {"seat": seat, "user": user, "why": why},
+                      seq=hosted.seq if seq is None else seq, due_at=due_at, game_id=hosted.id)
+
+
+def dm_row(user_id, key, *, game_id=None, key_id=None, **params):
+    return OutboxItem("dm", user_lane(user_id), {"key": key, "params": params, "game": game_id},
+                      key=key_id, game_id=game_id)
+
+
+def turn_ended(public):
+    return any(e["type"] in ("turn", "game_over") for e in public)
+
+
+class Owing:
+    """GameService's helpers that decide what a change owes (mixed into GameService)."""
+
+    async def _turn_start(self, hosted, seat, now):
+        """What a human's turn beginning now owes: its timers, how they are told (fields of the
+        turn post), and the DM if they asked for one. ({fields}, [rows], [timers])."""
+        info = hosted.seats[seat]
+        opts = hosted.settings
+        if info.user_id is None:
+            return {}, [], []
+        prefs = await self.store.get_user(info.user_id)
+        notify = prefs.notify if prefs else {}
+        how, quiet = how_of(notify), quiet_until(notify, now)
+        fields = {"ping": info.user_id if how in ("ping", "both") else None,
+                  "silent": quiet is not None,
+                  "deadline": now + opts.deadline * HOUR if opts.deadline else None}
+        rows, timers = [], turn_timers(hosted.game, seat, opts, now)
+        if how in ("dm", "both"):
+            rows.append(hand_row(hosted, seat, "turn", due_at=quiet))
+        away = await self._away_of(hosted, info.user_id, now)
+        if away is not None:
+            fields["away_until"] = away.until
+            if opts.away == "cover":
+                timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat)))
+        return fields, rows, timers
+
+    async def _away_of(self, hosted, user_id, now):
+        if hosted.guild_id is None:
+            return None
+        away = await self.store.get_away(user_id, hosted.guild_id)
+        return away if away is not None and away.until > now else None
+
+    def _bot_timer(self, hosted, now):
+        if hosted.game is not None and not hosted.game.over and any(
+                hosted.seats[s].is_bot for s in hosted.game.to_move()):
+            return [NewTimer(BOT_MOVE, now + self.bot_delay, {"seq": hosted.seq})]
+        return []
+
+    async def _owed_for_action(self, before, after, public, seat, by):
+        """(Owed, seat timeouts, end reason) of one applied action. `after` is the game with
+        the action applied, at its new seq."""
+        now = self.clock()
+        game = after.game
+        ended = turn_ended(public)
+        humans = after.humans()
+        rows, timers, drop = [], [], []
+        seat_done = game.over or seat not in game.to_move() or game.turn != before.game.turn
+        timeouts, end_reason = {}, None
+        held = before.seats[seat]
+        if by == "timeout" and seat_done:
+            count = held.timeouts + 1
+            timeouts[held.number] = count
+            if count >= TIMEOUTS_TO_EXPEL:
+                timers.append(NewTimer(EXPEL, now, {"seat": seat, "timeouts": count}))
+        elif by is None and held.timeouts:
+            timeouts[held.number] = 0
+        turn = {"events": public, "over": game.over, "by": by, "seat": seat,
+                "next": None if game.over else game.to_move()[0], "computers": not humans}
+        if ended:
+            drop += list(TURN_KINDS)
+            if not game.over and game.phase == "play" and not after.seats[game.current].is_bot:
+                fields, more, clock = await self._turn_start(after, game.current, now)
+                turn.update(fields)
+                rows += more
+                timers += clock
+        if game.over:
+            end_reason = "computers" if not humans else None
+            for s in humans:
+                rows.append(hand_row(after, s, "end"))
+        else:
+            timers += self._bot_timer(after, now)
+            if not after.settings.deadline:
+                drop.append(IDLE)
+                timers.append(idle_timer(now))
+        if humans or game.over:
+            rows.insert(0, channel_row(after, "turn", turn, held=not (ended or game.over)))
+            for s in sorted(changed_seats(public)):
+                if not after.seats[s].is_bot and not game.over:
+                    rows.append(hand_row(after, s, _why(public, s)))
+        return Owed(tuple(rows), tuple(timers), tuple(dict.fromkeys(drop))), timeouts, end_reason
+
+    async def _owed_for_start(self, hosted):
+        """The start post, everyone's first hand message (with the ticket choice), and the
+        clock of everyone's starting ticket choice."""
+        now = self.clock()
+        rows = [channel_row(hosted, "start", {})]
+        timers = []
+        for s in hosted.humans():
+            rows.append(hand_row(hosted, s, "start"))
+            timers += turn_timers(hosted.game, s, hosted.settings, now)
+        timers += self._bot_timer(hosted, now)
+        if not hosted.settings.deadline:
+            timers.append(idle_timer(now))
+        return Owed(tuple(rows), tuple(timers))
+
+    async def _owed_for_seat_change(self, hosted, seat, now):
+        """After a seat changed hands (a computer took it, or its player took it back): if it
+        is to move, the clock of its turn starts over for whoever plays it now."""
+        game = hosted.game
+        if game is None or game.over or seat not in game.to_move():
+            return Owed(), {}
+        if hosted.seats[seat].is_bot:
+            return Owed(timers=tuple(self._bot_timer(hosted, now))), {}
+        fields, rows, timers = await self._turn_start(hosted, seat, now)
+        rows.append(hand_row(hosted, seat, "turn"))
+        drop = (TURN_KINDS[:3] if game.phase == "play" else ())
+        return Owed(tuple(rows), tuple(timers), drop), fields
+
+
+def _why(public, seat):
+    """Why a changed hand gets a new DM (something to do or to know) rather than an edit."""
+    for e in public:
+        if e.get("seat") != seat:
+            continue
+        if e["type"] == "draw_tickets":
+            return "offer"
+        if e["type"] == "tunnel_reveal":
+            return "tunnel"
+    return None

@@ -1,0 +1,117 @@
+"""/ttr vote: the players vote to hand an absent player's seat to a computer player (`replace`)
+or to cancel the game (`cancel`), as Swords & Ravens lets a table do.
+
+Who votes: every human player, except, for `replace`, the player voted on (they are absent;
+if they are not, they can simply move). The proposer votes yes. A vote passes when more than
+half of its voters say yes, fails as soon as that can no longer happen, and expires after 24
+hours. One vote at a time per game. Its effect is applied before the vote is closed as passed,
+so a crash in between leaves an open vote whose next ballot (or expiry) finds it decided and
+finishes it; applying twice is refused by the handover itself. Mixed into GameService.
+"""
+import logging
+
+from ..store import NewTimer, Owed, VoteOpen
+from .effects import ServiceError
+from .levels import LEAVE_LEVEL
+from .owed import channel_row, dm_row
+from .turns import HOUR, VOTE_EXPIRE, VOTE_HOURS
+
+log = logging.getLogger(__name__)
+KINDS = ("replace", "cancel")
+
+
+def outcome(vote):
+    """"passed", "failed" or None (still open) from the ballots."""
+    n = len(vote.voters)
+    yes = sum(1 for u in vote.voters if vote.ballots.get(u) is True)
+    no = sum(1 for u in vote.voters if vote.ballots.get(u) is False)
+    if 2 * yes > n:
+        return "passed"
+    if 2 * (n - no) <= n:
+        return "failed"
+    return None
+
+
+class Votes:
+    async def start_vote(self, game_id, user_id, kind, target_id=None):
+        if kind not in KINDS:
+            raise ServiceError("service.vote_kind")
+        async with self.lock(game_id):
+            hosted = await self._active(game_id)
+            if hosted.seat_of(user_id) is None:
+                raise ServiceError("service.not_a_player")
+            target = None
+            if kind == "replace":
+                target = hosted.seat_of(target_id) if target_id is not None else None
+                if target is None:
+                    raise ServiceError("service.replace_not_player")
+                if target_id == user_id:
+                    raise ServiceError("service.vote_self")
+            voters = [u for u in hosted.user_ids() if target is None or u != target_id]
+            now = self.clock()
+            rows = [channel_row(hosted, "vote", {"vote": None}, key="vote:{vote}")]
+            rows += [dm_row(u, "bot.vote.dm", game_id=hosted.id, key_id=f"vote:{{vote}}:{u}",
+                            channel=f"<#{hosted.channel_id}>") for u in voters if u != user_id]
+            owed = Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
+                                               {"vote": None}),))
+            try:
+                vote = await self.store.open_vote(
+                    hosted.id, kind=kind, target_seat=target, proposer=user_id, voters=voters,
+                    ballots={user_id: True}, expires_at=now + VOTE_HOURS * HOUR, now=now,
+                    owed=owed)
+            except VoteOpen:
+                raise ServiceError("service.vote_open") from None
+            self._committed(owed)
+            return await self._settle_vote(hosted, vote)
+
+    async def cast_vote(self, vote_id, user_id, yes):
+        vote = await self.store.get_vote(vote_id)
+        if vote is None:
+            raise ServiceError("service.vote_gone")
+        async with self.lock(vote.game_id):
+            if vote.status != "open":
+                raise ServiceError("service.vote_closed")
+            if user_id not in vote.voters:
+                raise ServiceError("service.vote_not_voter")
+            vote = await self.store.cast_ballot(vote_id, user_id, bool(yes))
+            hosted = await self._active(vote.game_id)
+            return await self._settle_vote(hosted, vote)
+
+    async def open_vote(self, game_id):
+        return await self.store.open_vote_of(game_id)
+
+    async def vote(self, vote_id):
+        return await self.store.get_vote(vote_id)
+
+    async def _settle_vote(self, hosted, vote, expired=False):
+        """Under the lock: apply and close a decided vote. The vote as it is now."""
+        result = outcome(vote) if vote.status == "open" else None
+        if result is None and not expired:
+            return vote
+        status = result or "expired"
+        if status == "passed":
+            await self._apply_vote(hosted, vote)
+        owed = Owed((channel_row(hosted, "vote_result", {"vote": vote.id, "status": status},
+                                 key=f"voteres:{vote.id}"),))
+        if await self.store.close_vote(vote.id, status, now=self.clock(), owed=owed):
+            self._committed(owed)
+        return await self.store.get_vote(vote.id)
+
+    async def _apply_vote(self, hosted, vote):
+        if vote.kind == "replace":
+            if not hosted.seats[vote.target_seat].is_bot:
+                await self._hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
+                                      by=None)
+        elif hosted.is_open:
+            await self._cancel(hosted, reason="vote")
+
+    async def _on_vote_expire(self, timer):
+        vote = await self.store.get_vote(timer.payload.get("vote"))
+        if vote is None or vote.status != "open":
+            return
+        async with self.lock(vote.game_id):
+            hosted = await self.load(vote.game_id)
+            if hosted is None or not hosted.is_active:
+                await self.store.close_vote(vote.id, "void", now=self.clock())
+                return
+            await self._settle_vote(hosted, vote, expired=True)
