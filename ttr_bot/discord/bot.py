@@ -1,10 +1,11 @@
 """The Bot subclass: async setup in `setup_hook`, locales, shutdown.
 
 `setup_hook` (run once by discord.py before connecting) loads the cogs under the one /ttr group,
-registers the persistent dynamic items, and opens the game service on the configured database
-(running migrations, starting its scheduler and resuming every game: computer players move by
-themselves, their moves reach the channel through `Delivery`). With `sync_only` the service is
-skipped: `python bot.py sync` only needs the command tree.
+registers the persistent dynamic items, starts the worker processes (TTR_WORKERS: computer
+players think and pictures are drawn there, `self.workers`), and opens the game service on the
+configured database (running migrations, starting its scheduler and resuming every game:
+computer players move by themselves, their moves reach the channel through `Delivery`). With
+`sync_only` both are skipped: `python bot.py sync` only needs the command tree.
 """
 import logging
 import time
@@ -14,12 +15,17 @@ from discord.ext import commands
 
 from ..i18n import normalize
 from ..service import open_service
+from ..workers import WorkerPool
 from . import components, errors, moves  # noqa: F401  (moves registers the turn panel's clicks)
 from .cogs import all_cogs, ttr_group
+from .cooldown import PictureCooldown
 from .delivery import Delivery
+from .pictures import Pictures
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
+# what each worker imports before its first task: the computer players, the pictures, the maps
+PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 
 
 def intents():
@@ -31,7 +37,7 @@ def intents():
 
 class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
-                 dm_delay=1.0, agents=None, **kwargs):
+                 dm_delay=1.0, agents=None, workers=None, **kwargs):
         kwargs.setdefault("intents", intents())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=errors.Tree, allowed_mentions=discord.AllowedMentions.none(),
@@ -41,6 +47,11 @@ class TTRBot(commands.Bot):
         self.clock = clock
         self.service = None
         self.delivery = Delivery(self, dm_delay=dm_delay)
+        # a started WorkerPool to share (tests start one for many bots), else the bot's own
+        self.workers = workers
+        self._own_workers = workers is None
+        self.pictures = Pictures(workers)
+        self.picture_cooldown = PictureCooldown(clock=clock)
         self.ttr = ttr_group()
         self._bot_delay = bot_delay
         self._agents = agents
@@ -56,10 +67,16 @@ class TTRBot(commands.Bot):
         if self.sync_only:
             return
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        if self.workers is None:
+            # they boot while the bot connects; a task asked for meanwhile waits for the first
+            self.workers = WorkerPool(self.config.workers, preload=PRELOAD)
+            await self.workers.start()
+        self.pictures.workers = self.workers
         self.service = await open_service(
             self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
-            on_effects=self._computer_moved)
-        log.info("set up: database %s", self.config.db_path)
+            on_effects=self._computer_moved, workers=self.workers)
+        log.info("set up: database %s, %d worker processes", self.config.db_path,
+                 self.workers.size)
 
     async def _computer_moved(self, eff):
         await self.wait_until_ready()
@@ -72,6 +89,8 @@ class TTRBot(commands.Bot):
         await super().close()
         if self.service is not None:
             await self.service.close()
+        if self.workers is not None and self._own_workers:
+            await self.workers.close()
 
     # ----- locales -----------------------------------------------------------------------------
     def locale_hint(self, interaction):

@@ -18,6 +18,7 @@ import weakref
 from collections import OrderedDict
 from dataclasses import replace
 
+from ..ai import decide
 from ..engine.dealer import Dealer
 from ..engine.errors import DeckError, Illegal
 from ..engine.game import Game
@@ -26,6 +27,7 @@ from ..engine.view import view
 from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
 from ..store import CorruptLog, CorruptSnapshot, SeatResult, StaleSequence
+from ..workers import WorkerPool
 from .adapter_state import AdapterState
 from .effects import Effects, ServiceError, changed_seats, split_events
 from .handover import SeatHandover
@@ -37,11 +39,13 @@ from .scheduler import Scheduler
 log = logging.getLogger(__name__)
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
 BOT_MOVE = "bot_move"                     # the timer kind: a computer player's move is due
+SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the last (see decide)
 
 
 class GameService(Lobby, SeatHandover, AdapterState):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
-                 agents=None, on_effects=None):
+                 agents=None, on_effects=None, workers=None, decision_timeout=30.0,
+                 timer_concurrency=16):
         self.store = store
         self.clock = clock
         self.seeds = seeds or random.SystemRandom()
@@ -49,7 +53,12 @@ class GameService(Lobby, SeatHandover, AdapterState):
         self.bot_delay = bot_delay
         self.agents = agents or default_agents()   # level name -> agent factory
         self.on_effects = on_effects    # async callback for effects nobody asked for (bot moves)
-        self.scheduler = Scheduler(store, self._on_timer, clock=clock)
+        # where computer players think: the bot's worker processes (its owner starts and closes
+        # them), else threads of this process
+        self.workers = workers if workers is not None else WorkerPool(0)
+        self.decision_timeout = decision_timeout
+        self.scheduler = Scheduler(store, self._on_timer, clock=clock,
+                                   concurrency=timer_concurrency)
         self._cache = OrderedDict()     # game id -> HostedGame
         self._channels = {}             # channel id -> id of the open game last found there
         self._locks = weakref.WeakValueDictionary()   # a lock lives while someone holds or awaits it
@@ -85,7 +94,8 @@ class GameService(Lobby, SeatHandover, AdapterState):
         if timer.kind != BOT_MOVE:
             log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
             return
-        eff = await self.play_bot(timer.game_id, timer.payload.get("seq"))
+        last_try = timer.attempts >= self.scheduler.max_attempts - 1
+        eff = await self.play_bot(timer.game_id, timer.payload.get("seq"), safe=last_try)
         if eff is not None and self.on_effects is not None:
             await self.on_effects(eff)
 
@@ -197,8 +207,19 @@ class GameService(Lobby, SeatHandover, AdapterState):
                 raise ServiceError("service.stale")
             return await self._apply(hosted, replace(action, seat=seat), actor=seat)
 
-    async def play_bot(self, game_id, expected_seq=None):
-        """Let a computer player to move take its action; None if none is to move."""
+    async def decide(self, level, seed, view):
+        """The action a computer player of `level` (seeded with `seed`) takes in the position
+        `view` describes, worked out in a worker process while the event loop goes on; decisions
+        of different games run side by side. Raises WorkerLost if its worker crashed or ran
+        over `decision_timeout` (the worker is replaced; asking again is safe)."""
+        factory = None if self.agents is default_agents() else self.agents
+        return await self.workers.run(decide, level, seed, view, factory,
+                                      timeout=self.decision_timeout)
+
+    async def play_bot(self, game_id, expected_seq=None, *, safe=False):
+        """Let a computer player to move take its action; None if none is to move. `safe`:
+        the last try of a move whose decision kept failing: it is played as the simplest level
+        plays it, so that a game never stalls on one computer player."""
         async with self.lock(game_id):
             hosted = await self.load(game_id)
             if hosted is None or not hosted.is_active:
@@ -210,8 +231,12 @@ class GameService(Lobby, SeatHandover, AdapterState):
                 level = hosted.seats[seat].level
                 if level is None:
                     continue
-                agent = self.agents(level, seed=hosted.seed ^ (hosted.seq * 7919 + seat))
-                action = await asyncio.to_thread(agent.act, view(game, seat))
+                if safe and level != SAFE_LEVEL:
+                    log.warning("game %s: seat %s plays this move as %s does (its %s decision "
+                                "failed every try)", hosted.id, seat, SAFE_LEVEL, level)
+                    level = SAFE_LEVEL
+                action = await self.decide(level, hosted.seed ^ (hosted.seq * 7919 + seat),
+                                           view(game, seat))
                 return await self._apply(hosted, action, actor=seat)
             return None
 

@@ -32,8 +32,8 @@ class Info(GroupedCog):
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
         game, names = hosted.game, hosted.names()
-        png = await bot.delivery.render(game, names, locale=loc)
         lines = status_lines(game, names, loc)
+        png = await moves.picture(interaction, lines, loc, game, names)
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
