@@ -384,9 +384,14 @@ def _read(map_id):
     return data
 
 
-@functools.lru_cache(maxsize=None)
 def load_board(map_id, variant="base"):
-    """The Board of maps/<map_id>.json in that variant (cached: Boards are immutable)."""
+    """The Board of maps/<map_id>.json in that variant (cached: Boards are immutable, and
+    `load_board("usa")` is `load_board("usa", "base")`)."""
+    return _cached_board(map_id, variant)
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_board(map_id, variant):
     return load_board_from_dict(_read(map_id), variant)
 
 

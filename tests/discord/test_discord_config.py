@@ -62,3 +62,12 @@ def test_the_bot_needs_no_privileged_intents():
     value = intents()
     assert value.guilds
     assert not (value.message_content or value.members or value.presences)
+
+
+def test_worker_processes():
+    assert load({}).workers is None                      # one per core
+    assert load({"TTR_WORKERS": "3"}).workers == 3
+    assert load({"TTR_WORKERS": "0"}).workers == 0       # none: threads of the bot's process
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ConfigError, match="TTR_WORKERS"):
+            load({"TTR_WORKERS": bad})

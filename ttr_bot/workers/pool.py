@@ -209,6 +209,11 @@ class WorkerPool:
         self._workers.clear()
         self._idle.clear()
 
+    @property
+    def busy(self):
+        """How many tasks the workers are running now."""
+        return self._busy()
+
     def pids(self):
         return sorted(w.pid for w in self._workers if not w.lost)
 
