@@ -1,11 +1,11 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|film]: print performance figures.
+"""python -m ttr_bot.bench [engine|service|render|discord|film|workers]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "film")
+PARTS = ("engine", "service", "render", "discord", "film", "workers")
 
 
 def main(argv=None):

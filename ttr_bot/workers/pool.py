@@ -142,14 +142,16 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes (None: one per core; 0: no process, tasks run in threads of
     this one, as asyncio.to_thread does). `preload`: modules each worker imports at start.
-    `timeout`: seconds a task may run before its worker is killed (per call: run(timeout=))."""
+    `timeout`: seconds a task may run before its worker is killed (per call: run(timeout=)).
+    `nice`: how much lower the workers' CPU priority is than this process's (child.py)."""
 
-    def __init__(self, size=None, *, preload=(), timeout=60.0, python=None):
+    def __init__(self, size=None, *, preload=(), timeout=60.0, nice=10, python=None):
         self.size = default_size() if size is None else int(size)
         if self.size < 0:
             raise ValueError("a pool has 0 workers or more")
         self.preload = tuple(preload)
         self.timeout = timeout
+        self.nice = nice
         self.python = python or sys.executable
         self.stats = {"tasks": 0, "errors": 0, "crashed": 0, "timed_out": 0, "started": 0}
         self._workers = set()        # started or starting, not lost
@@ -297,7 +299,7 @@ class WorkerPool:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
         proc = await asyncio.create_subprocess_exec(
-            self.python, "-m", "ttr_bot.workers.child", *self.preload,
+            self.python, "-m", "ttr_bot.workers.child", str(self.nice), *self.preload,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
         worker = _Worker(self, proc)
         self._workers.add(worker)
