@@ -49,6 +49,7 @@ TARGET_P99 = 0.250
 REPLY_TIMEOUT = 60.0
 PANEL_WAIT = 10.0
 BOT_POLL = 0.05             # how often a player looks whether a computer player has moved
+BOT_TIMEOUT = 600.0         # a computer player's move that takes longer counts as lost
 BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 
@@ -277,7 +278,7 @@ class BenchGame:
         """Until the game moves on from `seq` (a computer player moved)."""
         start = time.monotonic()
         while (await self.service.load(self.game_id)).seq == seq:
-            if time.monotonic() > start + REPLY_TIMEOUT:
+            if time.monotonic() > start + BOT_TIMEOUT:
                 raise RuntimeError(f"game {self.index}: the computer player did not move")
             await asyncio.sleep(BOT_POLL)
         self.bench.bot_waits.append(time.monotonic() - start)
@@ -462,7 +463,8 @@ async def run(args, fakediscord):
             await fake.stop_bot(bot)
             crashed = [(g.index, r) for g, r in zip(games, results) if isinstance(r, BaseException)]
             handles = list(fake.interactions.values())[first:]
-            report = dict(bot_delay=bot.service.bot_delay, games=games, handles=handles, wall=wall, lag=lag.lags, bench=bench,
+            report = dict(bot_delay=bot.service.bot_delay, pictures=dict(bot.pictures.stats),
+                          workers=bot.workers.size, games=games, handles=handles, wall=wall, lag=lag.lags, bench=bench,
                           in_flight=bench.in_flight,
                           crashed=crashed, violations=list(fake.violations),
                           unhandled=list(fake.unhandled_requests),
@@ -529,6 +531,9 @@ def show(report, args):
               f"(the {report['bot_delay']:g} s pause included, {BOT_POLL * ms:.0f} ms polling): "
               f"p50 {percentile(waits, 50):.2f}  p99 {percentile(waits, 99):.2f}  "
               f"max {waits[-1]:.2f} s")
+    pics = report["pictures"]
+    print(f"pictures: {pics['drawn']} drawn, {pics['reused']} reused, {pics['failed']} failed "
+          f"({report['workers']} worker processes)")
     how = Counter()
     for (_, path), n in bench.how.items():
         how[path] += n

@@ -27,13 +27,13 @@ import time
 from pathlib import Path
 
 from ..ai import decide
-from .sample_games import _greedy, greedy_game, names_for
 from ..engine.view import view
 from ..maps import available_maps
 from ..render import render_board
 from ..service import GameService
 from ..store import open_store
 from ..workers import WorkerPool
+from .sample_games import _greedy, greedy_game, names_for
 
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 MB = 1024 * 1024
