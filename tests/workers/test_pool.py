@@ -160,3 +160,24 @@ async def test_size_zero_runs_in_threads_of_this_process():
     p = WorkerPool(0)
     assert await p.run(tasks.pid) == os.getpid()
     assert p.pids() == []
+
+
+async def test_tasks_marked_first_go_ahead_of_the_queue():
+    p = WorkerPool(1)
+    try:
+        await p.start()
+        await p.wait_ready()
+        done = []
+
+        async def task(name, first=False):
+            await p.run(tasks.sleep, 0.05, first=first)
+            done.append(name)
+        busy = asyncio.ensure_future(p.run(tasks.sleep, 0.5))     # the worker is taken
+        await asyncio.sleep(0.1)
+        queued = [asyncio.ensure_future(task(f"decision {i}")) for i in range(3)]
+        await asyncio.sleep(0.05)
+        picture = asyncio.ensure_future(task("picture", first=True))
+        await asyncio.gather(busy, picture, *queued)
+        assert done[0] == "picture"
+    finally:
+        await p.close()

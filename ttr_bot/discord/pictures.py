@@ -9,7 +9,8 @@ the game has changed, and the same picture asked for twice at once is drawn once
 caller waits for the first). The cache is bounded by its bytes (least recently used first out).
 
 Drawing takes 30-90 ms of CPU: it runs in a worker process (ttr_bot.workers), never on the
-event loop. A picture that cannot be drawn gives None (the caller sends text instead) and is
+event loop, ahead of the computer players' decisions waiting there (a turn post waits for its
+picture; a computer player pauses before it moves anyway). A picture that cannot be drawn gives None (the caller sends text instead) and is
 not cached, so the next request tries again.
 """
 import asyncio
@@ -78,10 +79,10 @@ class Pictures:
         try:
             if final:
                 png = await self.workers.run(render_final, game, names, locale,
-                                             timeout=self.timeout)
+                                             timeout=self.timeout, first=True)
             else:
                 png = await self.workers.run(render_board, game, names, viewer, locale,
-                                             timeout=self.timeout)
+                                             timeout=self.timeout, first=True)
         except Exception:
             self.stats["failed"] += 1
             log.exception("drawing the board of a %s game failed", game.board.map_id)

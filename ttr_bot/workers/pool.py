@@ -157,6 +157,7 @@ class WorkerPool:
         self._workers = set()        # started or starting, not lost
         self._idle = deque()
         self._waiters = deque()      # futures of callers waiting for a worker
+        self._first = deque()        # ... of callers that go ahead of them (run(first=True))
         self._failed_starts = 0
         self._closing = False
         self._started = False
@@ -190,9 +191,10 @@ class WorkerPool:
     async def close(self):
         """Stop every worker (a task still running is lost: its caller gets WorkerLost)."""
         self._closing = True
-        for fut in self._waiters:
+        for fut in (*self._first, *self._waiters):
             if not fut.done():
                 fut.set_exception(WorkerLost("the pool is closed"))
+        self._first.clear()
         self._waiters.clear()
         for task in list(self._spawning):
             task.cancel()
@@ -224,10 +226,12 @@ class WorkerPool:
         return {pid: rss_bytes(pid) for pid in self.pids()}
 
     # ----- running ----------------------------------------------------------------------------
-    async def run(self, function, *args, timeout=None):
+    async def run(self, function, *args, timeout=None, first=False):
         """function(*args) in a worker; its value, or WorkerError (it raised) or WorkerLost
         (the worker died or ran over `timeout`). The arguments are pickled at once, so the
-        task sees them as they are now even if it has to wait for a worker."""
+        task sees them as they are now even if it has to wait for a worker. `first`: it goes
+        ahead of the tasks waiting without it (a picture a player waits for, before the
+        decisions of computer players, who pause before moving anyway)."""
         self.stats["tasks"] += 1
         if self.size == 0:
             return await asyncio.to_thread(function, *args)
@@ -238,7 +242,7 @@ class WorkerPool:
                             f"{exc}") from None
         if not self._started:
             await self.start()
-        worker = await self._acquire()
+        worker = await self._acquire(first)
         try:
             reply = await worker.call(payload, self.timeout if timeout is None else timeout)
         except WorkerTimeout:
@@ -256,7 +260,7 @@ class WorkerPool:
         self.stats["errors"] += 1
         raise WorkerError(*reply[1:])
 
-    async def _acquire(self):
+    async def _acquire(self, first=False):
         while self._idle:
             worker = self._idle.popleft()
             if not worker.lost:
@@ -266,7 +270,7 @@ class WorkerPool:
         if self._failed_starts >= GIVE_UP and not self._live():
             raise WorkerLost(f"no worker could start ({self._failed_starts} tries in a row)")
         fut = asyncio.get_running_loop().create_future()
-        self._waiters.append(fut)
+        (self._first if first else self._waiters).append(fut)
         try:
             return await fut
         except asyncio.CancelledError:
@@ -277,11 +281,12 @@ class WorkerPool:
     def _release(self, worker):
         if worker.lost or self._closing:
             return
-        while self._waiters:
-            fut = self._waiters.popleft()
-            if not fut.done():
-                fut.set_result(worker)
-                return
+        for queue in (self._first, self._waiters):
+            while queue:
+                fut = queue.popleft()
+                if not fut.done():
+                    fut.set_result(worker)
+                    return
         self._idle.append(worker)
 
     # ----- starting and replacing workers ---------------------------------------------------
@@ -311,10 +316,11 @@ class WorkerPool:
             log.error("worker %s did not start (%s); trying again", proc.pid, exc or "timeout")
             worker.kill()
             if self._failed_starts >= GIVE_UP and not self._live():
-                while self._waiters:      # rather than wait for ever: the callers decide
-                    fut = self._waiters.popleft()
+                for fut in (*self._first, *self._waiters):   # rather than wait for ever
                     if not fut.done():
                         fut.set_exception(WorkerLost("no worker could start"))
+                self._first.clear()
+                self._waiters.clear()
             return          # its reader sees it end and asks for another (_lost)
         self._failed_starts = 0
         self._release(worker)
