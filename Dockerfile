@@ -9,6 +9,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     TTR_DB=/data/ttr.sqlite3
+# TTR_WORKERS (worker processes for computer players and pictures) defaults to the cores the
+# container may run on; with `docker run --cpus N` below that, pass -e TTR_WORKERS=N.
 
 WORKDIR /app
 

@@ -5,6 +5,7 @@ the usual way to hide a cycle — and checked against the arrows:
 
     discord -> service -> engine        service -> store (its interface only), ai, maps
     render -> engine, i18n              ai -> engine          maps, record_format -> engine
+    service, discord -> workers (the process pool, which imports nothing of ttr_bot)
 
 The engine is pure (the standard library's pure modules only); only ttr_bot/discord imports
 discord.py; render and ai never reach the service or the store; the adapter reaches the game
@@ -25,22 +26,25 @@ ALLOWED = {
     "i18n": set(),
     "bounded": set(),
     "store": set(),
+    "workers": set(),       # the process pool runs what it is given: it knows no part of the bot
     "maps": {"engine"},
     "record_format": {"engine", "maps"},
     "ratings": {"engine", "i18n"},
     "stats": {"engine", "i18n", "ratings"},
     "ai": {"engine"},
     "render": {"engine", "i18n", "ratings", "stats"},
+    # service -> workers: computer players think in worker processes (GameService.decide)
     "service": {"engine", "maps", "record_format", "store", "ai", "i18n", "ratings", "stats",
-                "bounded"},
-    "discord": {"service", "engine", "render", "i18n", "ratings", "stats", "bounded"},
+                "bounded", "workers"},
+    # discord -> workers: the pictures are drawn in them (pictures.py); the bot owns the pool
+    "discord": {"service", "engine", "render", "i18n", "ratings", "stats", "bounded", "workers"},
     # tools that run the parts without Discord
     "replay": {"record_format", "render", "i18n"},
     "table_args": {"ai", "maps"},
     "arena": {"engine", "maps", "record_format", "ai", "table_args"},
     "demo": {"engine", "maps", "record_format", "ai", "i18n", "render", "table_args"},
     "bench": {"engine", "maps", "record_format", "ai", "i18n", "render", "store", "service",
-              "discord", "ratings", "stats"},
+              "discord", "ratings", "stats", "workers"},
 }
 # The engine is pure: the standard library's modules without I/O, clock, threads or networks.
 ENGINE_STDLIB = {"collections", "dataclasses", "itertools", "functools", "heapq", "math",

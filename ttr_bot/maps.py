@@ -1,8 +1,10 @@
 """Load maps/*.json (format `ttr-map/1`) into engine Board objects, and say what is wrong with a
 file that cannot be loaded. Pure: reads the file and nothing else."""
+import copyreg
 import dataclasses
 import functools
 import json
+import pickle
 from pathlib import Path
 
 from ttr_bot.engine.board import Board, Node, Route, Rules, Ticket
@@ -382,10 +384,31 @@ def _read(map_id):
     return data
 
 
-@functools.lru_cache(maxsize=None)
 def load_board(map_id, variant="base"):
-    """The Board of maps/<map_id>.json in that variant (cached: Boards are immutable)."""
+    """The Board of maps/<map_id>.json in that variant (cached: Boards are immutable, and
+    `load_board("usa")` is `load_board("usa", "base")`)."""
+    return _cached_board(map_id, variant)
+
+
+@functools.lru_cache(maxsize=None)
+def _cached_board(map_id, variant):
     return load_board_from_dict(_read(map_id), variant)
+
+
+def _pickle_board(board):
+    """A board from load_board travels by name: unpickling it (in a worker process, see
+    ttr_bot/workers) gives that process's own cached Board, so the caches keyed by the board
+    (computer players' board info, seat rules' tables) stay warm instead of growing by a copy
+    per task. Any other board is pickled whole."""
+    try:
+        if load_board(board.map_id, board.variant) is board:
+            return load_board, (board.map_id, board.variant)
+    except (MapError, OSError):
+        pass
+    return board.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+
+copyreg.pickle(Board, _pickle_board)
 
 
 def available_maps():

@@ -110,3 +110,12 @@ def test_a_database_it_cannot_use_gets_one_clear_line_and_a_non_zero_exit(tmp_pa
     assert len(lines) == 1, result.stderr
     assert str(db) in lines[0] and remedy in lines[0]
     assert "Traceback" not in result.stderr + result.stdout
+
+
+def test_worker_processes():
+    assert load({}).workers is None                      # one per core
+    assert load({"TTR_WORKERS": "3"}).workers == 3
+    assert load({"TTR_WORKERS": "0"}).workers == 0       # none: threads of the bot's process
+    for bad in ("-1", "two", "1.5"):
+        with pytest.raises(ConfigError, match="TTR_WORKERS"):
+            load({"TTR_WORKERS": bad})

@@ -234,7 +234,7 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert "Switzerland" in rules.content and "three-locomotive" in rules.content
     status = await table.slash(bob, "status")
     assert "alice" in status.content and "bob" in status.content and status.ephemeral
-    assert any(f.endswith(".png") for f in status.files)     # the board, as /ttr board showed
+    assert any(f.endswith(".png") for f in status.files)     # the board, as /ttr status shows
     hand = await table.slash(bob, "hand")
     assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
     helptext = await table.slash(bob, "help")

@@ -2,7 +2,6 @@
 centres, the last move is highlighted, a private board rings only its player's ticket cities,
 every map renders at 1600–2000 px in under 1 MiB, and rendering is deterministic across
 threads."""
-import asyncio
 import io
 import math
 from concurrent.futures import ThreadPoolExecutor
@@ -14,7 +13,7 @@ from PIL import Image
 from ttr_bot.bench.sample_games import PLAYERS, random_game
 from ttr_bot.maps import available_maps, load_board, variants
 from ttr_bot.render import palette as P
-from ttr_bot.render import render_board, render_board_async, render_final, render_final_async
+from ttr_bot.render import render_board, render_final
 from ttr_bot.render import static as S
 from ttr_bot.render.draw import TICKET_R, page_layout
 
@@ -284,24 +283,6 @@ def test_rendering_is_deterministic_and_thread_safe():
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(lambda v: render_board(g, names(g), viewer=v), [2, 2, 2, 2, 2, 2]))
     assert all(r == expected for r in results)
-
-
-def test_async_helpers_match_and_snapshot_the_game():
-    g = game("usa").copy()
-
-    async def go():
-        task = asyncio.ensure_future(render_board_async(g, names(g)))
-        final = asyncio.ensure_future(render_final_async(g, names(g)))
-        await asyncio.sleep(0)          # both have copied the game and gone to a thread
-        free = next(i for i, o in enumerate(g.owner) if o < 0)
-        g.owner[free] = 1               # the game goes on meanwhile
-        g.last_move = (1, "claim_route", free)
-        return await task, await final
-
-    copy = g.copy()
-    board_png, final_png = asyncio.run(go())
-    assert board_png == render_board(copy, names(copy))
-    assert final_png == render_final(copy, names(copy))
 
 
 def test_missing_names_and_other_locales_still_render():

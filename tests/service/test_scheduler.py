@@ -105,12 +105,10 @@ async def test_overdue_timers_fire_once_on_restart_coalesced(store, make_game, s
     await service.start()
     await eventually(lambda: len(handler.fired) >= 5)
     await asyncio.sleep(0.2)  # nothing more comes
-    # each game's (and each timer without a game) once; one game's in due order (several
-    # games fire at once, so the order across games is not fixed)
+    # each fired once; one game's in due order (timers of different games run side by side)
     assert sorted(handler.names) == ["g1-reminder", "g1-turn-3", "g2-turn", "global-1",
                                      "global-2"]
-    g1_fired = [n for n in handler.names if n.startswith("g1")]
-    assert g1_fired == ["g1-reminder", "g1-turn-3"]
+    assert [n for n in handler.names if n.startswith("g1")] == ["g1-reminder", "g1-turn-3"]
     assert [t.id for t in await store.due_timers(now + 7200)] == [future]
 
     await service.stop()  # and a second restart fires nothing again
@@ -175,3 +173,121 @@ async def test_stopped_service_fires_nothing_and_timers_survive(store, service_f
     await asyncio.sleep(0.2)
     assert handler.fired == []
     assert (await store.next_due()).id == timer_id
+
+
+class Slow:
+    """A handler that takes `seconds` (awaiting, as a computer player's decision in a worker
+    does) and records when each timer started and ended."""
+
+    def __init__(self, seconds, fail_first=0):
+        self.seconds, self.fail_first = seconds, fail_first
+        self.calls = 0
+        self.spans = {}         # name -> (start, end) of its successful run
+        self.running = 0
+        self.most = 0
+
+    async def __call__(self, timer):
+        self.calls += 1
+        self.running += 1
+        self.most = max(self.most, self.running)
+        start = time.monotonic()
+        try:
+            await asyncio.sleep(self.seconds)
+            if self.calls <= self.fail_first:
+                raise RuntimeError("decision lost")
+        finally:
+            self.running -= 1
+        self.spans[timer.payload["name"]] = (start, time.monotonic())
+
+
+async def test_a_slow_handler_holds_up_no_other_games_timers(store, make_game, service_factory,
+                                                             eventually):
+    """Eight games' slow handlers (0.3 s each) are due at once: they run side by side, so all
+    are done in well under the 2.4 s they would take one after another."""
+    handler = Slow(0.3)
+    service = service_factory(handler, concurrency=16)
+    now = time.time()
+    for i in range(8):
+        await service.schedule("bot_move", now, {"name": f"g{i}"}, await make_game())
+    started = time.monotonic()
+    await service.start()
+    await eventually(lambda: len(handler.spans) == 8, timeout=5)
+    assert time.monotonic() - started < 1.2
+    assert handler.most == 8
+    await eventually(lambda: no_timers(store))
+
+
+async def test_concurrency_is_bounded(store, make_game, service_factory, eventually):
+    handler = Slow(0.1)
+    service = service_factory(handler, concurrency=3)
+    now = time.time()
+    for i in range(9):
+        await service.schedule("bot_move", now, {"name": f"g{i}"}, await make_game())
+    await service.start()
+    await eventually(lambda: len(handler.spans) == 9, timeout=5)
+    assert handler.most == 3
+    await eventually(lambda: no_timers(store))
+
+
+async def test_one_games_timers_still_fire_one_at_a_time_in_order(store, make_game,
+                                                                   service_factory, eventually):
+    game_id = await make_game()
+    handler = Slow(0.1)
+    service = service_factory(handler)
+    now = time.time()
+    for name, delay in (("third", 0.02), ("first", 0.0), ("second", 0.01)):
+        await service.schedule("turn", now + delay, {"name": name}, game_id)
+    await service.start()
+    await eventually(lambda: len(handler.spans) == 3, timeout=5)
+    order = sorted(handler.spans, key=lambda n: handler.spans[n][0])
+    assert order == ["first", "second", "third"]
+    spans = [handler.spans[n] for n in order]
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))    # never overlapping
+    assert handler.most == 1
+
+
+async def test_a_timer_due_while_others_run_is_not_late(store, make_game, service_factory,
+                                                        eventually):
+    """While the soonest timer's handler runs, a later one of another game still fires on
+    time (the task does not sleep until the running one ends)."""
+    handler = Slow(1.0)
+    service = service_factory(handler)
+    now = time.time()
+    await service.schedule("turn", now, {"name": "long"}, await make_game())
+    await service.start()
+    await eventually(lambda: handler.running == 1)
+    due = time.time() + 0.2
+    await service.schedule("turn", due, {"name": "soon"}, await make_game())
+    await eventually(lambda: "soon" in handler.spans, timeout=5)
+    assert handler.spans["soon"][0] < handler.spans.get("long", (0, 1e18))[1]
+    await eventually(lambda: no_timers(store), timeout=5)
+
+
+async def test_failures_are_retried_with_backoff_while_others_run(store, make_game,
+                                                                  service_factory, eventually):
+    handler = Slow(0.05, fail_first=1)
+    service = service_factory(handler, retry_delay=0.2)
+    now = time.time()
+    await service.schedule("turn", now, {"name": "unlucky"}, await make_game())
+    await service.start()
+    await eventually(lambda: handler.calls == 1 and handler.running == 0)
+    (timer,) = await store.due_timers(now + 3600)
+    assert timer.attempts == 1 and timer.due_at >= now + 0.2      # moved on by the backoff
+    await service.schedule("turn", time.time(), {"name": "other"}, await make_game())
+    await eventually(lambda: "other" in handler.spans)
+    assert "unlucky" not in handler.spans                          # still waiting its turn
+    await eventually(lambda: "unlucky" in handler.spans, timeout=5)
+    await eventually(lambda: no_timers(store))
+
+
+async def test_stop_interrupts_running_handlers_and_their_timers_stay(store, make_game,
+                                                                     service_factory, eventually):
+    handler = Slow(10.0)
+    service = service_factory(handler)
+    game_id = await make_game()
+    timer_id = await service.schedule("turn", time.time(), {"name": "long"}, game_id)
+    await service.start()
+    await eventually(lambda: handler.running == 1)
+    await service.stop()
+    assert handler.running == 0 and handler.spans == {}
+    assert [t.id for t in await store.due_timers(time.time())] == [timer_id]   # fires again

@@ -23,4 +23,11 @@ def make_agent(level, seed=0, **options):
     return cls(seed, **options)
 
 
-__all__ = ["Agent", "AGENTS", "LEVELS", "make_agent"]
+def decide(level, seed, view, factory=None):
+    """The action of a new computer player of `level` seeded with `seed` (`factory(level,
+    seed=seed)` makes it; make_agent by default) for the position `view` describes. A plain
+    function of its arguments, so a worker process can run it (ttr_bot.workers)."""
+    return (factory or make_agent)(level, seed=seed).act(view)
+
+
+__all__ = ["Agent", "AGENTS", "LEVELS", "decide", "make_agent"]

@@ -1,12 +1,13 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox]: print
-performance figures.
+"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox|workers]:
+print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox")
+PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox",
+         "workers")
 
 
 def main(argv=None):

@@ -1,12 +1,14 @@
 """The Bot subclass: async setup in `setup_hook`, locales, shutdown.
 
 `setup_hook` (run once by discord.py before connecting) loads the cogs under the one /ttr group,
-registers the persistent dynamic items, and opens the game service on the configured database
-(running migrations, starting its scheduler and resuming every game: computer players move by
-themselves) and starts the outbox worker, which sends whatever the service recorded as owed
-(every post and DM, whoever's move caused it) through `Delivery`. With `sync_only` the service
-is skipped: `python bot.py sync` only needs the command tree. A deleted channel or thread
-(gateway CHANNEL_DELETE / THREAD_DELETE, which the guilds intent brings) closes its game.
+registers the persistent dynamic items, starts the worker processes (TTR_WORKERS: computer
+players think and pictures are drawn there, `self.workers`), opens the game service on the
+configured database (running migrations, starting its scheduler and resuming every game:
+computer players move by themselves) and starts the outbox worker, which sends whatever the
+service recorded as owed (every post and DM, whoever's move caused it) through `Delivery`.
+With `sync_only` the workers and the service are skipped: `python bot.py sync` only needs the
+command tree. A deleted channel or thread (gateway CHANNEL_DELETE / THREAD_DELETE, which the
+guilds intent brings) closes its game.
 """
 import logging
 import time
@@ -17,14 +19,19 @@ from discord.ext import commands
 from ..bounded import LRUDict
 from ..i18n import normalize
 from ..service import open_service
+from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
+from .cooldown import PictureCooldown
 from .delivery import Delivery
 from .outbox import OutboxWorker
+from .pictures import Pictures
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 USERS_REMEMBERED = 10_000
+# what each worker imports before its first task: the computer players, the pictures, the maps
+PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 
 
 def intents():
@@ -36,7 +43,7 @@ def intents():
 
 class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
-                 agents=None, **kwargs):
+                 agents=None, workers=None, **kwargs):
         kwargs.setdefault("intents", intents())
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=errors.Tree, allowed_mentions=discord.AllowedMentions.none(),
@@ -47,6 +54,11 @@ class TTRBot(commands.Bot):
         self.service = None
         self.delivery = Delivery(self, clock=clock)
         self.outbox = OutboxWorker(self, self.delivery, clock)
+        # a started WorkerPool to share (tests start one for many bots), else the bot's own
+        self.workers = workers
+        self._own_workers = workers is None
+        self.pictures = Pictures(workers)
+        self.picture_cooldown = PictureCooldown(clock=clock)
         self.ttr = ttr_group()
         self._bot_delay = bot_delay
         self._agents = agents
@@ -64,11 +76,17 @@ class TTRBot(commands.Bot):
         if self.sync_only:
             return
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
+        if self.workers is None:
+            # they boot while the bot connects; a task asked for meanwhile waits for the first
+            self.workers = WorkerPool(self.config.workers, preload=PRELOAD)
+            await self.workers.start()
+        self.pictures.workers = self.workers
         self.service = await open_service(
             self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
-            on_outbox=self.outbox.wake)
+            on_outbox=self.outbox.wake, workers=self.workers)
         self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")
-        log.info("set up: database %s", self.config.db_path)
+        log.info("set up: database %s, %d worker processes", self.config.db_path,
+                 self.workers.size)
 
     async def on_interaction(self, interaction):
         """A click discord.py will not hand to any control — its id matches none of today's (a
@@ -105,6 +123,8 @@ class TTRBot(commands.Bot):
         await super().close()
         if self.service is not None:
             await self.service.close()
+        if self.workers is not None and self._own_workers:
+            await self.workers.close()
 
     # ----- locales -----------------------------------------------------------------------------
     def locale_hint(self, interaction):

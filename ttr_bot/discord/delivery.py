@@ -82,18 +82,11 @@ class Delivery(HandMessages):
 
     # ----- rendering -------------------------------------------------------------------------------
     async def render(self, game, names, viewer=None, locale="en", final=False):
-        """PNG bytes of the board, drawn off the event loop; None if drawing failed (the post
-        then goes out with a text summary instead: a picture never blocks a turn)."""
-        # imported here, not at start-up: Pillow and the fonts cost a tenth of a second that
-        # the bot need not wait for before it is ready
-        from ..render import render_board_async, render_final_async
-        try:
-            if final:
-                return await render_final_async(game, names, locale=locale)
-            return await render_board_async(game, names, viewer=viewer, locale=locale)
-        except Exception:
-            log.exception("rendering the board of a %s game failed", game.board.map_id)
-            return None
+        """PNG bytes of the board, drawn off the event loop and reused while the state is the
+        same (pictures.py); None if drawing failed (the post then goes out with a text summary
+        instead: a picture never blocks a turn)."""
+        return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
+                                              final=final)
 
     @staticmethod
     def as_file(png, name="board.png"):

@@ -10,13 +10,12 @@ delivery:
     msg = await send(channel, last_part, **end.attach(kwargs))   # kwargs: {"file": final.png}
     await end.posted(msg)
 
-`build_film` is the one place the film is built, off the event loop: today in a thread
-(`asyncio.to_thread`); `render_film` is a pure top-level function of its inputs (the game as
-dealt, the names, the engine actions, the language, the size bound), so a worker pool can run
-it instead. Nothing here blocks the final scores: a film or rating that cannot be had is
+`build_film` is the one place the film is built, off the event loop: in the bot's worker
+processes (ttr_bot.workers; `render_film` is a pure top-level function of its inputs: the game
+as dealt, the names, the engine actions, the language, the size bound). Nothing here blocks the final scores: a film or rating that cannot be had is
 logged and left out.
 """
-import asyncio
+import functools
 import io
 import logging
 from dataclasses import dataclass, field
@@ -33,12 +32,15 @@ FILM_NAME = "film.gif"
 MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boosts, every file
 
 
-async def build_film(film, locale="en", max_bytes=MAX_UPLOAD):
-    """GIF bytes of `film` (service.FilmInput), built in a worker thread."""
-    # imported here, as the board's renderer is (delivery.py): not needed before the first end
+FILM_TIMEOUT = 180.0          # seconds a worker may take over one film (1-3 s is usual)
+
+
+async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD):
+    """GIF bytes of `film` (service.FilmInput), built in one of `workers` (a WorkerPool)."""
+    # imported here: Pillow is not needed before the first end
     from ..render.film import render_film
-    return await asyncio.to_thread(render_film, film.game, list(film.names), list(film.actions),
-                                   locale, max_bytes=max_bytes)
+    return await workers.run(functools.partial(render_film, max_bytes=max_bytes), film.game,
+                             list(film.names), list(film.actions), locale, timeout=FILM_TIMEOUT)
 
 
 def film_file(data, name=FILM_NAME):
@@ -85,7 +87,7 @@ async def final_post(bot, hosted, loc, png=None):
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
-        end.film = await build_film(film, loc, MAX_UPLOAD - len(png or b""))
+        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""))
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end

@@ -268,9 +268,21 @@ async def show_hand(interaction, loc, game_id):
     if v.offer:
         more = more[len(offer_lines(v.board, v.offer, v.keep_min(), loc)):]   # already listed
     lines += more
-    png = await bot.delivery.render(hosted.game, hosted.names(), viewer=seat, locale=loc)
+    png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat)
     file = bot.delivery.as_file(png) if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
+
+
+async def picture(interaction, lines, loc, game, names, viewer=None):
+    """The board picture for this answer (from the cache when the state is unchanged), or None:
+    past the member's allowance of pictures (cooldown.py) a line saying when the next one comes
+    is added to `lines` instead."""
+    bot = interaction.client
+    wait = bot.picture_cooldown.take(interaction.user.id)
+    if wait is not None:
+        lines.append(t("bot.picture.cooldown", loc, seconds=wait))
+        return None
+    return await bot.pictures.render(game, names, viewer=viewer, locale=loc)
 
 
 # ----- the turn panel's clicks ----------------------------------------------------------------------------

@@ -13,14 +13,12 @@ orders right-to-left text and shapes it). A map's static layer (map, free slots,
 panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).
-From the bot, render in a worker thread: `await render_board_async(...)` copies the game first
-(cheap), so the game may go on changing while the picture is made.
+The bot draws them in its worker processes and reuses each picture while the state is the
+same (ttr_bot/discord/pictures.py).
 """
-import asyncio
-
 from .draw import board_png, final_png
 
-__all__ = ["render_board", "render_final", "render_board_async", "render_final_async"]
+__all__ = ["render_board", "render_final"]
 
 
 def render_board(game, names, viewer=None, locale="en"):
@@ -32,12 +30,3 @@ def render_final(game, names, locale="en"):
     """PNG bytes of the final picture: scores, winner, longest path."""
     return final_png(game, names, locale)
 
-
-async def render_board_async(game, names, viewer=None, locale="en"):
-    snapshot = game.copy()
-    return await asyncio.to_thread(render_board, snapshot, list(names), viewer, locale)
-
-
-async def render_final_async(game, names, locale="en"):
-    snapshot = game.copy()
-    return await asyncio.to_thread(render_final, snapshot, list(names), locale)

@@ -52,7 +52,8 @@ class Absence:
         await handler(timer)
 
     async def _on_bot_move(self, timer):
-        await self.play_bot(timer.game_id, timer.payload.get("seq"))
+        last_try = timer.attempts >= self.scheduler.max_attempts - 1
+        await self.play_bot(timer.game_id, timer.payload.get("seq"), safe=last_try)
 
     # ----- a turn's clock --------------------------------------------------------------------
     async def _human_turn(self, game_id, key):
@@ -97,7 +98,7 @@ class Absence:
         for _ in range(MAX_TURN_ACTIONS):
             if not is_turn(hosted.game, key):
                 return
-            action = await self._decide(TIMEOUT_LEVEL, self._agent_seed(hosted, seat),
+            action = await self.decide(TIMEOUT_LEVEL, self._agent_seed(hosted, seat),
                                         hosted.view(seat))
             try:
                 await self._apply(hosted, action, seat, by=by)

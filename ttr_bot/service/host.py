@@ -14,7 +14,6 @@ players (absence.py), away periods (away.py), votes (votes.py), the outbox as th
 worker sees it (outbox.py) and /ttr games (listing.py) are mixed into `GameService`; what a
 finishing game records, ratings included, is finish.py's.
 """
-import asyncio
 import json
 import logging
 import random
@@ -22,6 +21,7 @@ import time
 from collections import OrderedDict
 from dataclasses import replace
 
+from ..ai import decide
 from ..bounded import KeyedLocks, LRUDict
 from ..engine.dealer import Dealer
 from ..engine.errors import DeckError, Illegal
@@ -31,6 +31,7 @@ from ..engine.view import view
 from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
 from ..store import CorruptLog, CorruptSnapshot, StaleSequence
+from ..workers import WorkerPool
 from .absence import Absence
 from .adapter_state import AdapterState
 from .away import AwayPeriods
@@ -52,12 +53,14 @@ log = logging.getLogger(__name__)
 SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
 GAME_IDS = range(1, 2 ** 63)              # what a game id can be (signed 64-bit, from 1)
 CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the rest: one query)
+SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the last (see decide)
 
 
 class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence, AwayPeriods,
                   Votes, OutboxAccess, Listing):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
-                 agents=None, on_outbox=None, scheduler_options=None):
+                 agents=None, on_outbox=None, scheduler_options=None, workers=None,
+                 decision_timeout=30.0):
         self.store = store
         self.clock = clock
         self.seeds = seeds or random.SystemRandom()
@@ -65,6 +68,10 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         self.bot_delay = bot_delay
         self.agents = agents or default_agents()   # level name -> agent factory
         self.on_outbox = on_outbox      # called (no arguments) when owed messages were written
+        # where computer players think: the bot's worker processes (its owner starts and closes
+        # them), else threads of this process
+        self.workers = workers if workers is not None else WorkerPool(0)
+        self.decision_timeout = decision_timeout
         self.scheduler = Scheduler(store, self._on_timer, clock=clock,
                                    **(scheduler_options or {}))
         self._cache = OrderedDict()     # game id -> HostedGame
@@ -224,8 +231,19 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
                 raise ServiceError("service.stale")
             return await self._apply(hosted, replace(action, seat=seat), actor=seat)
 
-    async def play_bot(self, game_id, expected_seq=None):
-        """Let a computer player to move take its action; None if none is to move."""
+    async def decide(self, level, seed, view):
+        """The action a computer player of `level` (seeded with `seed`) takes in the position
+        `view` describes, worked out in a worker process while the event loop goes on; decisions
+        of different games run side by side. Raises WorkerLost if its worker crashed or ran
+        over `decision_timeout` (the worker is replaced; asking again is safe)."""
+        factory = None if self.agents is default_agents() else self.agents
+        return await self.workers.run(decide, level, seed, view, factory,
+                                      timeout=self.decision_timeout)
+
+    async def play_bot(self, game_id, expected_seq=None, *, safe=False):
+        """Let a computer player to move take its action; None if none is to move. `safe`:
+        the last try of a move whose decision kept failing: it is played as the simplest level
+        plays it, so that a game never stalls on one computer player."""
         async with self.lock(game_id):
             hosted = await self.load(game_id)
             if hosted is None or not hosted.is_active:
@@ -237,20 +255,18 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
                 level = hosted.seats[seat].level
                 if level is None:
                     continue
-                action = await self._decide(level, self._agent_seed(hosted, seat),
-                                            view(game, seat))
+                if safe and level != SAFE_LEVEL:
+                    log.warning("game %s: seat %s plays this move as %s does (its %s decision "
+                                "failed every try)", hosted.id, seat, SAFE_LEVEL, level)
+                    level = SAFE_LEVEL
+                action = await self.decide(level, self._agent_seed(hosted, seat),
+                                           view(game, seat))
                 return await self._apply(hosted, action, actor=seat)
             return None
 
     @staticmethod
     def _agent_seed(hosted, seat):
         return hosted.seed ^ (hosted.seq * 7919 + seat)
-
-    async def _decide(self, level, seed, player_view):
-        """A computer player's action: the one path every computer decision takes (its own
-        seats, and turns played for absent players), off the event loop."""
-        agent = self.agents(level, seed=seed)
-        return await asyncio.to_thread(agent.act, player_view)
 
     async def _active(self, game_id):
         hosted = await self.load(game_id)

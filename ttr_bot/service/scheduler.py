@@ -14,12 +14,16 @@ handler that raises is logged and retried later with backoff, at most `max_attem
 all (counted in the database, so across restarts too); then the timer is dropped with an
 error in the log, never silently.
 
+Timers fire side by side, up to `concurrency` at once, so a slow handler (a computer player
+thinking in a worker process) holds up neither the other games' timers nor the loop; a game's
+timers still fire one at a time, in due order (a timer of a game whose earlier timer is still
+running waits for it). Timers without a game are not held back.
+
 After downtime, the timers that fell due while the bot was away fire once each, in due order;
 several due timers of the same game, kind and seat (say two bot moves queued before a crash, or
 a turn's three reminders) are coalesced into the latest one: due work is done once, not once
 per missed tick. Timers without a game are not coalesced: nothing says two of them are about
-the same thing. Due timers are fired in batches, several games at once (`concurrency`), each
-game's in due order.
+the same thing.
 
 Time is the injected `clock` (service/clock.py): with a ManualClock the task sleeps until a
 test advances it.
@@ -44,8 +48,10 @@ class Scheduler:
     def __init__(
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
-        error_pause: float = 5.0, batch: int = 64, concurrency: int = 8,
+        error_pause: float = 5.0, batch: int = 64, concurrency: int = 16,
     ):
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
         self.store = store
         self.handler = handler
         self.clock = clock
@@ -54,11 +60,13 @@ class Scheduler:
         self.max_sleep = max_sleep  # look again at least this often (wall-clock jumps, other writers)
         self.error_pause = error_pause
         self.batch = batch              # due timers read at once
-        self.concurrency = concurrency  # games whose timers fire at once
+        self.concurrency = concurrency  # handlers running at once (one per game)
         self.fired = 0                  # timers handled since start (benchmarks)
         self._wake = asyncio.Event()
         self._waiting_for: float | None = None  # due_at the task sleeps for; None while busy
         self._task: asyncio.Task | None = None
+        self._firing: dict[int, asyncio.Task] = {}   # timer id -> the task running its handler
+        self._busy_games: set[int] = set()
 
     @property
     def running(self) -> bool:
@@ -71,12 +79,17 @@ class Scheduler:
         self._task = asyncio.create_task(self._run(), name="ttr-timers")
 
     async def stop(self) -> None:
-        """Stop the task. A handler interrupted here has not deleted its timer: it fires again."""
+        """Stop the task and the handlers it started. A handler interrupted here has not deleted
+        its timer: it fires again."""
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+        firing = list(self._firing.values())
+        for t in firing:
+            t.cancel()
+        await asyncio.gather(*firing, return_exceptions=True)
 
     async def schedule(
         self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
@@ -96,6 +109,11 @@ class Scheduler:
         """Delete a game's timers of `kind` (all kinds if None); return how many."""
         return await self.store.delete_timers(game_id, kind)
 
+    async def idle(self) -> None:
+        """Until no handler is running (tests, benchmarks)."""
+        while self._firing:
+            await asyncio.gather(*self._firing.values(), return_exceptions=True)
+
     # -- the task ------------------------------------------------------------------------------
     async def _run(self) -> None:
         while True:  # coalescing is retried if the database fails at startup
@@ -113,38 +131,53 @@ class Scheduler:
                 self._waiting_for = None
                 await asyncio.sleep(self.error_pause)
 
+    def _may_fire(self, timer: Timer) -> bool:
+        return timer.id not in self._firing and timer.game_id not in self._busy_games
+
     async def _step(self) -> None:
-        """Fire the due timers if any, else sleep until the soonest is due or something sooner
-        comes."""
+        """Start the handlers of due timers while there is room; then sleep until the next
+        timer is due, a handler ends, or something sooner is scheduled."""
         self._wake.clear()  # before reading, so a timer added after the read still wakes us
         self._waiting_for = None
         now = self.clock()
-        due = await self.store.due_timers(now, limit=self.batch)
-        if due:
-            await self._fire_batch(due)
-            return
+        if len(self._firing) < self.concurrency:
+            for timer in await self.store.due_timers(now, limit=self.batch):  # earliest first
+                if len(self._firing) >= self.concurrency:
+                    break
+                if self._may_fire(timer):
+                    self._start(timer)
+        # a handler's end wakes us (done callback): it makes room, or frees its game's next timer
+        if len(self._firing) >= self.concurrency:
+            self._waiting_for = -math.inf   # nothing scheduled can start before room is made
+            delay = self.max_sleep
+        else:
+            upcoming = await self._next_waiting(now)
+            self._waiting_for = math.inf if upcoming is None else upcoming.due_at
+            delay = self.max_sleep if upcoming is None else min(upcoming.due_at - now,
+                                                                self.max_sleep)
+        await sleep(self.clock, max(delay, 0.0), self._wake)
+
+    async def _next_waiting(self, now: float) -> Timer | None:
+        """The soonest timer not due yet (the due ones are all running)."""
         timer = await self.store.next_due()
-        if timer is not None and timer.due_at <= self.clock():
-            return  # fell due meanwhile: look again
-        self._waiting_for = math.inf if timer is None else timer.due_at
-        now = self.clock()
-        delay = self.max_sleep if timer is None else min(timer.due_at - now, self.max_sleep)
-        await sleep(self.clock, delay, self._wake)
+        if timer is None or timer.due_at > now:
+            return timer
+        # the soonest is running: look a little further for the first one that is not
+        later = await self.store.due_timers(now + self.max_sleep,
+                                            limit=len(self._firing) + self.batch)
+        return next((t for t in later if t.due_at > now), None)
 
-    async def _fire_batch(self, due: list[Timer]) -> None:
-        """Fire due timers, `concurrency` games at once; one game's timers one after another,
-        in due order (the service's per-game lock would serialise them anyway)."""
-        by_game: dict[Any, list[Timer]] = {}
-        for timer in due:
-            key = timer.game_id if timer.game_id is not None else ("timer", timer.id)
-            by_game.setdefault(key, []).append(timer)
-        gate = asyncio.Semaphore(self.concurrency)
+    def _start(self, timer: Timer) -> None:
+        task = asyncio.create_task(self._fire(timer), name=f"ttr-timer-{timer.id}")
+        self._firing[timer.id] = task
+        if timer.game_id is not None:
+            self._busy_games.add(timer.game_id)
 
-        async def run(timers: list[Timer]) -> None:
-            async with gate:
-                for timer in timers:
-                    await self._fire(timer)
-        await asyncio.gather(*(run(ts) for ts in by_game.values()))
+        def done(_):
+            self._firing.pop(timer.id, None)
+            self._busy_games.discard(timer.game_id)
+            self._wake.set()
+        task.add_done_callback(done)
 
     async def _coalesce_overdue(self) -> None:
         """Keep only the latest overdue timer of each (game, kind, seat); the loop fires the
@@ -168,17 +201,24 @@ class Scheduler:
             await self.handler(timer)
         except Exception:
             attempts = timer.attempts + 1
-            if attempts >= self.max_attempts:
-                log.exception("timer %s (%s, game %s, payload %r) failed %d times; dropping it",
-                              timer.id, timer.kind, timer.game_id, timer.payload, attempts)
-                await self.store.delete_timer(timer.id)
-            else:
-                delay = self.retry_delay * 2 ** (attempts - 1)
-                log.exception("timer %s (%s, game %s) failed (attempt %d of %d); retry in %ss",
-                              timer.id, timer.kind, timer.game_id, attempts, self.max_attempts,
-                              delay)
-                await self.store.retry_timer(timer.id, self.clock() + delay)
+            try:
+                if attempts >= self.max_attempts:
+                    log.exception("timer %s (%s, game %s, payload %r) failed %d times; "
+                                  "dropping it", timer.id, timer.kind, timer.game_id,
+                                  timer.payload, attempts)
+                    await self.store.delete_timer(timer.id)
+                else:
+                    delay = self.retry_delay * 2 ** (attempts - 1)
+                    log.exception("timer %s (%s, game %s) failed (attempt %d of %d); retry in "
+                                  "%ss", timer.id, timer.kind, timer.game_id, attempts,
+                                  self.max_attempts, delay)
+                    await self.store.retry_timer(timer.id, self.clock() + delay)
+            except Exception:    # the timer stays as it was: it fires again
+                log.exception("could not record the failure of timer %s", timer.id)
             return
         finally:
             self.fired += 1
-        await self.store.delete_timer(timer.id)
+        try:
+            await self.store.delete_timer(timer.id)
+        except Exception:        # it fires again: handlers are idempotent
+            log.exception("could not delete fired timer %s", timer.id)

@@ -89,7 +89,7 @@ class History(GroupedCog):
                 raise UserFacing("bot.history.none")
         film = await bot.service.replay_data(game, interaction.guild_id)
         try:
-            data = await finale.build_film(film, loc)
+            data = await finale.build_film(interaction.client.workers, film, loc)
         except Exception:
             log.exception("the film of game %s could not be made", game)
             raise UserFacing("bot.replay.failed") from None

@@ -42,7 +42,7 @@ class Info(GroupedCog):
         seat = hosted.seat_of(interaction.user.id)
         if seat is not None and game.phase != "setup":
             lines.append(own_score_line(game, seat, loc))
-        png = await bot.delivery.render(game, names, locale=loc)
+        png = await moves.picture(interaction, lines, loc, game, names)
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),

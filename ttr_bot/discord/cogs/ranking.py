@@ -2,7 +2,6 @@
 the text when the picture cannot be drawn), and this server's players ranked by rating, a page at a time with
 buttons that keep working after a restart. Answers are private, like the other reading
 commands."""
-import asyncio
 import io
 import logging
 
@@ -25,11 +24,11 @@ MAPS = tuple(m for m, _ in playable_maps())
 MAP_CHOICES = [app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS]
 
 
-async def stats_picture(stats, loc):
-    """PNG bytes of the stats picture, drawn in a worker thread; None if drawing failed."""
+async def stats_picture(workers, stats, loc):
+    """PNG bytes of the stats picture, drawn in one of `workers`; None if drawing failed."""
     from ...render.stats_card import render_stats  # Pillow: not needed at start-up
     try:
-        return await asyncio.to_thread(render_stats, stats, loc)
+        return await workers.run(render_stats, stats, loc, timeout=60, first=True)
     except Exception:
         log.exception("drawing the statistics of user %s failed", stats.user_id)
         return None
@@ -44,7 +43,7 @@ async def show_stats(interaction, user, map_id, everywhere):
     stats = await bot.service.stats(interaction.guild_id, who.id, name=player_name(who),
                                     map_id=map_id, everywhere=everywhere)
     lines = stats_lines(stats, loc)
-    png = await stats_picture(stats, loc)
+    png = await stats_picture(bot.workers, stats, loc)
     if png is None:
         await answer(interaction, "\n".join(lines))
     else:

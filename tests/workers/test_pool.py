@@ -1,0 +1,183 @@
+"""The worker pool on real processes: values and errors come back, tasks run side by side, a
+worker that dies (killed mid-task or while idle) or hangs is replaced and only its own task is
+lost, workers start fresh (nothing of the parent inherited), and closing ends them."""
+import asyncio
+import os
+import signal
+import sqlite3
+import time
+
+import pytest
+import pytest_asyncio
+
+from tests.workers import tasks
+from ttr_bot.maps import load_board
+from ttr_bot.workers import WorkerCrashed, WorkerError, WorkerLost, WorkerPool, WorkerTimeout
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest_asyncio.fixture
+async def pool():
+    p = WorkerPool(2, timeout=20)
+    await p.start()
+    await p.wait_ready()
+    yield p
+    await p.close()
+
+
+async def wait_for_new_pids(pool, old, eventually):
+    await eventually(lambda: len(pool.pids()) == pool.size and not set(pool.pids()) & old,
+                     timeout=30)
+
+
+async def test_values_come_back_from_other_processes(pool):
+    assert await pool.run(tasks.square, 12) == 144
+    pids = set(await asyncio.gather(*(pool.run(tasks.pid) for _ in range(6))))
+    assert os.getpid() not in pids and pids <= set(pool.pids())
+
+
+async def test_tasks_run_side_by_side(pool):
+    start = time.monotonic()
+    await asyncio.gather(pool.run(tasks.sleep, 0.6), pool.run(tasks.sleep, 0.6))
+    assert time.monotonic() - start < 1.1          # not 1.2 s one after the other
+
+
+async def test_more_tasks_than_workers_wait_their_turn(pool):
+    results = await asyncio.gather(*(pool.run(tasks.square, i) for i in range(20)))
+    assert results == [i * i for i in range(20)]
+
+
+async def test_an_exception_comes_back_and_the_worker_goes_on(pool):
+    before = set(pool.pids())
+    with pytest.raises(WorkerError) as info:
+        await pool.run(tasks.fail, "bad position")
+    assert info.value.type_name == "ValueError" and "bad position" in str(info.value)
+    assert "tasks.py" in info.value.remote_traceback
+    assert set(pool.pids()) == before
+    assert await pool.run(tasks.square, 3) == 9
+
+
+async def test_a_worker_killed_mid_task_loses_only_that_task(pool, tmp_path, eventually):
+    marker = tmp_path / "started"
+    victim = asyncio.ensure_future(pool.run(tasks.start_then_sleep, str(marker), 30))
+    other = asyncio.ensure_future(pool.run(tasks.sleep, 1.0))
+    await eventually(marker.exists, timeout=20)
+    os.kill(int(marker.read_text()), signal.SIGKILL)
+    with pytest.raises(WorkerCrashed):
+        await victim
+    assert await other == 1.0                       # the other worker's task is untouched
+    await eventually(lambda: len(pool.pids()) == 2, timeout=30)   # replaced
+    assert int(marker.read_text()) not in pool.pids()
+    assert await asyncio.gather(pool.run(tasks.square, 4), pool.run(tasks.square, 5)) == [16, 25]
+
+
+async def test_a_hung_task_hits_its_timeout_and_its_worker_is_replaced(pool, eventually):
+    before = set(pool.pids())
+    start = time.monotonic()
+    with pytest.raises(WorkerTimeout):
+        await pool.run(tasks.sleep, 60, timeout=0.5)
+    assert time.monotonic() - start < 5
+    await eventually(lambda: len(pool.pids()) == 2 and len(set(pool.pids()) & before) == 1,
+                     timeout=30)
+    assert await pool.run(tasks.square, 6) == 36
+    assert pool.stats["timed_out"] == 1
+
+
+async def test_an_idle_worker_that_dies_is_replaced(pool, eventually):
+    old = set(pool.pids())
+    for pid in old:
+        os.kill(pid, signal.SIGKILL)
+    await wait_for_new_pids(pool, old, eventually)
+    assert await asyncio.gather(*(pool.run(tasks.square, i) for i in range(4))) == [0, 1, 4, 9]
+
+
+async def test_a_cancelled_caller_does_not_leave_its_answer_to_the_next_task(pool, eventually):
+    task = asyncio.ensure_future(pool.run(tasks.sleep, 0.5))
+    await asyncio.sleep(0.1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(4):
+        assert await pool.run(tasks.square, 7) == 49
+
+
+async def test_what_a_task_prints_cannot_corrupt_the_answers(pool):
+    assert await pool.run(tasks.noisy, "x") == "x"
+    assert await pool.run(tasks.square, 2) == 4
+
+
+async def test_only_module_level_functions_and_picklable_values(pool):
+    with pytest.raises(TypeError):
+        await pool.run(lambda: 1)
+    before = set(pool.pids())
+    with pytest.raises(WorkerError):
+        await pool.run(tasks.unpicklable_result)
+    assert set(pool.pids()) == before and await pool.run(tasks.square, 1) == 1
+
+
+async def test_workers_inherit_nothing_open_in_the_bot(tmp_path):
+    """Spawned, not forked: a database file the bot has open is not open in a worker, and
+    neither are the bot's sockets."""
+    db = tmp_path / "bot.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE t (x)")
+    server = await asyncio.start_server(lambda r, w: None, "127.0.0.1", 0)
+    p = WorkerPool(1)
+    try:
+        await p.start()
+        opened = await p.run(tasks.open_files)
+        assert not any(str(db) in f for f in opened)
+        assert not any(f.startswith("socket:") for f in opened), opened
+    finally:
+        await p.close()
+        server.close()
+        conn.close()
+
+
+async def test_a_board_travels_by_name(pool):
+    assert await pool.run(tasks.board_is_this_process_cached_one, load_board("europe"))
+
+
+async def test_close_ends_the_workers_and_refuses_new_tasks(eventually):
+    p = WorkerPool(2)
+    await p.start()
+    await p.wait_ready()
+    pids = p.pids()
+    running = asyncio.ensure_future(p.run(tasks.sleep, 30))
+    await asyncio.sleep(0.2)
+    await p.close()
+    with pytest.raises(WorkerLost):
+        await running
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    with pytest.raises(WorkerLost):
+        await p.run(tasks.square, 1)
+
+
+async def test_size_zero_runs_in_threads_of_this_process():
+    p = WorkerPool(0)
+    assert await p.run(tasks.pid) == os.getpid()
+    assert p.pids() == []
+
+
+async def test_tasks_marked_first_go_ahead_of_the_queue():
+    p = WorkerPool(1)
+    try:
+        await p.start()
+        await p.wait_ready()
+        done = []
+
+        async def task(name, first=False):
+            await p.run(tasks.sleep, 0.05, first=first)
+            done.append(name)
+        busy = asyncio.ensure_future(p.run(tasks.sleep, 0.5))     # the worker is taken
+        await asyncio.sleep(0.1)
+        queued = [asyncio.ensure_future(task(f"decision {i}")) for i in range(3)]
+        await asyncio.sleep(0.05)
+        picture = asyncio.ensure_future(task("picture", first=True))
+        await asyncio.gather(busy, picture, *queued)
+        assert done[0] == "picture"
+    finally:
+        await p.close()
