@@ -153,6 +153,7 @@ class Scheduler:
         else:
             upcoming = await self._next_waiting(now)
             self._waiting_for = math.inf if upcoming is None else upcoming.due_at
+            now = self.clock()      # read again: time may have moved while we read the store
             delay = self.max_sleep if upcoming is None else min(upcoming.due_at - now,
                                                                 self.max_sleep)
         await sleep(self.clock, max(delay, 0.0), self._wake)
