@@ -21,6 +21,11 @@ per missed tick. Timers without a game are not coalesced: nothing says two of th
 the same thing. Due timers are fired in batches, several games at once (`concurrency`), each
 game's in due order.
 
+Several processes on one database: a due timer is first claimed (`store.claim_timers`: leased
+to this process's `owner` for `lease` seconds, among the timers of its `shards` only), so each
+fires in one process; deleting or retrying it ends the lease, a dead process's leases run out,
+and `stop` hands back the leases of what it interrupted.
+
 Time is the injected `clock` (service/clock.py): with a ManualClock the task sleeps until a
 test advances it.
 """
@@ -32,7 +37,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from typing import Any
 
-from ..store import Store, Timer
+from ..store import Shards, Store, Timer
 from .clock import sleep
 
 log = logging.getLogger(__name__)
@@ -45,6 +50,7 @@ class Scheduler:
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
         error_pause: float = 5.0, batch: int = 64, concurrency: int = 8,
+        owner: str = "scheduler", shards: Shards | None = None, lease: float = 60.0,
     ):
         self.store = store
         self.handler = handler
@@ -55,6 +61,9 @@ class Scheduler:
         self.error_pause = error_pause
         self.batch = batch              # due timers read at once
         self.concurrency = concurrency  # games whose timers fire at once
+        self.owner = owner              # this process's name on the timers it claims
+        self.shards = shards            # whose timers it fires (None: every guild's)
+        self.lease = lease              # how long a claimed timer is ours
         self.fired = 0                  # timers handled since start (benchmarks)
         self._wake = asyncio.Event()
         self._waiting_for: float | None = None  # due_at the task sleeps for; None while busy
@@ -77,6 +86,8 @@ class Scheduler:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+            with suppress(Exception):   # what it interrupted may be claimed again at once
+                await self.store.release_timers(self.owner)
 
     async def schedule(
         self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
@@ -119,16 +130,17 @@ class Scheduler:
         self._wake.clear()  # before reading, so a timer added after the read still wakes us
         self._waiting_for = None
         now = self.clock()
-        due = await self.store.due_timers(now, limit=self.batch)
+        due = await self.store.claim_timers(now, self.owner, limit=self.batch, lease=self.lease,
+                                            shards=self.shards)
         if due:
             await self._fire_batch(due)
             return
-        timer = await self.store.next_due()
-        if timer is not None and timer.due_at <= self.clock():
+        due_at = await self.store.next_claim_at(now, shards=self.shards)
+        if due_at is not None and due_at <= self.clock():
             return  # fell due meanwhile: look again
-        self._waiting_for = math.inf if timer is None else timer.due_at
+        self._waiting_for = math.inf if due_at is None else due_at
         now = self.clock()
-        delay = self.max_sleep if timer is None else min(timer.due_at - now, self.max_sleep)
+        delay = self.max_sleep if due_at is None else min(due_at - now, self.max_sleep)
         await sleep(self.clock, delay, self._wake)
 
     async def _fire_batch(self, due: list[Timer]) -> None:
@@ -151,7 +163,7 @@ class Scheduler:
         rest."""
         latest: dict[tuple[int, str, Any], Timer] = {}
         superseded = []
-        for timer in await self.store.due_timers(self.clock()):  # earliest first
+        for timer in await self.store.due_timers(self.clock(), shards=self.shards):  # earliest first
             if timer.game_id is None:
                 continue
             key = (timer.game_id, timer.kind, timer.payload.get("seat"))
