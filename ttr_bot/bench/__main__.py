@@ -1,4 +1,4 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox]: print
+"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox|processes]: print
 performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
@@ -6,7 +6,8 @@ Each part is a module of this package with a main(argv); `engine` is the default
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox")
+PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox",
+         "processes")
 
 
 def main(argv=None):

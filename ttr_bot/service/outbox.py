@@ -3,7 +3,7 @@ retried or given up (mixed into GameService; the worker never touches the store)
 from ..store import OutboxItem, Owed
 from .owed import channel_lane, dm_row, notice_row
 
-MESSAGE_LEASE = 60.0    # seconds a process may take to send a claimed row before another may
+MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row before another may
 
 
 class OutboxAccess:

@@ -50,7 +50,7 @@ class Scheduler:
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
         error_pause: float = 5.0, batch: int = 64, concurrency: int = 8,
-        owner: str = "scheduler", shards: Shards | None = None, lease: float = 60.0,
+        owner: str = "scheduler", shards: Shards | None = None, lease: float = 30.0,
     ):
         self.store = store
         self.handler = handler
