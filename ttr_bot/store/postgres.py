@@ -278,22 +278,26 @@ class PostgresStore(Store):
 
     @asynccontextmanager
     async def lock_game(self, game_id: int) -> AsyncIterator[GameVersion | None]:
-        """A transaction-scoped advisory lock on the game id (the single-bigint key space: the
-        ratings' two-int locks never meet it), on a connection of the lock pool, held in an
-        open transaction until the body ends; a process that dies drops its connection and
-        the server releases the lock. The version is read after the lock was granted (in READ
-        COMMITTED each statement sees what was committed before it began)."""
+        """An advisory lock on the game id (the single-bigint key space: the ratings' two-int
+        locks never meet it), taken by ttr_lock_game() (migration 0005) on a connection of
+        the lock pool together with the game's version, read after the lock was granted;
+        released at the end (one more round trip). A connection whose lock state is in
+        doubt (cancelled while waiting, unlock failed) is closed: the server then releases
+        its locks, as it does when the process dies."""
         if self._lock_pool is None:
             raise StoreError("the store is not open")
         async with self._lock_pool.acquire() as conn:
-            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({int(game_id)})")
             try:
-                row = await conn.fetchrow("SELECT seq, status FROM games WHERE id = $1", game_id)
-                yield None if row is None else GameVersion(row[0], row[1])
+                row = await conn.fetchrow("SELECT seq, status FROM ttr_lock_game($1)", game_id)
+            except BaseException:
+                conn.terminate()
+                raise
+            try:
+                yield None if row["status"] is None else GameVersion(row["seq"], row["status"])
             finally:
                 try:
-                    await conn.execute("COMMIT")
-                except BaseException:   # cancelled, or the connection broke: drop it
+                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+                except BaseException:
                     conn.terminate()
                     raise
 
