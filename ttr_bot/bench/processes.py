@@ -66,7 +66,11 @@ async def worker(url, index, count, start_at, seconds, overlap):
     async def play(game_id):
         nonlocal refused, next_channel
         while time.time() < end:
-            loaded = await svc.load(game_id)
+            try:
+                loaded = await svc.load(game_id)
+            except ServiceError:           # read while the other process kept writing it
+                refused += 1
+                continue
             if loaded.game.over:
                 next_channel += 1          # a new game on one of this process's shards
                 game_id = await _open(svc, next_channel, shards.ids[0] * SHARD_GUILD + 1)
