@@ -151,3 +151,20 @@ def test_bad_shard_settings_are_refused_in_one_line_naming_the_setting(env, says
     with pytest.raises(ConfigError) as caught:
         load(env)
     assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_compose_file_runs_every_shard_once_on_postgresql():
+    """docker-compose.yml (read without a YAML library: its bot services' settings are plain
+    `KEY: "value"` lines): the shard ids of its bot services split the count between them,
+    each service's settings load, and shard 0's process is the one that syncs."""
+    import re
+    text = (REPO / "docker-compose.yml").read_text()
+    common = dict(re.findall(r'^  (TTR_\w+): "?([^"\n]+)"?$', text, re.M))
+    ids = re.findall(r'^      TTR_SHARD_IDS: "(\d+(?:,\d+)*)"$', text, re.M)
+    configs = [load({**common, "TTR_SHARD_IDS": i, "DISCORD_TOKEN": "t"}) for i in ids]
+    count = configs[0].shard_count
+    shards = sorted(s for c in configs for s in c.my_shards[1])
+    assert count == 2 and shards == list(range(count)), (count, shards)
+    assert [c.syncs_commands for c in configs] == [s == "0" for s in ids]
+    assert all(c.db_path.startswith("postgresql://") for c in configs)
+    assert "condition: service_healthy" in text and "pg_isready" in text and "image: postgres:15" in text
