@@ -9,9 +9,11 @@
 
 Configuration comes from the environment and a .env file beside you, if there is one:
 DISCORD_TOKEN, TTR_DB (default ./ttr.sqlite3), TTR_DEV_GUILD (default server for `sync`:
-a server's commands update at once, global ones can take a while), TTR_LOG_LEVEL.
-Commands are synced only when asked, never on every start: Discord limits how often a bot
-may push them, and they rarely change.
+a server's commands update at once, global ones can take a while), TTR_LOG_LEVEL, and for
+several processes TTR_SHARD_COUNT, TTR_SHARD_IDS and TTR_SYNC (docs/scaling.md).
+Commands are synced only when asked (`sync`, or TTR_SYNC=1: at start, by the process that runs
+shard 0 only), never by default: Discord limits how often a bot may push them, and they
+rarely change.
 """
 import argparse
 import asyncio
@@ -19,6 +21,7 @@ import logging
 import signal
 import sys
 import tempfile
+from dataclasses import replace
 
 NO_TOKEN = """No DISCORD_TOKEN is set, so the bot cannot connect to Discord.
 
@@ -95,20 +98,11 @@ def offline_demo():
 
 
 async def sync_commands(config, guild_id):
-    import discord
-
-    from ttr_bot.discord.bot import TTRBot
-    bot = TTRBot(config, sync_only=True)
+    from ttr_bot.discord.bot import TTRBot, sync_tree
+    bot = TTRBot(replace(config, shard_count=None, shard_ids=None), sync_only=True)
     async with bot:
         await bot.login(config.token)
-        if guild_id:
-            guild = discord.Object(guild_id)
-            bot.tree.copy_global_to(guild=guild)
-            synced = await bot.tree.sync(guild=guild)
-            print(f"Synced {len(synced)} command(s) to server {guild_id} (available now).")
-        else:
-            synced = await bot.tree.sync()
-            print(f"Synced {len(synced)} global command(s) (may take a while to appear).")
+        print(await sync_tree(bot, guild_id))
 
 
 def _interrupt(signum, frame):
@@ -139,9 +133,9 @@ def main(argv=None):
 
     if not database_usable(config.db_path):
         return 2
-    from ttr_bot.discord.bot import TTRBot
+    from ttr_bot.discord.bot import make_bot
     from ttr_bot.store import StoreError
-    bot = TTRBot(config)
+    bot = make_bot(config)
     # `docker stop` sends SIGTERM: shut down as on Ctrl+C (timers stopped, posts finished,
     # database closed) instead of being killed mid-write
     signal.signal(signal.SIGTERM, _interrupt)

@@ -119,3 +119,61 @@ def test_worker_processes():
     for bad in ("-1", "two", "1.5"):
         with pytest.raises(ConfigError, match="TTR_WORKERS"):
             load({"TTR_WORKERS": bad})
+
+
+def test_shards_and_who_syncs_the_commands():
+    one = load({})
+    assert not one.sharded and one.my_shards == (1, (0,)) and not one.syncs_commands
+    env = {"TTR_SHARD_COUNT": "4", "TTR_SHARD_IDS": " 2, 0 ", "TTR_SYNC": "1"}
+    config = load(env)
+    assert config.sharded and config.my_shards == (4, (2, 0)) and config.syncs_commands
+    assert not load({**env, "TTR_SHARD_IDS": "1,3"}).syncs_commands    # shard 0 syncs, once
+    assert load({"TTR_SHARD_COUNT": "2"}).my_shards == (2, (0, 1))      # all, in one process
+    assert not load({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "0"}).syncs_commands  # not asked
+
+
+def test_a_sharded_bot_runs_only_its_shards_and_serves_only_their_servers():
+    import asyncio
+
+    from ttr_bot.discord.bot import ShardedTTRBot, TTRBot, make_bot
+
+    async def build():
+        bot = make_bot(load({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "1"}))
+        plain = make_bot(load({}))
+        return bot, plain
+    bot, plain = asyncio.run(build())
+    assert isinstance(bot, ShardedTTRBot) and (bot.shard_count, bot.shard_ids) == (2, [1])
+    assert bot.serves(3 << 22) and not bot.serves(2 << 22) and not bot.serves(None)  # DMs: 0
+    assert type(plain) is TTRBot and plain.serves(2 << 22) and plain.serves(3 << 22)
+
+
+@pytest.mark.parametrize("env, says", [
+    ({"TTR_SHARD_IDS": "0"}, "needs TTR_SHARD_COUNT"),
+    ({"TTR_SHARD_COUNT": "0"}, "1 or more"),
+    ({"TTR_SHARD_COUNT": "two"}, "whole number"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "0;1"}, "separated by commas"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "1,2"}, "shard 2 does not exist"),
+    ({"TTR_SHARD_COUNT": "2", "TTR_SHARD_IDS": "1,1"}, "twice"),
+    ({"TTR_SYNC": "maybe"}, "TTR_SYNC"),
+])
+def test_bad_shard_settings_are_refused_in_one_line_naming_the_setting(env, says):
+    with pytest.raises(ConfigError) as caught:
+        load(env)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_compose_file_runs_every_shard_once_on_postgresql():
+    """docker-compose.yml (read without a YAML library: its bot services' settings are plain
+    `KEY: "value"` lines): the shard ids of its bot services split the count between them,
+    each service's settings load, and shard 0's process is the one that syncs."""
+    import re
+    text = (REPO / "docker-compose.yml").read_text()
+    common = dict(re.findall(r'^  (TTR_\w+): "?([^"\n]+)"?$', text, re.M))
+    ids = re.findall(r'^      TTR_SHARD_IDS: "(\d+(?:,\d+)*)"$', text, re.M)
+    configs = [load({**common, "TTR_SHARD_IDS": i, "DISCORD_TOKEN": "t"}) for i in ids]
+    count = configs[0].shard_count
+    shards = sorted(s for c in configs for s in c.my_shards[1])
+    assert count == 2 and shards == list(range(count)), (count, shards)
+    assert [c.syncs_commands for c in configs] == [s == "0" for s in ids]
+    assert all(c.db_path.startswith("postgresql://") for c in configs)
+    assert "condition: service_healthy" in text and "pg_isready" in text and "image: postgres:15" in text

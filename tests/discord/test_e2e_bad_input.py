@@ -187,3 +187,28 @@ async def test_the_bots_caches_are_the_bounded_kind(table):
     assert isinstance(bot.delivery._lobby_locks, KeyedLocks)
     assert len(bot.outbox._busy) <= bot.outbox.lanes      # lanes in flight, at most `lanes`
     assert isinstance(bot.service._channels, LRUDict)
+
+
+async def test_a_server_on_another_process_shard_is_told_so_and_nothing_changes(table, caplog):
+    """Each process serves the servers on its shards; an interaction of another server (the
+    processes' TTR_SHARD_COUNT disagree with Discord's routing) gets a clear answer and is not
+    acted on: its games, timers and posts belong to the process that serves it."""
+    from ttr_bot.service import Shards
+    alice = table.fake.add_user("alice", guild=table.guild)
+    bob = table.fake.add_user("bob", guild=table.guild)
+    await answer_to(table, alice, "new", map="usa")
+    lobby = table.public_messages()[-1]
+    game_id = lobby_game(lobby)
+    served = table.bot.served
+    table.bot.served = Shards(2, (1 - Shards(2).shard_of(table.guild.id),))
+    try:
+        said = t("bot.error.other_shard", "en")
+        assert await answer_to(table, bob, "join") == said
+        handle = await table.fake.click(bob, lobby, f"ttr:lobby:{game_id}:join")
+        assert (await handle.response()).content == said
+        assert len((await table.bot.service.load(game_id)).seats) == 1     # bob is not seated
+    finally:
+        table.bot.served = served
+    await table.click(bob, lobby, f"ttr:lobby:{game_id}:join")        # served again: seated
+    assert len((await table.bot.service.load(game_id)).seats) == 2
+    assert not errors(caplog)

@@ -14,6 +14,13 @@ and delivers what every action owes there (through discord.py's HTTP client, log
 the fake's token; no gateway), board pictures left out (a text summary instead: the pictures
 are not what is tested, and drawing them would slow the writer down). With "drain", it only
 delivers what is still owed, prints "drained" and exits.
+
+With DISCORD_URL "-" and "shared", it is one of several processes on one database that play
+the same games at once (overlapping shards: the misconfiguration the database lock is for):
+it creates nothing, resumes the games there are (its scheduler fires the computer players'
+timers, which it claims with a short lease, printing "fired <timer id>"), and plays humans'
+moves in them; a move another process made first is refused ("refused <game> <key>") and the
+writer goes on. When every game is over it waits (for its kill).
 """
 import asyncio
 import hashlib
@@ -88,7 +95,49 @@ class _Delivering:
         self.worker.start()
 
 
+async def shared(db, round_no):
+    """One of several processes playing the same games (see the module's docstring)."""
+    rng = random.Random(round_no * 7919)
+    store = await open_store(db)
+    svc = GameService(store, clock=time.time, seeds=random.Random(round_no), cache_size=4,
+                      bot_delay=0.05, scheduler_options={"lease": 3.0})
+    handler = svc.scheduler.handler
+
+    async def reporting(timer):
+        await handler(timer)
+        print("fired", timer.id, flush=True)
+    svc.scheduler.handler = reporting
+    await svc.resume()
+    playing = await store.list_active_game_ids()
+    print("ready", len(playing), flush=True)
+    deadline = time.monotonic() + MAX_SECONDS
+    while playing and time.monotonic() < deadline:
+        game_id = rng.choice(playing)
+        loaded = await svc.load(game_id)
+        if loaded.game.over:
+            playing.remove(game_id)
+            continue
+        humans = [s for s in loaded.game.to_move() if not loaded.seats[s].is_bot]
+        if not humans:                      # a computer's turn: its timer plays it
+            await asyncio.sleep(0.005)
+            continue
+        action = pick_action(loaded.game, rng, seat=humans[0])
+        logged = action_to_json(loaded.game, action, SEATS[:loaded.game.n])
+        try:
+            eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action, loaded.seq)
+        except ServiceError as e:           # another process moved first
+            print("refused", game_id, e.key, flush=True)
+            svc.forget(game_id)
+            continue
+        print("done", game_id, eff.seq, digest(logged), flush=True)
+    while time.monotonic() < deadline:      # every game is over: wait for the kill
+        await asyncio.sleep(0.05)
+    await svc.close()
+
+
 async def main(db, round_no, want, url=None, mode="play"):
+    if mode == "shared":
+        return await shared(db, round_no)
     rng = random.Random(round_no * 7919)
     store = await open_store(db)
     if url:     # the worker's clock and the service's must agree: the wall clock for both

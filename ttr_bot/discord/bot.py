@@ -9,6 +9,12 @@ service recorded as owed (every post and DM, whoever's move caused it) through `
 With `sync_only` the workers and the service are skipped: `python bot.py sync` only needs the
 command tree. A deleted channel or thread (gateway CHANNEL_DELETE / THREAD_DELETE, which the
 guilds intent brings) closes its game.
+
+Several processes (TTR_SHARD_COUNT, TTR_SHARD_IDS; docs/scaling.md): `make_bot` builds a
+`ShardedTTRBot`, discord.py's AutoShardedBot running only this process's shards; the service
+then fires the timers and sends the posts of those shards' servers only, and an interaction
+of another server is refused with a message (errors.refuse_other_shard). With TTR_SYNC=1 the
+process that runs shard 0 pushes the commands at start.
 """
 import logging
 import time
@@ -18,7 +24,7 @@ from discord.ext import commands
 
 from ..bounded import LRUDict
 from ..i18n import normalize
-from ..service import open_service
+from ..service import Shards, open_service
 from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
@@ -45,6 +51,10 @@ class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
                  agents=None, workers=None, **kwargs):
         kwargs.setdefault("intents", intents())
+        if config.sharded:
+            kwargs.setdefault("shard_count", config.shard_count)
+            if config.shard_ids is not None:
+                kwargs.setdefault("shard_ids", list(config.shard_ids))
         super().__init__(command_prefix=commands.when_mentioned, help_command=None,
                          tree_cls=errors.Tree, allowed_mentions=discord.AllowedMentions.none(),
                          **kwargs)
@@ -52,6 +62,7 @@ class TTRBot(commands.Bot):
         self.sync_only = sync_only
         self.clock = clock
         self.service = None
+        self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
         self.delivery = Delivery(self, clock=clock)
         self.outbox = OutboxWorker(self, self.delivery, clock)
         # a started WorkerPool to share (tests start one for many bots), else the bot's own
@@ -83,10 +94,17 @@ class TTRBot(commands.Bot):
         self.pictures.workers = self.workers
         self.service = await open_service(
             self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
-            on_outbox=self.outbox.wake, workers=self.workers)
+            on_outbox=self.outbox.wake, workers=self.workers,
+            shards=self.served if self.config.sharded else None)
         self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")
-        log.info("set up: database %s, %d worker processes", self.config.db_path,
-                 self.workers.size)
+        log.info("set up: database %s, %s, %d worker processes", self.config.db_path,
+                 self.served, self.workers.size)
+        if self.config.syncs_commands:
+            await sync_tree(self, self.config.dev_guild)
+
+    def serves(self, guild_id):
+        """Whether this process serves that server (None: a DM, shard 0's)."""
+        return self.served.owns(guild_id)
 
     async def on_interaction(self, interaction):
         """A click discord.py will not hand to any control — its id matches none of today's (a
@@ -95,6 +113,8 @@ class TTRBot(commands.Bot):
         Say instead that the control is out of date."""
         if interaction.type is not discord.InteractionType.component:
             return
+        if not self.serves(interaction.guild_id):
+            return              # answered by the item's check, or by the command tree's
         data = interaction.data or {}
         custom_id = data.get("custom_id", "")
         if ids.parse(custom_id) is None or not _carries(interaction.message,
@@ -150,6 +170,29 @@ class TTRBot(commands.Bot):
     async def set_user_locale(self, user_id, locale):
         await self.service.set_user_locale(user_id, locale)
         self._locale_override[user_id] = locale
+
+
+class ShardedTTRBot(TTRBot, commands.AutoShardedBot):
+    """The bot on discord.py's AutoShardedBot: the gateway shards `config.shard_ids` of
+    `config.shard_count` (all of them if no ids are given) in this one process."""
+
+
+def make_bot(config, **kwargs):
+    """The bot for this configuration: sharded when TTR_SHARD_COUNT is set."""
+    return (ShardedTTRBot if config.sharded else TTRBot)(config, **kwargs)
+
+
+async def sync_tree(bot, guild_id):
+    """Push the command tree: to one server (its commands update at once), or globally."""
+    if guild_id:
+        guild = discord.Object(guild_id)
+        bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+        log.info("synced %d command(s) to server %s", len(synced), guild_id)
+        return f"Synced {len(synced)} command(s) to server {guild_id} (available now)."
+    synced = await bot.tree.sync()
+    log.info("synced %d global command(s)", len(synced))
+    return f"Synced {len(synced)} global command(s) (may take a while to appear)."
 
 
 def _carries(message, component_type, custom_id):

@@ -26,6 +26,9 @@ class PersistentItem:
         f = ids.fields(match)
         return cls(*(f[k] for k in cls.FIELDS), item=item)
 
+    async def interaction_check(self, interaction):
+        return not await errors.refuse_other_shard(interaction)
+
     async def callback(self, interaction):
         try:
             await clicks.dispatch(self.KIND, interaction, self)

@@ -8,6 +8,7 @@ answer would go nowhere. Expected refusals (illegal moves, not your turn, stale 
 answered with the reason in the player's language; anything else is logged with its context
 and answered with a polite sentence, never a traceback.
 """
+import contextlib
 import logging
 
 import discord
@@ -96,6 +97,24 @@ async def answer(interaction, content, *, view=None, file=None):
         return False
 
 
+async def refuse_other_shard(interaction):
+    """True, the user told so, if the interaction's server is not on this process's shards
+    (Discord sends each server's events to the process running its shard, so this means the
+    processes' TTR_SHARD_COUNT disagree): the process that serves the server owns its games,
+    timers and posts; this one does not act for it."""
+    serves = getattr(interaction.client, "serves", None)
+    if serves is None or serves(interaction.guild_id):
+        return False
+    log.warning("%s: server %s is not on this process's shards; refused", _context(interaction),
+                interaction.guild_id)
+    if interaction.type is discord.InteractionType.autocomplete:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.autocomplete([])
+    else:
+        await handle(interaction, UserFacing("bot.error.other_shard"))
+    return True
+
+
 async def handle(interaction, error):
     """Answer the user and log what needs logging. Never raises: it is the last thing between
     an error and a player left looking at "thinking…" until the token expires."""
@@ -155,6 +174,8 @@ class Tree(app_commands.CommandTree):
     against what the command declares (its choices and ranges) before the command runs."""
 
     async def interaction_check(self, interaction):
+        if await refuse_other_shard(interaction):
+            return False
         if interaction.type is not discord.InteractionType.application_command:
             return True         # autocomplete sees what is being typed: anything goes there
         try:

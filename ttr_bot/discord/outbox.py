@@ -13,6 +13,10 @@ an hour apart) and tells the host and the player to move, by DM, which permissio
 DM) and gives up its channel's posts; 5xx, timeouts and connection errors are retried with
 backoff from a second to five minutes; other refusals (a bug: Discord said 400) are retried
 `max_attempts` times, then given up with the error logged and kept on the row.
+
+Several processes: each sends the rows of its own shards' games (`owed_messages`); on a shared
+database (PostgreSQL) a unit is leased before it is sent (`claim_messages`), so even processes
+with overlapping shards never send one row at once, and a dead one's leases run out.
 """
 import asyncio
 import logging
@@ -27,6 +31,7 @@ from ..service.clock import sleep
 log = logging.getLogger(__name__)
 NEEDED = ("view_channel", "send_messages", "attach_files", "read_message_history")
 KEEP_SENT = 7 * 86400.0     # sent rows are kept a week (what was posted, for diagnosis)
+LEASE_RETRY = 5.0           # look again this soon at rows another process is sending
 
 
 class OutboxWorker:
@@ -72,6 +77,9 @@ class OutboxWorker:
             with suppress(asyncio.CancelledError):
                 await lane_task
         self._busy.clear()
+        if self.service is not None:
+            with suppress(Exception):   # what it interrupted may be claimed again at once
+                await self.service.release_messages()
 
     async def drain(self, timeout=30.0):
         """Until nothing owed is due (tests, shutdown): True if so within `timeout` seconds."""
@@ -123,6 +131,9 @@ class OutboxWorker:
             if head.due_at > now:
                 soonest = min(soonest, head.due_at)
                 continue
+            if not await self.service.claim_messages(_unit_ids(*unit)):
+                soonest = min(soonest, now + LEASE_RETRY)   # another process sends them
+                continue
             self._busy[lane] = asyncio.create_task(self._deliver(lane, *unit),
                                                    name=f"ttr-outbox-{lane}")
         if not self._busy:
@@ -147,7 +158,7 @@ class OutboxWorker:
 
     async def _attempt(self, head, parts, merged):
         service = self.service
-        ids = [r.id for r in (*parts, *merged, head)]
+        ids = _unit_ids(head, parts, merged)
         try:
             await self.delivery.handle(head, parts, merged)
         except discord.Forbidden as exc:
@@ -212,6 +223,10 @@ class OutboxWorker:
             needed[1] = "send_messages_in_threads"
         missing = [name for name in needed if not getattr(perms, name)]
         return missing or ["send_messages"]
+
+
+def _unit_ids(head, parts, merged):
+    return [r.id for r in (*parts, *merged, head)]
 
 
 def _next_unit(rows):

@@ -6,7 +6,7 @@ values of a server's game life (statistics are stats.PlayerStats; the leaderboar
 film input and rating changes are records.py's); never a store type. `open_service` builds the service on the database the configuration names.
 """
 from ..maps import available_maps, variants
-from ..store import open_store
+from ..store import Shards, open_store
 from .adapter_state import PostedMessage
 from .effects import Effects, Handover, ServiceError
 from .host import GameService
@@ -44,7 +44,7 @@ async def open_service(db, **options):
     return service
 
 
-__all__ = ["ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
+__all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
            "SeatInfo", "ServiceError", "open_service", "playable_maps", "REMATCH_OF", "Rematch",

@@ -16,9 +16,13 @@ finishing game records, ratings included, is finish.py's.
 """
 import json
 import logging
+import os
 import random
+import secrets
+import socket
 import time
 from collections import OrderedDict
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from ..ai import decide
@@ -30,7 +34,7 @@ from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
 from ..maps import load_board
 from ..record_format import action_from_json, action_to_json, export_record
-from ..store import CorruptLog, CorruptSnapshot, StaleSequence
+from ..store import CorruptLog, CorruptSnapshot, Shards, StaleSequence
 from ..workers import WorkerPool
 from .absence import Absence
 from .adapter_state import AdapterState
@@ -60,8 +64,12 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
                   Votes, OutboxAccess, Listing):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
                  agents=None, on_outbox=None, scheduler_options=None, workers=None,
-                 decision_timeout=30.0):
+                 decision_timeout=30.0, shards=None, owner=None):
         self.store = store
+        # the guilds this process serves (None: every guild) and its name on the leases it
+        # takes on timers and owed messages (unique per process: two processes never share one)
+        self.shards = shards if shards is None or isinstance(shards, Shards) else Shards(*shards)
+        self.owner = owner or process_owner()
         self.clock = clock
         self.seeds = seeds or random.SystemRandom()
         self.cache_size = cache_size
@@ -72,8 +80,8 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         # them), else threads of this process
         self.workers = workers if workers is not None else WorkerPool(0)
         self.decision_timeout = decision_timeout
-        self.scheduler = Scheduler(store, self._on_timer, clock=clock,
-                                   **(scheduler_options or {}))
+        self.scheduler = Scheduler(store, self._on_timer, clock=clock, owner=self.owner,
+                                   shards=self.shards, **(scheduler_options or {}))
         self._cache = OrderedDict()     # game id -> HostedGame
         self._channels = LRUDict(CHANNELS_REMEMBERED)   # channel id -> its open game last found
         self._locks = KeyedLocks()      # a game's lock lives while someone holds or awaits it
@@ -97,7 +105,7 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         """A computer player's move can be lost if the bot stopped between the move and its
         timer's removal; give every game where one is to move a fresh timer (a duplicate is
         harmless: a timer for an older sequence number does nothing)."""
-        for game_id in await self.store.list_active_game_ids():
+        for game_id in await self.store.list_active_game_ids(shards=self.shards):
             try:
                 hosted = await self.load(game_id)
                 if hosted is not None and hosted.game is not None and self._bot_to_move(hosted):
@@ -115,8 +123,21 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
             self.on_outbox()
 
     # ----- loading ------------------------------------------------------------------------
-    def lock(self, game_id):
-        return self._locks[game_id]
+    @asynccontextmanager
+    async def lock(self, game_id):
+        """Hold the game for a change: this process's lock (its other tasks wait here), then
+        the store's lock (another process on the same PostgreSQL database waits there), and
+        the cached copy checked against the stored seq and status: a copy another process has
+        moved on from is read again, never acted on."""
+        async with self._locks[game_id]:
+            async with self.store.lock_game(game_id) as version:
+                hit = self._cache.get(game_id)
+                if hit is not None and (version is None or (hit.seq, hit.status) !=
+                                        (version.seq, version.status)):
+                    log.info("game %s: cached copy at seq %s is stale (stored: %s); reading it "
+                             "again", game_id, hit.seq, version)
+                    self.forget(game_id)
+                yield
 
     async def load(self, game_id):
         """The game, from the cache or the store (None if there is no such game)."""
@@ -248,6 +269,10 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
             hosted = await self.load(game_id)
             if hosted is None or not hosted.is_active:
                 return None
+            if expected_seq is not None and expected_seq > hosted.seq:
+                hosted = await self._reload(game_id)   # the copy fell behind: ask the store
+                if hosted is None or not hosted.is_active:
+                    return None
             if expected_seq is not None and expected_seq != hosted.seq:
                 return None
             game = hosted.game
@@ -374,6 +399,12 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         for rec in (await self.store.load_actions(game_id))[:seq]:
             game.apply(action_from_json(game, rec.action, SEAT_NAMES))
         return replace(hosted, game=game, seq=seq, status=ACTIVE if not game.over else FINISHED)
+
+
+def process_owner():
+    """This process's name on its leases: host, pid and a random part (a restarted process, or
+    one in another container with the same pid, is another owner)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 def _from_snapshot(game_id, row, state):

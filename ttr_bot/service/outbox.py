@@ -3,10 +3,26 @@ retried or given up (mixed into GameService; the worker never touches the store)
 from ..store import OutboxItem, Owed
 from .owed import channel_lane, dm_row, notice_row
 
+MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row before another may
+
 
 class OutboxAccess:
     async def owed_messages(self, limit=500):
-        return await self.store.pending_outbox(limit)
+        """The owed rows of this process's guilds (every guild's without shards)."""
+        return await self.store.pending_outbox(limit, shards=self.shards)
+
+    async def claim_messages(self, ids, lease=MESSAGE_LEASE):
+        """Before sending these rows: lease them to this process, or False if another process
+        is sending them (its lease has not run out). Only on a database several processes
+        share; one process alone needs no lease (a restart resends under the same nonce)."""
+        if not self.store.shared:
+            return True
+        return await self.store.claim_outbox(list(ids), self.owner, self.clock(), lease)
+
+    async def release_messages(self):
+        """This process stops: what it was sending may be claimed again at once."""
+        if self.store.shared:
+            await self.store.release_outbox(self.owner)
 
     async def delivered(self, ids, error=None):
         return await self.store.mark_outbox_sent(list(ids), now=self.clock(), error=error)

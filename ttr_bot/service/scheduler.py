@@ -25,6 +25,11 @@ a turn's three reminders) are coalesced into the latest one: due work is done on
 per missed tick. Timers without a game are not coalesced: nothing says two of them are about
 the same thing.
 
+Several processes on one database: a due timer is first claimed (`store.claim_timers`: leased
+to this process's `owner` for `lease` seconds, among the timers of its `shards` only), so each
+fires in one process; deleting or retrying it ends the lease, a dead process's leases run out,
+and `stop` hands back the leases of what it interrupted.
+
 Time is the injected `clock` (service/clock.py): with a ManualClock the task sleeps until a
 test advances it.
 """
@@ -36,7 +41,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from typing import Any
 
-from ..store import Store, Timer
+from ..bounded import KeyedLocks
+from ..store import Shards, Store, Timer
 from .clock import sleep
 
 log = logging.getLogger(__name__)
@@ -49,6 +55,7 @@ class Scheduler:
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
         error_pause: float = 5.0, batch: int = 64, concurrency: int = 16,
+        owner: str = "scheduler", shards: Shards | None = None, lease: float = 30.0,
     ):
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
@@ -60,13 +67,16 @@ class Scheduler:
         self.max_sleep = max_sleep  # look again at least this often (wall-clock jumps, other writers)
         self.error_pause = error_pause
         self.batch = batch              # due timers read at once
-        self.concurrency = concurrency  # handlers running at once (one per game)
+        self.concurrency = concurrency  # handlers running or queued at once
+        self.owner = owner              # this process's name on the timers it claims
+        self.shards = shards            # whose timers it fires (None: every guild's)
+        self.lease = lease              # how long a claimed timer is ours
         self.fired = 0                  # timers handled since start (benchmarks)
         self._wake = asyncio.Event()
         self._waiting_for: float | None = None  # due_at the task sleeps for; None while busy
         self._task: asyncio.Task | None = None
         self._firing: dict[int, asyncio.Task] = {}   # timer id -> the task running its handler
-        self._busy_games: set[int] = set()
+        self._games = KeyedLocks()      # game id -> the lock its timers fire under
 
     @property
     def running(self) -> bool:
@@ -90,6 +100,8 @@ class Scheduler:
         for t in firing:
             t.cancel()
         await asyncio.gather(*firing, return_exceptions=True)
+        with suppress(Exception):   # what it interrupted may be claimed again at once
+            await self.store.release_timers(self.owner)
 
     async def schedule(
         self, kind: str, due_at: float, payload: Mapping[str, Any] | None = None,
@@ -131,61 +143,58 @@ class Scheduler:
                 self._waiting_for = None
                 await asyncio.sleep(self.error_pause)
 
-    def _may_fire(self, timer: Timer) -> bool:
-        return timer.id not in self._firing and timer.game_id not in self._busy_games
-
     async def _step(self) -> None:
         """Start the handlers of due timers while there is room; then sleep until the next
         timer is due, a handler ends, or something sooner is scheduled."""
         self._wake.clear()  # before reading, so a timer added after the read still wakes us
         self._waiting_for = None
         now = self.clock()
-        if len(self._firing) < self.concurrency:
-            for timer in await self.store.due_timers(now, limit=self.batch):  # earliest first
-                if len(self._firing) >= self.concurrency:
-                    break
-                if self._may_fire(timer):
+        room = self.concurrency - len(self._firing)
+        if room > 0:
+            due = await self.store.claim_timers(now, self.owner, limit=min(room, self.batch),
+                                                lease=self.lease, shards=self.shards)
+            for timer in due:                   # earliest first
+                if timer.id not in self._firing:    # ours already, its lease ran out meanwhile
                     self._start(timer)
-        # a handler's end wakes us (done callback): it makes room, or frees its game's next timer
+            if len(due) == min(room, self.batch) and len(self._firing) < self.concurrency:
+                return                          # there may be more due: claim again
+        # a handler's end wakes us (done callback): it makes room
         if len(self._firing) >= self.concurrency:
             self._waiting_for = -math.inf   # nothing scheduled can start before room is made
             delay = self.max_sleep
         else:
-            upcoming = await self._next_waiting(now)
-            self._waiting_for = math.inf if upcoming is None else upcoming.due_at
+            due_at = await self.store.next_claim_at(now, shards=self.shards)
+            if due_at is not None and due_at <= self.clock():
+                return  # fell due meanwhile (or a lease ran out): look again
+            self._waiting_for = math.inf if due_at is None else due_at
             now = self.clock()      # read again: time may have moved while we read the store
-            delay = self.max_sleep if upcoming is None else min(upcoming.due_at - now,
-                                                                self.max_sleep)
+            delay = self.max_sleep if due_at is None else min(due_at - now, self.max_sleep)
         await sleep(self.clock, max(delay, 0.0), self._wake)
 
-    async def _next_waiting(self, now: float) -> Timer | None:
-        """The soonest timer not due yet (the due ones are all running)."""
-        timer = await self.store.next_due()
-        if timer is None or timer.due_at > now:
-            return timer
-        # the soonest is running: look a little further for the first one that is not
-        later = await self.store.due_timers(now + self.max_sleep,
-                                            limit=len(self._firing) + self.batch)
-        return next((t for t in later if t.due_at > now), None)
-
     def _start(self, timer: Timer) -> None:
-        task = asyncio.create_task(self._fire(timer), name=f"ttr-timer-{timer.id}")
+        task = asyncio.create_task(self._fire_in_turn(timer), name=f"ttr-timer-{timer.id}")
         self._firing[timer.id] = task
-        if timer.game_id is not None:
-            self._busy_games.add(timer.game_id)
 
         def done(_):
             self._firing.pop(timer.id, None)
-            self._busy_games.discard(timer.game_id)
             self._wake.set()
         task.add_done_callback(done)
+
+    async def _fire_in_turn(self, timer: Timer) -> None:
+        """One game's timers one at a time, in the order they were claimed (due order): an
+        asyncio.Lock wakes its waiters first come, first served."""
+        if timer.game_id is None:
+            await self._fire(timer)
+            return
+        async with self._games[timer.game_id]:
+            await self._fire(timer)
 
     async def _coalesce_overdue(self) -> None:
         """Keep only the latest overdue timer of each (game, kind, seat); the loop fires the
         rest."""
         latest: dict[tuple[int, str, Any], Timer] = {}
         superseded = []
-        for timer in await self.store.due_timers(self.clock()):  # earliest first
+        for timer in await self.store.due_timers(self.clock(), shards=self.shards):  # earliest first
             if timer.game_id is None:
                 continue
             key = (timer.game_id, timer.kind, timer.payload.get("seat"))

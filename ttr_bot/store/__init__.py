@@ -28,6 +28,7 @@ from .models import (
     Away,
     FinishedGame,
     Game,
+    GameVersion,
     LeaderboardRow,
     MessageRef,
     NewTimer,
@@ -46,6 +47,7 @@ from .models import (
     UserPrefs,
     Vote,
 )
+from .shards import EVERY_GUILD, Shards
 from .sqlite import SqliteStore
 
 __all__ = [
@@ -55,7 +57,7 @@ __all__ = [
     "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
-    "RatingUpdate", "RatingValue",
+    "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD",
 ]
 
 

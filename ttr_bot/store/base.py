@@ -23,6 +23,7 @@ Contract every driver keeps:
 """
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 from .models import (
@@ -30,6 +31,7 @@ from .models import (
     Away,
     FinishedGame,
     Game,
+    GameVersion,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -45,6 +47,7 @@ from .models import (
     UserPrefs,
     Vote,
 )
+from .shards import Shards
 
 
 class _Unset:
@@ -58,6 +61,10 @@ UNSET: Any = _Unset()
 
 
 class Store(ABC):
+    # whether several processes may use this database at once (PostgreSQL): the service then
+    # leases owed messages before sending them; one SQLite file serves one process
+    shared = False
+
     # -- lifetime ------------------------------------------------------------------------------
     @abstractmethod
     async def open(self) -> None:
@@ -93,8 +100,21 @@ class Store(ABC):
         """The channel's game in the lobby or in play, if any."""
 
     @abstractmethod
-    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
-        """Ids of games in play (and lobbies if asked), oldest first: what to resume at startup."""
+    async def list_active_game_ids(
+        self, *, include_lobbies: bool = False, shards: Shards | None = None,
+    ) -> list[int]:
+        """Ids of games in play (and lobbies if asked), oldest first: what to resume at startup.
+        With `shards`, only games of guilds on those shards."""
+
+    @abstractmethod
+    def lock_game(self, game_id: int) -> AbstractAsyncContextManager[GameVersion | None]:
+        """`async with store.lock_game(id) as version:` hold the game's database lock for the
+        body, where one exists (PostgreSQL: an advisory lock held by a connection of its own,
+        released at the end or when the process dies), so that two processes never change one
+        game at once; SQLite has no such lock (its writes serialise on the file, and the seq
+        check of `append_action` refuses a stale action). `version` is the game's stored
+        (seq, status), read after the lock was taken, or None if there is no such game: what
+        a process's cached copy is checked against."""
 
     @abstractmethod
     async def set_status(
@@ -337,8 +357,23 @@ class Store(ABC):
         """Write outbox rows and timers on their own (what a timer's firing owes)."""
 
     @abstractmethod
-    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
-        """Rows not sent yet, oldest first."""
+    async def pending_outbox(
+        self, limit: int = 500, *, shards: Shards | None = None,
+    ) -> list[OutboxRow]:
+        """Rows not sent yet, oldest first; with `shards`, only those of games of guilds on
+        those shards (rows without a game: shard 0's)."""
+
+    @abstractmethod
+    async def claim_outbox(
+        self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
+    ) -> bool:
+        """Lease these owed rows to `owner` until now + lease, all or none: False (and nothing
+        changed) if another owner holds a lease on one of them that has not run out. Sending,
+        retrying or giving up a row ends its lease."""
+
+    @abstractmethod
+    async def release_outbox(self, owner: str) -> int:
+        """End every lease `owner` holds on owed rows (it stops); returns how many."""
 
     @abstractmethod
     async def mark_outbox_sent(
@@ -379,16 +414,38 @@ class Store(ABC):
 
     @abstractmethod
     async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
-        """Count a failed attempt and move the timer to `due_at`; return the attempts so far,
-        or None if the timer is gone."""
+        """Count a failed attempt and move the timer to `due_at` (ending its lease); return the
+        attempts so far, or None if the timer is gone."""
 
     @abstractmethod
     async def next_due(self) -> Timer | None:
         """The earliest timer (ties: oldest id), or None."""
 
     @abstractmethod
-    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
-        """Timers with due_at <= now, earliest first (the first `limit`)."""
+    async def due_timers(
+        self, now: float, limit: int | None = None, *, shards: Shards | None = None,
+    ) -> list[Timer]:
+        """Timers with due_at <= now, earliest first (the first `limit`); with `shards`, only
+        those of games of guilds on those shards (timers without a game: shard 0's)."""
+
+    @abstractmethod
+    async def claim_timers(
+        self, now: float, owner: str, *, limit: int | None = None, lease: float = 60.0,
+        shards: Shards | None = None,
+    ) -> list[Timer]:
+        """Due timers (as `due_timers`) that nobody holds a live lease on, leased to `owner`
+        until now + lease in one transaction, earliest first: of several processes claiming at
+        once, each timer goes to one (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: the write
+        lock). Deleting or retrying a timer ends its lease; a dead owner's lease runs out."""
+
+    @abstractmethod
+    async def next_claim_at(self, now: float, *, shards: Shards | None = None) -> float | None:
+        """When the soonest timer (of these shards) can be claimed: its due time, or the end of
+        a live lease on it if later; None if there is none."""
+
+    @abstractmethod
+    async def release_timers(self, owner: str) -> int:
+        """End every lease `owner` holds on timers (it stops); returns how many."""
 
     # -- the bot's messages ----------------------------------------------------------------------
     @abstractmethod

@@ -110,6 +110,13 @@ class Timer:
 
 
 @dataclass(frozen=True, slots=True)
+class GameVersion:
+    """What a cached copy of a game is checked against (`Store.lock_game`)."""
+    seq: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
 class UserPrefs:
     user_id: int
     locale: str | None

@@ -66,6 +66,7 @@ from .models import (
     Away,
     FinishedGame,
     Game,
+    GameVersion,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -115,6 +116,8 @@ from .rows import (
     user_record,
     vote_record,
 )
+from .shards import Shards, qualified
+from .shards import on_shards as _on
 from .validation import check_actions, check_snapshot, parse_action
 
 log = logging.getLogger(__name__)
@@ -129,6 +132,8 @@ def _count(status: str) -> int:
 
 
 class PostgresStore(Store):
+    shared = True
+
     def __init__(
         self, dsn: str, *, pool_size: int = 10, pool_min_size: int = 1,
         migrations_dir: Path = MIGRATIONS_DIR, connect_timeout: float = 10.0,
@@ -144,6 +149,7 @@ class PostgresStore(Store):
         self.command_timeout = command_timeout
         self.schema_version: int | None = None
         self._pool: asyncpg.Pool | None = None
+        self._lock_pool: asyncpg.Pool | None = None   # connections that hold games' locks
 
     def __repr__(self) -> str:
         return f"PostgresStore({redact(self.dsn)!r})"
@@ -172,11 +178,19 @@ class PostgresStore(Store):
             await pool.close()
             raise
         self._pool = pool
+        # apart from the pool the work is done on: a holder of a game's lock then never waits
+        # for a connection that only another holder could give back
+        self._lock_pool = await asyncpg.create_pool(
+            self.dsn, min_size=0, max_size=self.pool_size, timeout=self.connect_timeout,
+            command_timeout=self.command_timeout,
+            server_settings={"application_name": "ttr-bot-locks"}, reset=_keep_session)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await pool.close()
+        locks, self._lock_pool = self._lock_pool, None
+        for p in (locks, pool):
+            if p is not None:
+                await p.close()
 
     def _pool_or_fail(self) -> asyncpg.Pool:
         if self._pool is None:
@@ -252,12 +266,40 @@ class PostgresStore(Store):
         )
         return game_record(row) if row else None
 
-    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
+    async def list_active_game_ids(
+        self, *, include_lobbies: bool = False, shards: Shards | None = None,
+    ) -> list[int]:
         statuses = list(OPEN_STATUSES if include_lobbies else ("active",))
         rows = await self._fetch(
-            "SELECT id FROM games WHERE status = ANY($1::text[]) ORDER BY id", statuses
+            f"SELECT id FROM games WHERE status = ANY($1::text[]) AND {_on(shards, 'guild_id')} "
+            "ORDER BY id", statuses
         )
         return [row[0] for row in rows]
+
+    @asynccontextmanager
+    async def lock_game(self, game_id: int) -> AsyncIterator[GameVersion | None]:
+        """An advisory lock on the game id (the single-bigint key space: the ratings' two-int
+        locks never meet it), taken by ttr_lock_game() (migration 0005) on a connection of
+        the lock pool together with the game's version, read after the lock was granted;
+        released at the end (one more round trip). A connection whose lock state is in
+        doubt (cancelled while waiting, unlock failed) is closed: the server then releases
+        its locks, as it does when the process dies."""
+        if self._lock_pool is None:
+            raise StoreError("the store is not open")
+        async with self._lock_pool.acquire() as conn:
+            try:
+                row = await conn.fetchrow("SELECT seq, status FROM ttr_lock_game($1)", game_id)
+            except BaseException:
+                conn.terminate()
+                raise
+            try:
+                yield None if row["status"] is None else GameVersion(row["seq"], row["status"])
+            finally:
+                try:
+                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+                except BaseException:
+                    conn.terminate()
+                    raise
 
     async def set_status(
         self, game_id: int, status: str, now: float | None = None, *, reason: str | None = None,
@@ -744,12 +786,41 @@ class PostgresStore(Store):
         async with self._transaction() as conn:
             await _write_owed(conn, game_id, owed, now_or_clock(now))
 
-    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
-        rows = await self._fetch(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1",
-            limit,
-        )
+    async def pending_outbox(
+        self, limit: int = 500, *, shards: Shards | None = None,
+    ) -> list[OutboxRow]:
+        if shards is None or shards.every_guild:
+            rows = await self._fetch(
+                f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id "
+                "LIMIT $1", limit)
+        else:
+            rows = await self._fetch(
+                f"SELECT {qualified(OUTBOX_COLUMNS, 'o')} FROM outbox o "
+                "LEFT JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL "
+                f"AND {_on(shards, 'g.guild_id')} ORDER BY o.id LIMIT $1", limit)
         return [outbox_record(row) for row in rows]
+
+    async def claim_outbox(
+        self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
+    ) -> bool:
+        if not ids:
+            return True
+        async with self._transaction() as conn:
+            rows = await conn.fetch(     # the rows' locks: one claimer at a time
+                "SELECT lease_owner, lease_until FROM outbox WHERE id = ANY($1::bigint[]) "
+                "AND sent_at IS NULL ORDER BY id FOR UPDATE", list(ids))
+            if any(o is not None and o != owner and u > now for o, u in rows):
+                return False
+            await conn.execute(
+                "UPDATE outbox SET lease_owner = $1, lease_until = $2 "
+                "WHERE id = ANY($3::bigint[]) AND sent_at IS NULL",
+                owner, float(now) + lease, list(ids))
+            return True
+
+    async def release_outbox(self, owner: str) -> int:
+        return _count(await self._execute(
+            "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1 "
+            "AND sent_at IS NULL", owner))
 
     async def mark_outbox_sent(
         self, ids: Sequence[int], now: float | None = None, error: str | None = None,
@@ -763,8 +834,9 @@ class PostgresStore(Store):
 
     async def retry_outbox(self, row_id: int, due_at: float) -> int | None:
         row = await self._fetchrow(
-            "UPDATE outbox SET attempts = attempts + 1, due_at = $1 "
-            "WHERE id = $2 AND sent_at IS NULL RETURNING attempts", float(due_at), row_id,
+            "UPDATE outbox SET attempts = attempts + 1, due_at = $1, lease_owner = NULL, "
+            "lease_until = NULL WHERE id = $2 AND sent_at IS NULL RETURNING attempts",
+            float(due_at), row_id,
         )
         return row[0] if row else None
 
@@ -803,8 +875,8 @@ class PostgresStore(Store):
 
     async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
         row = await self._fetchrow(
-            "UPDATE timers SET attempts = attempts + 1, due_at = $1 WHERE id = $2 "
-            "RETURNING attempts", float(due_at), timer_id,
+            "UPDATE timers SET attempts = attempts + 1, due_at = $1, lease_owner = NULL, "
+            "lease_until = NULL WHERE id = $2 RETURNING attempts", float(due_at), timer_id,
         )
         return row[0] if row else None
 
@@ -814,12 +886,49 @@ class PostgresStore(Store):
         )
         return timer_record(row) if row else None
 
-    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
+    async def due_timers(
+        self, now: float, limit: int | None = None, *, shards: Shards | None = None,
+    ) -> list[Timer]:
         rows = await self._fetch(
-            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= $1 ORDER BY due_at, id "
-            "LIMIT $2", float(now), limit,
+            f"SELECT {qualified(TIMER_COLUMNS, 't')} FROM timers t "
+            "LEFT JOIN games g ON g.id = t.game_id WHERE t.due_at <= $1 "
+            f"AND {_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT $2",
+            float(now), limit,
         )
         return [timer_record(row) for row in rows]
+
+    async def claim_timers(
+        self, now: float, owner: str, *, limit: int | None = None, lease: float = 60.0,
+        shards: Shards | None = None,
+    ) -> list[Timer]:
+        # rows another claimer has locked are skipped, not waited for; once it commits,
+        # their live lease keeps them out of the next claims
+        rows = await self._fetch(
+            "WITH c AS (SELECT t.id FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+            "           WHERE t.due_at <= $1 AND (t.lease_until IS NULL OR t.lease_until <= $1) "
+            f"          AND {_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT $3 "
+            "           FOR UPDATE OF t SKIP LOCKED) "
+            "UPDATE timers SET lease_owner = $2, lease_until = $1 + $4::double precision "
+            f"FROM c WHERE timers.id = c.id RETURNING {qualified(TIMER_COLUMNS, 'timers')}",
+            float(now), owner, limit, float(lease))
+        return sorted(map(timer_record, rows), key=lambda t: (t.due_at, t.id))
+
+    async def next_claim_at(self, now: float, *, shards: Shards | None = None) -> float | None:
+        # the soonest free timer (walking the due index) and the soonest lease to run out
+        row = await self._fetchrow(
+            "SELECT (SELECT t.due_at FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+            "        WHERE (t.lease_until IS NULL OR t.lease_until <= $1) "
+            f"       AND {_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT 1), "
+            "       (SELECT MIN(GREATEST(t.due_at, t.lease_until)) FROM timers t "
+            "        LEFT JOIN games g ON g.id = t.game_id WHERE t.lease_until > $1 "
+            f"       AND {_on(shards, 'g.guild_id')})", float(now))
+        times = [t for t in row if t is not None]
+        return min(times) if times else None
+
+    async def release_timers(self, owner: str) -> int:
+        return _count(await self._execute(
+            "UPDATE timers SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1",
+            owner))
 
     async def list_timers(self, game_id: int, kind: str | None = None) -> list[Timer]:
         rows = await self._fetch(

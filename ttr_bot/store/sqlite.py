@@ -42,6 +42,7 @@ from .models import (
     Away,
     FinishedGame,
     Game,
+    GameVersion,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -90,6 +91,8 @@ from .rows import (
     user_record,
     vote_record,
 )
+from .shards import Shards, qualified
+from .shards import on_shards as _on
 from .validation import check_actions, check_snapshot, parse_action
 
 log = logging.getLogger(__name__)
@@ -244,13 +247,22 @@ class SqliteStore(Store):
         )
         return game_record(row) if row else None
 
-    async def list_active_game_ids(self, *, include_lobbies: bool = False) -> list[int]:
+    async def list_active_game_ids(
+        self, *, include_lobbies: bool = False, shards: Shards | None = None,
+    ) -> list[int]:
         statuses = OPEN_STATUSES if include_lobbies else ("active",)
         marks = ", ".join("?" * len(statuses))
         rows = await self._fetchall(
-            f"SELECT id FROM games WHERE status IN ({marks}) ORDER BY id", statuses
-        )
+            f"SELECT id FROM games WHERE status IN ({marks}) AND {_on(shards, 'guild_id')} "
+            "ORDER BY id", statuses)
         return [row[0] for row in rows]
+
+    @asynccontextmanager
+    async def lock_game(self, game_id: int) -> AsyncIterator[GameVersion | None]:
+        # no lock across processes: the file's write lock serialises each write, and
+        # append_action's seq check refuses an action computed from a stale copy
+        row = await self._fetchone("SELECT seq, status FROM games WHERE id = ?", (game_id,))
+        yield None if row is None else GameVersion(row[0], row[1])
 
     async def set_status(
         self, game_id: int, status: str, now: float | None = None, *, reason: str | None = None,
@@ -751,12 +763,39 @@ class SqliteStore(Store):
         async with self._transaction() as db:
             await _write_owed(db, game_id, owed, now_or_clock(now))
 
-    async def pending_outbox(self, limit: int = 500) -> list[OutboxRow]:
+    async def pending_outbox(
+        self, limit: int = 500, *, shards: Shards | None = None,
+    ) -> list[OutboxRow]:
         rows = await self._fetchall(
-            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT ?",
-            (limit,),
+            f"SELECT {qualified(OUTBOX_COLUMNS, 'o')} FROM outbox o "
+            f"LEFT JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL "
+            f"AND {_on(shards, 'g.guild_id')} ORDER BY o.id LIMIT ?", (limit,),
         )
         return [outbox_record(row) for row in rows]
+
+    async def claim_outbox(
+        self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
+    ) -> bool:
+        if not ids:
+            return True
+        marks = ", ".join("?" * len(ids))
+        async with self._transaction() as db:   # the write lock: one claimer at a time
+            held = await db.execute_fetchall(
+                f"SELECT 1 FROM outbox WHERE id IN ({marks}) AND sent_at IS NULL AND "
+                "lease_owner IS NOT NULL AND lease_owner != ? AND lease_until > ? LIMIT 1",
+                (*ids, owner, float(now)))
+            if held:
+                return False
+            await db.execute(
+                f"UPDATE outbox SET lease_owner = ?, lease_until = ? WHERE id IN ({marks}) "
+                "AND sent_at IS NULL", (owner, float(now) + lease, *ids))
+            return True
+
+    async def release_outbox(self, owner: str) -> int:
+        cursor = await self._write(
+            "UPDATE outbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ? "
+            "AND sent_at IS NULL", (owner,))
+        return cursor.rowcount
 
     async def mark_outbox_sent(
         self, ids: Sequence[int], now: float | None = None, error: str | None = None,
@@ -772,8 +811,9 @@ class SqliteStore(Store):
 
     async def retry_outbox(self, row_id: int, due_at: float) -> int | None:
         row = await self._fetchone(
-            "UPDATE outbox SET attempts = attempts + 1, due_at = ? "
-            "WHERE id = ? AND sent_at IS NULL RETURNING attempts", (float(due_at), row_id),
+            "UPDATE outbox SET attempts = attempts + 1, due_at = ?, lease_owner = NULL, "
+            "lease_until = NULL WHERE id = ? AND sent_at IS NULL RETURNING attempts",
+            (float(due_at), row_id),
         )
         return row[0] if row else None
 
@@ -816,8 +856,8 @@ class SqliteStore(Store):
 
     async def retry_timer(self, timer_id: int, due_at: float) -> int | None:
         row = await self._fetchone(  # one UPDATE ... RETURNING statement: autocommitted
-            "UPDATE timers SET attempts = attempts + 1, due_at = ? WHERE id = ? "
-            "RETURNING attempts", (float(due_at), timer_id),
+            "UPDATE timers SET attempts = attempts + 1, due_at = ?, lease_owner = NULL, "
+            "lease_until = NULL WHERE id = ? RETURNING attempts", (float(due_at), timer_id),
         )
         return row[0] if row else None
 
@@ -827,12 +867,52 @@ class SqliteStore(Store):
         )
         return timer_record(row) if row else None
 
-    async def due_timers(self, now: float, limit: int | None = None) -> list[Timer]:
+    async def due_timers(
+        self, now: float, limit: int | None = None, *, shards: Shards | None = None,
+    ) -> list[Timer]:
         rows = await self._fetchall(
-            f"SELECT {TIMER_COLUMNS} FROM timers WHERE due_at <= ? ORDER BY due_at, id LIMIT ?",
+            f"SELECT {qualified(TIMER_COLUMNS, 't')} FROM timers t "
+            f"LEFT JOIN games g ON g.id = t.game_id WHERE t.due_at <= ? "
+            f"AND {_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT ?",
             (now, -1 if limit is None else limit),
         )
         return [timer_record(row) for row in rows]
+
+    async def claim_timers(
+        self, now: float, owner: str, *, limit: int | None = None, lease: float = 60.0,
+        shards: Shards | None = None,
+    ) -> list[Timer]:
+        now = float(now)
+        async with self._transaction() as db:   # the write lock: one claimer at a time
+            rows = await db.execute_fetchall(
+                f"SELECT {qualified(TIMER_COLUMNS, 't')} FROM timers t "
+                "LEFT JOIN games g ON g.id = t.game_id WHERE t.due_at <= ? "
+                f"AND (t.lease_until IS NULL OR t.lease_until <= ?) AND "
+                f"{_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT ?",
+                (now, now, -1 if limit is None else limit))
+            if rows:
+                await db.executemany(
+                    "UPDATE timers SET lease_owner = ?, lease_until = ? WHERE id = ?",
+                    [(owner, now + lease, row[0]) for row in rows])
+        return [timer_record(row) for row in rows]
+
+    async def next_claim_at(self, now: float, *, shards: Shards | None = None) -> float | None:
+        # the soonest free timer (walking the due index) and the soonest lease to run out
+        row = await self._fetchone(
+            "SELECT (SELECT t.due_at FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+            "        WHERE (t.lease_until IS NULL OR t.lease_until <= ?1) "
+            f"       AND {_on(shards, 'g.guild_id')} ORDER BY t.due_at, t.id LIMIT 1), "
+            "       (SELECT MIN(MAX(t.due_at, t.lease_until)) FROM timers t "
+            "        LEFT JOIN games g ON g.id = t.game_id WHERE t.lease_until > ?1 "
+            f"       AND {_on(shards, 'g.guild_id')})", (float(now),))
+        times = [t for t in row if t is not None]
+        return min(times) if times else None
+
+    async def release_timers(self, owner: str) -> int:
+        cursor = await self._write(
+            "UPDATE timers SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ?",
+            (owner,))
+        return cursor.rowcount
 
     async def list_timers(self, game_id: int, kind: str | None = None) -> list[Timer]:
         rows = await self._fetchall(
