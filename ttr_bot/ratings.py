@@ -36,7 +36,7 @@ The rules (the same text, for players, is `rules_lines()`: catalog keys `bot.rat
   with that scope's ratings. One rating for all maps, not one per map: a server finishes few
   games on each map, so a per-map σ would stay high and the per-map boards would stay empty; the
   skill (planning tickets, reading opponents, timing the end) carries across maps, and
-  "who is the best here?" asks for one list. `/ttr stats` shows each map's results apart, and a
+  "who is the best here?" asks for one list. `/ttr server stats` shows each map's results apart, and a
   map's leaderboard lists the players with rated games on that map, by the overall rating.
 - **Leaderboard.** Players are ranked by the conservative value μ − 3σ (openskill's `ordinal()`:
   the skill is ~99.7% likely to be above it), shown once a player has `MIN_GAMES` rated games.

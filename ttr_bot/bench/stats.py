@@ -10,7 +10,7 @@ and the indexes are the real ones. Tables of two to five seats, players of one s
 with a skew (a few play a lot, many a little), now and then a computer player or a player who
 left. The figures are the service's answers (GameService.leaderboard, .stats, .history) plus,
 for the leaderboard, the text the bot sends (records_format.leaderboard_text): what
-/ttr leaderboard waits for before it answers. Target: under 100 ms at the 95th percentile.
+/ttr server leaderboard waits for before it answers. Target: under 100 ms at the 95th percentile.
 
 SQLite goes to a file under /dev/shm when there is one (or --dir): writing 10,000 games takes
 ~50,000 synchronous commits, which a disk makes slow and which are not what is measured here.
@@ -148,13 +148,13 @@ async def measure(url, games, players, calls):
         async def history_user(_):
             await svc.history(GUILD, 1, user_id=top, per_page=5)
 
-        for name, fn in (("/ttr leaderboard (page 1)", lb_first),
-                         ("/ttr leaderboard (a random page)", lb_page),
-                         ("/ttr leaderboard map:europe", lb_map),
-                         ("/ttr stats (the most active player)", stats),
-                         ("/ttr history (page 1)", history),
-                         ("/ttr history (the last page)", history_deep),
-                         ("/ttr history user: (page 1)", history_user)):
+        for name, fn in (("/ttr server leaderboard (page 1)", lb_first),
+                         ("/ttr server leaderboard (a random page)", lb_page),
+                         ("/ttr server leaderboard map:europe", lb_map),
+                         ("/ttr server stats (the most active player)", stats),
+                         ("/ttr server history (page 1)", history),
+                         ("/ttr server history (the last page)", history_deep),
+                         ("/ttr server history user: (page 1)", history_user)):
             rows.append((name, *await timed(fn, calls)))
         t = time.perf_counter()
         again = await svc.recompute_ratings(GUILD)
@@ -179,7 +179,7 @@ def report(fig, games, where):
           f"equal to the stored ones (server and global): {'yes' if fig['equal'] else 'NO'}")
     p95 = fig["rows"][0][2]
     ok = p95 <= TARGET_P95 and fig["equal"]
-    print(f"/ttr leaderboard answers in {p95 * 1000:.1f} ms at the 95th percentile "
+    print(f"/ttr server leaderboard answers in {p95 * 1000:.1f} ms at the 95th percentile "
           f"(target {TARGET_P95 * 1000:.0f} ms){'' if ok else '  (MISSED)'}")
     return ok
 

@@ -73,7 +73,7 @@ class TTRBot(commands.Bot):
         self.ttr = ttr_group()
         self._bot_delay = bot_delay
         self._agents = agents
-        # user id -> stored /ttr language choice (None: none); -> locale of their latest
+        # user id -> stored /ttr me language choice (None: none); -> locale of their latest
         # interaction. Bounded: a forgotten user's choice is read from the store again
         self._locale_override = LRUDict(USERS_REMEMBERED)
         self._seen_locale = LRUDict(USERS_REMEMBERED)
@@ -154,7 +154,7 @@ class TTRBot(commands.Bot):
         return normalize(override or str(interaction.locale))
 
     async def user_locale(self, interaction):
-        """The /ttr language choice, else the Discord client's language."""
+        """The /ttr me language choice, else the Discord client's language."""
         uid = interaction.user.id
         if uid not in self._locale_override and self.service is not None:
             self._locale_override[uid] = await self.service.user_locale(uid)

@@ -236,7 +236,7 @@ class RematchButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
 
 class RecordButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                    template=ids.TEMPLATES["record"]):
-    """A finished game's record (/ttr export) from the history, one click away."""
+    """A finished game's record (/ttr server export) from the history, one click away."""
     KIND = "record"
     FIELDS = ("game",)
 

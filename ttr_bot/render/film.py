@@ -7,7 +7,7 @@ of the board filling up, for Discord to play inline.
 `game` is the engine Game as dealt, before any action (what `record_format.open_record` gives
 for a record; it is copied, not changed), `actions` the engine actions in the order played
 (engine/actions.py). The service has both cheaply from its seed and action log: open the
-record it exports (`/ttr export`) and turn its actions into engine actions while replaying it
+record it exports (`/ttr server export`) and turn its actions into engine actions while replaying it
 (`record_format.action_from_json`); `bench/film.py`'s `film_input(record)` does exactly that.
 The picture code does not read records itself: render depends on the engine only.
 

@@ -1,6 +1,6 @@
 """What the Discord adapter asks the service to remember for it: the bot's own messages it edits
 later (the lobby message, the turn panel) or links to (the final post), whose DMs are closed,
-each user's language, and the last finished game of a user (for /ttr export). Mixed into
+each user's language, and the last finished game of a user (for /ttr server export). Mixed into
 GameService, so the adapter never touches the store."""
 from typing import NamedTuple
 
@@ -41,7 +41,7 @@ class AdapterState:
         await self.store.set_dms_closed(user_id, closed, now=self.clock())
 
     async def user_locale(self, user_id):
-        """The user's /ttr language choice, or None (then Discord's locale applies)."""
+        """The user's /ttr me language choice, or None (then Discord's locale applies)."""
         return await self.store.get_locale(user_id)
 
     async def set_user_locale(self, user_id, locale):

@@ -1,10 +1,10 @@
-"""/ttr away: a player's deadlines in every game of one server wait while they are away (or a
+"""/ttr me away: a player's deadlines in every game of one server wait while they are away (or a
 computer player covers their turns: the host's choice per game, `away` at /ttr new), and the
 others see "away until ...". Mixed into GameService.
 
 Pause: time away does not count. A deadline that comes while they are away is moved to their
 return plus what was left of it when they went (absence.py); when they come back (at the end
-of the period, or early with /ttr away 0), a deadline still running gets back the time they
+of the period, or early with /ttr me away 0), a deadline still running gets back the time they
 were away during it. Cover: every turn of theirs while away is played by a medium computer
 player after the usual short pause, without counting as a timeout.
 """

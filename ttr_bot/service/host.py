@@ -142,7 +142,7 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
     async def load(self, game_id):
         """The game, from the cache or the store (None if there is no such game)."""
         if not isinstance(game_id, int) or game_id not in GAME_IDS:
-            return None         # e.g. a forged /ttr export game: 2^70 (no store holds it)
+            return None         # e.g. a forged /ttr server export game: 2^70 (no store holds it)
         hit = self._cache.get(game_id)
         if hit is not None:
             self._cache.move_to_end(game_id)

@@ -1,4 +1,4 @@
-"""How a player is told it is their turn (/ttr notify), and their quiet hours: pure functions of
+"""How a player is told it is their turn (/ttr me notify), and their quiet hours: pure functions of
 the stored settings and a time.
 
 Settings (users.notify): {"how": "ping" | "dm" | "both" | "none", "tz": "Asia/Bangkok",

@@ -303,7 +303,7 @@ class Store(ABC):
     async def set_notify(
         self, user_id: int, notify: Mapping[str, Any], now: float | None = None,
     ) -> None:
-        """The user's notification settings (/ttr notify), replacing the previous ones."""
+        """The user's notification settings (/ttr me notify), replacing the previous ones."""
 
     # -- away ----------------------------------------------------------------------------------
     @abstractmethod

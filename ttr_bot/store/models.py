@@ -122,7 +122,7 @@ class UserPrefs:
     locale: str | None
     dms_closed: bool
     updated_at: float
-    notify: dict[str, Any] = field(default_factory=dict)  # /ttr notify: how, tz, quiet
+    notify: dict[str, Any] = field(default_factory=dict)  # /ttr me notify: how, tz, quiet
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,8 +32,8 @@ class Info(GroupedCog):
 
     @app_commands.command(name="status", description=text("bot.cmd.status"))
     async def status(self, interaction: discord.Interaction):
-        """Whose turn, the scores, your own score so far, and the board picture (this was
-        /ttr board too: Discord allows 25 subcommands under /ttr)."""
+        """Whose turn, the scores, your own score so far, and the board picture (the board has no
+        command of its own: Discord allows 25 subcommands under /ttr)."""
         bot = interaction.client
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
