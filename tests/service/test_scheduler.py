@@ -291,3 +291,24 @@ async def test_stop_interrupts_running_handlers_and_their_timers_stay(store, mak
     await service.stop()
     assert handler.running == 0 and handler.spans == {}
     assert [t.id for t in await store.due_timers(time.time())] == [timer_id]   # fires again
+
+
+async def test_stopping_ends_a_loop_whose_wake_came_with_the_cancellation():
+    """Python 3.11's wait_for swallows a cancellation that arrives as the awaited event is set
+    (a handler's end sets the scheduler's wake): stop() must still end the loop, not hang."""
+    from ttr_bot.service.clock import cancel_and_wait, sleep
+    wake = asyncio.Event()
+    async def loop():
+        while True:
+            wake.clear()
+            await sleep(time.time, 3600, wake)
+
+    task = asyncio.create_task(loop())
+    await asyncio.sleep(0.05)
+    wake.set()
+    task.cancel()                      # in the same tick as the wake: may be swallowed
+    await asyncio.sleep(0.05)
+    swallowed = not task.done()
+    await asyncio.wait_for(cancel_and_wait(task), 5)
+    assert swallowed, "Python no longer swallows it: the case this guards against is gone"
+    assert task.done()

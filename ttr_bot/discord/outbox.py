@@ -26,7 +26,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
-from ..service.clock import sleep
+from ..service.clock import cancel_and_wait, sleep
 
 log = logging.getLogger(__name__)
 NEEDED = ("view_channel", "send_messages", "attach_files", "read_message_history")
@@ -69,13 +69,9 @@ class OutboxWorker:
     async def stop(self):
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with suppress(asyncio.CancelledError):
-                await task
+            await cancel_and_wait(task)
         for lane_task in list(self._busy.values()):
-            lane_task.cancel()
-            with suppress(asyncio.CancelledError):
-                await lane_task
+            await cancel_and_wait(lane_task)
         self._busy.clear()
         if self.service is not None:
             with suppress(Exception):   # what it interrupted may be claimed again at once

@@ -54,3 +54,14 @@ class ManualClock:
             finally:
                 for w in waits:
                     w.cancel()
+
+
+async def cancel_and_wait(task):
+    """Cancel `task` and wait until it has ended. Asked again while it runs on: on Python 3.11
+    `asyncio.wait_for` swallows a cancellation that comes as the awaited event is set (the
+    sleep above), and a loop task that swallowed it would run on and be awaited forever."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait([task], timeout=1.0)
+    with suppress(asyncio.CancelledError, Exception):
+        task.result()

@@ -43,7 +43,7 @@ from typing import Any
 
 from ..bounded import KeyedLocks
 from ..store import Shards, Store, Timer
-from .clock import sleep
+from .clock import cancel_and_wait, sleep
 
 log = logging.getLogger(__name__)
 
@@ -93,13 +93,9 @@ class Scheduler:
         its timer: it fires again."""
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with suppress(asyncio.CancelledError):
-                await task
-        firing = list(self._firing.values())
-        for t in firing:
-            t.cancel()
-        await asyncio.gather(*firing, return_exceptions=True)
+            await cancel_and_wait(task)
+        for t in list(self._firing.values()):
+            await cancel_and_wait(t)
         with suppress(Exception):   # what it interrupted may be claimed again at once
             await self.store.release_timers(self.owner)
 
