@@ -37,9 +37,12 @@ BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 
 
 class Table:
-    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, **bot_options):
+    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, workers=0, **bot_options):
         import time
         self.fake = fake
+        # the bot's worker processes (TTR_WORKERS): none by default, so the many bots these
+        # tests start do not each spawn a pool (tests/workers and test_e2e_pictures use one)
+        self.workers = workers
         self.db_path = str(db_path)
         self.bot_delay = bot_delay
         self.clock = clock or time.time
@@ -52,7 +55,8 @@ class Table:
 
     async def start_bot(self, sync=False):
         self.generation += 1
-        self.bot = TTRBot(Config(token=self.fake.token, db_path=self.db_path),
+        self.bot = TTRBot(Config(token=self.fake.token, db_path=self.db_path,
+                                 workers=self.workers),
                           bot_delay=self.bot_delay, clock=self.clock, **self.bot_options)
         await self.fake.start_bot(self.bot)
         if sync:

@@ -43,7 +43,7 @@ async def started(table, host, guest):
 
 
 async def test_an_unchanged_board_is_sent_again_without_drawing(fake, tmp_path):
-    table = Table(fake, db_file(tmp_path))
+    table = Table(fake, db_file(tmp_path), workers=1)
     await table.start_bot(sync=True)
     clock = Clock()
     table.bot.picture_cooldown.clock = clock
@@ -81,7 +81,7 @@ async def test_an_unchanged_board_is_sent_again_without_drawing(fake, tmp_path):
 
 
 async def test_past_the_allowance_the_answer_comes_without_the_picture(fake, tmp_path):
-    table = Table(fake, db_file(tmp_path))
+    table = Table(fake, db_file(tmp_path), workers=1)
     await table.start_bot(sync=True)
     clock = Clock()
     table.bot.picture_cooldown.clock = clock
