@@ -10,7 +10,7 @@ import math
 import threading
 from collections import OrderedDict
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..engine.cards import GRAY
 from ..i18n import t
@@ -20,7 +20,7 @@ from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
 
 SS = 2                       # supersampling factor of everything drawn once
 CITY_R = 9                   # city marker radius, board frame
-LABEL_SIZE = 18
+LABEL_SIZE = 25
 STATION_AT = (14, -14)        # a station's house, from its city's centre (board frame)
 LETTER_SIZE = 12
 
@@ -29,6 +29,7 @@ FREE = (SLOT_W - 4, SLOT_H - 3, 4)
 CAR_OUT = (SLOT_W + 4, SLOT_H + 7, 6)
 CAR_IN = (SLOT_W - 2, SLOT_H + 1, 4)
 HALO = (SLOT_W + 20, SLOT_H + 22, 14)
+CLOSED = (SLOT_W - 1, SLOT_H + 1, 4)      # covers a free slot, its outline and its letter
 
 
 def fingerprint(board):
@@ -126,6 +127,43 @@ class Sprites:
             return self._slot_pieces(self.board.routes[route].slots, (CAR_OUT, CAR_IN), reach)
         return self._get(("cars", route), make)
 
+    def closed_pieces(self, route):
+        """[(box, cover mask, hatch mask)] per slot of a lane the game has closed: the cover
+        hides the slot's colour and letter, the hatch (outline and diagonal strokes, inside the
+        cover) says "not to be taken"."""
+        def make():
+            slots = self.board.routes[route].slots
+            reach = math.hypot(CAR_OUT[0], CAR_OUT[1]) / 2 + 2
+            route_box = self._slot_box(slots, reach)
+            k = self.scale * SS
+            out = []
+            for slot in slots:
+                poly = self._slot_polygon(slot, route_box, *CLOSED)
+                bx0 = math.floor(min(px for px, _ in poly) / SS) - 1
+                by0 = math.floor(min(py for _, py in poly) / SS) - 1
+                bx1 = math.ceil(max(px for px, _ in poly) / SS) + 1
+                by1 = math.ceil(max(py for _, py in poly) / SS) + 1
+                size = ((bx1 - bx0) * SS, (by1 - by0) * SS)
+                shift = [(px - bx0 * SS, py - by0 * SS) for px, py in poly]
+                cover = Image.new("L", size, 0)
+                ImageDraw.Draw(cover).polygon(shift, fill=255)
+                hatch = Image.new("L", size, 0)
+                d = ImageDraw.Draw(hatch)
+                d.polygon(shift, outline=255, width=max(1, round(2 * k)))
+                cx = (slot[0] * self.scale - route_box[0] - bx0) * SS
+                cy = (slot[1] * self.scale - route_box[1] - by0) * SS
+                half = (CLOSED[1] / 2) * k
+                for dd in (-21, -10.5, 0, 10.5, 21):
+                    a = along(cx, cy, slot[2], (dd - 6) * k, -half)
+                    b = along(cx, cy, slot[2], (dd + 6) * k, half)
+                    d.line([a, b], fill=255, width=max(1, round(2.5 * k)))
+                hatch = ImageChops.multiply(hatch, cover)
+                x0, y0 = route_box[0], route_box[1]
+                out.append(((x0 + bx0, y0 + by0, x0 + bx1, y0 + by1), _downsample(cover),
+                            _downsample(hatch)))
+            return tuple(out)
+        return self._get(("closed", route), make)
+
     def halo(self, route):
         return self._get(("halo", route),
                          lambda: self._slot_mask(self.board.routes[route].slots, *HALO,
@@ -138,7 +176,7 @@ class Sprites:
             img = Image.new("L", (size * SS, size * SS), 0)
             d = ImageDraw.Draw(img)
             c = size * SS / 2
-            lw = max(2, round(r * SS * 0.36))
+            lw = max(2, round(r * SS * 0.4))
             R = r * SS
             if kind == "ring":
                 d.ellipse(shape("ring", c, c, R), outline=255, width=lw)
