@@ -1,4 +1,4 @@
-"""The outbox per destination (migration 0006, both drivers): the worker reads the first rows of
+"""The outbox per destination (migration 0007, both drivers): the worker reads the first rows of
 every destination, not the oldest rows overall, so a channel owing hundreds of posts hides no
 other's; a refused destination is blocked on its own until its retry time; sent and given-up
 rows, closed votes and finished blocks are pruned."""

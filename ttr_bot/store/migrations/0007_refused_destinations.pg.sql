@@ -1,4 +1,4 @@
--- PostgreSQL dialect of 0006_refused_destinations.sqlite.sql (see there for what it is for).
+-- PostgreSQL dialect of 0007_refused_destinations.sqlite.sql (see there for what it is for).
 CREATE TABLE outbox_lanes (
     lane          TEXT             PRIMARY KEY,
     guild_id      BIGINT,
