@@ -12,6 +12,7 @@ from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.maps import available_maps, load_board
 from ttr_bot.render import closeup as C
+from ttr_bot.render import draw as D
 from ttr_bot.render import film as F
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
@@ -60,8 +61,8 @@ def test_the_public_picture_is_the_map_alone_and_small(map_id):
     data = render_map(g, NAMES[:g.n])
     img = png(data)
     board = g.board
-    assert abs(img.width - (board.width + 2 * MAP_MARGIN)) <= 1
-    assert abs(img.height - (board.height + 2 * MAP_MARGIN)) <= 1     # no panel, no band
+    assert abs(img.width - (board.width * D.MAP_SCALE + 2 * MAP_MARGIN)) <= 2
+    assert abs(img.height - (board.height * D.MAP_SCALE + 2 * MAP_MARGIN)) <= 2   # no panel
     assert len(data) <= 256 * KiB
     if board.height > board.width:
         assert img.height > img.width                   # a portrait map fills a phone's width
@@ -127,7 +128,7 @@ def test_the_closeup_shows_the_claim_in_its_owners_colour(map_id):
     img = png(render_closeup(g, NAMES[:g.n], [r]))
     assert img.size == (C.OUT_W, C.OUT_H)
     level, box, reduced = C.crop_plan(board, [r])
-    assert level > 1 and not reduced           # one route: drawn larger than the public map
+    assert level == C.ZOOM > D.MAP_SCALE and not reduced    # one route: larger than the map
     lay = C._layout_of(board, level)
     for x, y, _ in board.routes[r].slots:
         cx, cy = px(lay, x, y)
@@ -190,7 +191,7 @@ def _with_claim(n, r, seat=0):
 def _closed_point(board, r):
     """A point in a slot of lane r where neither a letter nor a hatch stroke is drawn."""
     x, y, a = board.routes[r].slots[0]
-    return along(x, y, a, 5, 0)
+    return along(x, y, a, 15.75, 0)      # between two strokes, clear of the letter
 
 
 def _pictures(g):
@@ -231,14 +232,29 @@ def test_both_lanes_stay_open_with_four_players():
     assert close(img.getpixel(px(lay, *_closed_point(board, other))), fill, 12)
 
 
+def _drawn_closed(board, lanes, pixel, tol):
+    """Whether every slot of these lanes looks closed: at a point of each slot clear of its
+    letter, never the free slot's colour, and the closed colour at most of them (a city name
+    may be drawn over a few)."""
+    closed_at = 0
+    points = 0
+    for r in lanes:
+        fill = P.slot_fill(board.routes[r].color)
+        for x, y, a in board.routes[r].slots:
+            got = pixel(*along(x, y, a, 15.75, 0))
+            assert not close(got, fill, 6), (board.route_label(r), got)
+            closed_at += close(got, P.CLOSED_FILL, tol)
+            points += 1
+    return closed_at >= 0.8 * points
+
+
 def test_the_closed_lane_is_closed_on_the_final_picture_and_in_the_film():
     g = game("usa", until=None, n=3)
     closed = closed_lanes(g.board, 3, g.owner)
     assert closed, "a three-player game closes some lanes"
     img = png(render_final(g, NAMES[:3]))
     lay = page_layout(g.board, "final")
-    for r in closed:
-        assert close(img.getpixel(px(lay, *_closed_point(g.board, r))), P.CLOSED_FILL, 2)
+    assert _drawn_closed(g.board, closed, lambda x, y: img.getpixel(px(lay, x, y)), 2)
     # the film: its last frame (the board at half size)
     from ttr_bot.bench.film import film_input, greedy_record
     rec, end = greedy_record("usa", 3, 5)
@@ -248,8 +264,8 @@ def test_the_closed_lane_is_closed_on_the_final_picture_and_in_the_film():
     frames = [f.convert("RGB") for f in ImageSequence.Iterator(
         Image.open(io.BytesIO(F.render_film(start, names, actions))))]
     flay = F.film_layout(end.board)
-    last = frames[-1]
-    for r in shut:
-        x, y = flay.pt(*_closed_point(end.board, r))
-        got = last.getpixel((round(x / F.HALF), round(y / F.HALF)))
-        assert close(got, P.CLOSED_FILL, 10), (end.board.route_label(r), got)
+
+    def pixel(x, y):
+        px_, py_ = flay.pt(x, y)
+        return frames[-1].getpixel((round(px_ / F.HALF), round(py_ / F.HALF)))
+    assert _drawn_closed(end.board, shut, pixel, 10)

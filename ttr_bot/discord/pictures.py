@@ -8,7 +8,7 @@ Three methods make every picture (the turn posts through `Delivery.render`, `/tt
         indices to ring, e.g. every route claimed since the pinged player's last turn, None:
         the last move's);
     await pictures.closeup(game, names, routes, locale="en", cities=())
-        the close-up around `routes` / `cities` (render.render_closeup, 800 x 600);
+        the close-up around `routes` / `cities` (render.render_closeup, 600 x 450);
     await pictures.render(game, names, viewer=None, locale="en", final=False, highlight=None)
         the board with its panel: a private board (`viewer`), the final picture (`final`), or
         the public board with the standings drawn (before the turn card had them in text).
@@ -95,7 +95,7 @@ class Pictures:
         return await self._get(key, game, render_map, (names, highlight, locale, cities))
 
     async def closeup(self, game, names, routes, locale="en", cities=()):
-        """PNG bytes of the close-up (render.render_closeup: 800 x 600, the map around
+        """PNG bytes of the close-up (render.render_closeup: 600 x 450, the map around
         `routes` and `cities`, highlighted, larger), or None (also when both are empty)."""
         names = list(names)
         routes, cities = _ids(routes), _ids(cities)

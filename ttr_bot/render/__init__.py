@@ -7,7 +7,7 @@
         `cities` (node indices, stations built); None: what the last move claimed or built.
     render_closeup(game, names, routes, locale="en", cities=()) -> bytes
         The close-up of what changed: a crop of the map around `routes` (and `cities`),
-        highlighted, at a larger scale (closeup.py: 800 x 600).
+        highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map).
     render_board(game, names, viewer=None, locale="en", highlight=None, cities=None) -> bytes
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
         that player's private board: the same plus their tickets (cities ringed on the map,
@@ -42,9 +42,9 @@ def render_map(game, names, highlight=None, locale="en", cities=None):
 
 
 def render_closeup(game, names, routes, locale="en", cities=()):
-    """PNG bytes (800 x 600) of a crop of the map around `routes` (route indices) and `cities`
-    (station node indices), highlighted, at 1.6 times the public picture's scale. ValueError
-    when both are empty."""
+    """PNG bytes (600 x 450) of a crop of the map around `routes` (route indices) and `cities`
+    (station node indices), highlighted, at 1.5 times the public map's scale (when they are
+    too far apart for that: at its scale, or reduced). ValueError when both are empty."""
     return closeup_png(game, names, _ids(routes), locale, _ids(cities))
 
 

@@ -3,10 +3,10 @@ stations just built), drawn at a larger scale, for the turn card's first image.
 
 At 400 px wide (a phone) it must still show what was claimed and by whom: the owner's colour
 and mark on the cars, the highlight around them, the names of the cities they join. So the crop
-comes from a second cached static map drawn at ZOOM times the public picture's scale (its own
+comes from a second cached static map drawn at ZOOM (1.5 times the public map's scale) (its own
 palette, sprites and name placement), and only what reaches the crop is drawn over it: the
 cars, closed lanes, stations and names inside it. When the routes are too far apart for an
-OUT_W x OUT_H crop at ZOOM, the crop comes from the public map (scale 1), and only when even that
+OUT_W x OUT_H crop at ZOOM, the crop comes from the public map (scale 0.8), and only when even that
 is too small, a larger crop of it is reduced to OUT_W x OUT_H.
 """
 import math
@@ -20,8 +20,8 @@ from . import png as PNG
 from . import static as S
 from .geometry import map_layout
 
-ZOOM = 1.6                   # the close-up's scale, public picture = 1
-OUT_W, OUT_H = 800, 600      # the close-up's size: 4:3, readable halved on a phone
+ZOOM = 1.2                   # the close-up's scale (the public map is at 0.8, the boards at 1)
+OUT_W, OUT_H = 600, 450      # the close-up's size: 4:3; on a phone (~400 px) at 2/3
 PAD = 46                     # board units around the routes' cities and slots
 REACH = 40                   # board units a car, a halo or a station reaches from its centre
 
@@ -53,10 +53,10 @@ def region(board, routes, cities=()):
 
 def crop_plan(board, routes, cities=()):
     """(level, crop box in page pixels of that level's page, whether it is reduced): where the
-    close-up comes from."""
+    close-up comes from (level: ZOOM, or D.MAP_SCALE, the public map's)."""
     x0, y0, x1, y1 = region(board, routes, cities)
     bw, bh = x1 - x0, y1 - y0
-    level = ZOOM if bw * ZOOM <= OUT_W and bh * ZOOM <= OUT_H else 1.0
+    level = ZOOM if bw * ZOOM <= OUT_W and bh * ZOOM <= OUT_H else D.MAP_SCALE
     lay = _layout_of(board, level)
     f = max(1.0, bw * level / OUT_W, bh * level / OUT_H)
     cw = min(lay.width, math.ceil(OUT_W * f))

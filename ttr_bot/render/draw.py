@@ -13,6 +13,8 @@ from .geometry import layout, map_layout
 MARK_R = 7             # radius of a player's mark on a car, picture pixels at scale 1: it fills the
                        # car's height, so that it still reads on a phone
 HOUSE_R = 12
+MAP_SCALE = 0.8        # the public map's scale: ~1400 px wide, names relatively larger, and a
+                       # whole game's pictures in a few MiB
 TICKET_R = 17
 
 
@@ -22,7 +24,7 @@ def page_layout(board, kind):
     """The page: the map alone ("map", the public phone picture), or map and panel; the band
     under a landscape map just high enough for what this map's panel shows."""
     if kind == "map":
-        return map_layout(board, kind)
+        return map_layout(board, kind, scale=MAP_SCALE)
     portrait = board.height > board.width
     return layout(board, kind, PN.Panel(board, kind, portrait).band_height())
 

@@ -20,7 +20,7 @@ from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
 
 SS = 2                       # supersampling factor of everything drawn once
 CITY_R = 9                   # city marker radius, board frame
-LABEL_SIZE = 25
+LABEL_SIZE = 25              # city names at scale 1, pixels (label_size: at other scales)
 STATION_AT = (14, -14)        # a station's house, from its city's centre (board frame)
 LETTER_SIZE = 12
 
@@ -216,9 +216,9 @@ class Sprites:
         return self._get(("house", r), make)
 
     def labels(self):
-        """City names drawn over the cars: those clear of every slot centre."""
-        return self._get(("labels",), lambda: tuple(i for i in labels(self.board, self.scale)
-                                                    if i[3]))
+        """City names, drawn over the cars: a name must read, even where it could not avoid
+        a slot (one car's mark under it; the route's other cars still show it)."""
+        return self._get(("labels",), lambda: labels(self.board, self.scale))
 
     def trail(self, routes):
         """[(box, mask)]: a thick line along each of these routes (city to city through its
@@ -304,7 +304,7 @@ def _draw_cities(d, board, k):
 def place_labels(board, scale, size=LABEL_SIZE):
     """{node: (x, y, clear)}: top-left of each city name in picture pixels (map-relative), put
     where it covers the fewest slots, markers and other names. `clear` is False when the name
-    could not avoid the centre of a slot: it is then drawn under the cars, not over them."""
+    could not avoid the centre of a slot (it is drawn over the cars all the same)."""
     s = scale
     obstacles = []          # circles (x, y, r, cost) in picture pixels
     for route in board.routes:
@@ -363,21 +363,29 @@ def place_labels(board, scale, size=LABEL_SIZE):
 _LABELS = {}
 
 
+def label_size(scale):
+    """The city names' size in pixels on a map drawn at `scale`: smaller on a smaller map, but
+    less than in proportion (the public map at 0.8 must read at a phone's width), larger on
+    the close-up's but less than in proportion (it shows more of the map around the claim)."""
+    return round(LABEL_SIZE * scale ** 0.5)
+
+
 def labels(board, scale):
-    """[(x, y, name, clear)] of the map's city names (cached)."""
+    """[(x, y, name, clear, size)] of the map's city names (cached)."""
     key = (fingerprint(board), scale)
     got = _LABELS.get(key)
     if got is None:
-        got = tuple((x, y - round(0.22 * LABEL_SIZE), board.nodes[n].name, clear)
-                    for n, (x, y, clear) in sorted(place_labels(board, scale).items()))
+        size = label_size(scale)
+        got = tuple((x, y - round(0.22 * size), board.nodes[n].name, clear, size)
+                    for n, (x, y, clear) in sorted(place_labels(board, scale, size).items()))
         with _LOCK:
             _LABELS.setdefault(key, got)
     return got
 
 
 def draw_labels(img, items, ox=0, oy=0):
-    for x, y, name, _ in items:
-        T.draw(img, ox + x, oy + y, name, LABEL_SIZE, P.INK, bold=True, halo=P.HALO,
+    for x, y, name, _, size in items:
+        T.draw(img, ox + x, oy + y, name, size, P.INK, bold=True, halo=P.HALO,
                halo_width=3, valign="top")
 
 
@@ -410,8 +418,7 @@ def build_map(board, scale, locale):
                 continue
             T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
                    align="center")
-    # Names that cannot avoid a slot's centre go under the cars; the others over them.
-    draw_labels(img, [i for i in labels(board, scale) if not i[3]])
+    # (the city names are drawn by each turn's overlay, over the cars)
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
     return img
