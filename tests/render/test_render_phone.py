@@ -15,6 +15,7 @@ from ttr_bot.render import closeup as C
 from ttr_bot.render import draw as D
 from ttr_bot.render import film as F
 from ttr_bot.render import palette as P
+from ttr_bot.render import png as PNG
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes, page_layout
 from ttr_bot.render.geometry import MAP_MARGIN, along
@@ -272,3 +273,30 @@ def test_the_closed_lane_is_closed_on_the_final_picture_and_in_the_film():
         px_, py_ = flay.pt(x, y)
         return frames[-1].getpixel((round(px_ / F.HALF), round(py_ / F.HALF)))
     assert _drawn_closed(end.board, shut, pixel, 10)
+
+
+# ----- the encoding --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_the_phone_pictures_keep_every_solid_colour_exact(map_id):
+    """The palette PNG of the map and of the close-up: every pixel drawn in one of palette.py's
+    solid colours (player colours and marks, highlight, closed lanes, ink) reads back as
+    drawn."""
+    g = game(map_id, n=3)
+    names = NAMES[:g.n]
+    r = g.last_move[2]
+    solid = set(P.solid_colours())
+    for kind, (img, pal) in (("map", D.map_picture(g, names, highlight=claimed(g, 3))),
+                             ("closeup", C.closeup_picture(g, names, [r]))):
+        back = png(PNG.encode(img, pal))
+        drawn, read = img.load(), back.load()
+        seen = set()
+        for y in range(0, img.height, 2):
+            for x in range(0, img.width, 2):
+                rgb = drawn[x, y]
+                if rgb in solid:
+                    assert read[x, y] == rgb, (kind, (x, y), rgb, read[x, y])
+                    seen.add(rgb)
+        assert {P.player_rgb(g.owner[r]), P.HIGHLIGHT, P.INK} <= seen, kind
+        if kind == "map" and closed_lanes(g.board, g.n, g.owner):
+            assert {P.CLOSED_FILL, P.CLOSED_LINE} <= seen
