@@ -128,8 +128,8 @@ def test_the_closeup_shows_the_claim_in_its_owners_colour(map_id):
     seat = g.owner[r]
     img = png(render_closeup(g, NAMES[:g.n], [r]))
     assert img.size == (C.OUT_W, C.OUT_H)
-    level, box, reduced = C.crop_plan(board, [r])
-    assert level == C.ZOOM > D.MAP_SCALE and not reduced    # one route: larger than the map
+    level, box, size = C.crop_plan(board, [r])
+    assert level == C.ZOOM > D.MAP_SCALE and size == (box[2] - box[0], box[3] - box[1])
     lay = C._layout_of(board, level)
     for x, y, _ in board.routes[r].slots:
         cx, cy = px(lay, x, y)
@@ -145,17 +145,25 @@ def test_the_closeup_shows_the_claim_in_its_owners_colour(map_id):
         assert box[0] + 20 < nx < box[2] - 20 and box[1] + 20 < ny < box[3] - 20
 
 
-def test_a_closeup_of_routes_far_apart_still_holds_them_all():
-    g = game("europe", until=None)
+@pytest.mark.parametrize("map_id, axis", [("europe", 0), ("nordic", 1)])
+def test_a_closeup_of_routes_far_apart_still_holds_them_all(map_id, axis):
+    g = game(map_id, until=None)
     board = g.board
     owned = [r for r, o in enumerate(g.owner) if o >= 0]
-    far = [min(owned, key=lambda r: board.routes[r].slots[0][0]),
-           max(owned, key=lambda r: board.routes[r].slots[0][0])]
+    far = [min(owned, key=lambda r: board.routes[r].slots[0][axis]),
+           max(owned, key=lambda r: board.routes[r].slots[0][axis])]
     img = png(render_closeup(g, NAMES[:g.n], far))
-    assert img.size == (C.OUT_W, C.OUT_H)
-    colours = {rgb for _, rgb in img.getcolors(1 << 20)}
-    for r in far:
-        assert any(close(c, P.player_rgb(g.owner[r]), 4) for c in colours)
+    assert img.width <= C.OUT_W and img.height <= C.OUT_H
+    assert C.OUT_W in img.size or C.OUT_H in img.size
+    assert C.closeup_contents(g, far)["scale"] < 1        # a card may leave this one out
+    level, box, size = C.crop_plan(board, far)
+    assert img.size == size
+    lay = C._layout_of(board, level)
+    for r in far:                  # every slot of both inside the crop
+        for x, y, _ in board.routes[r].slots:
+            sx, sy = px(lay, x, y)
+            assert box[0] <= sx < box[2] and box[1] <= sy < box[3], board.route_label(r)
+    assert sum(n for n, rgb in img.getcolors(1 << 20) if close(rgb, P.HIGHLIGHT, 40)) > 100
 
 
 def test_a_closeup_of_a_station():
@@ -218,7 +226,7 @@ def test_the_closed_lane_is_drawn_closed(n):
     # the close-up of the claim shows its closed twin, and says so
     assert C.closeup_contents(g, [taken]) == {
         "routes": [(taken, board.route_label(taken), 0)], "stations": [],
-        "closed": [(other, board.route_label(other))]}
+        "closed": [(other, board.route_label(other))], "scale": 1.5}
     level, box, _ = C.crop_plan(board, [taken])
     lay = C._layout_of(board, level)
     img = png(render_closeup(g, NAMES[:n], [taken]))
