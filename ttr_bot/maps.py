@@ -12,7 +12,6 @@ from ttr_bot.engine.board import Board, Node, Route, Rules, Ticket
 from ttr_bot.engine.cards import ROUTE_COLOR_INDEX
 
 
-
 def _maps_dir():
     """maps/ beside the package in a checkout; in an installed copy (`pip install .`), where
     pyproject.toml's data-files put them."""
