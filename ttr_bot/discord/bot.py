@@ -146,6 +146,9 @@ class TTRBot(commands.Bot):
         if self.user is not None and after.id == self.user.id:     # sent without the intent
             await self.outbox.permissions_changed(after.guild.id)
 
+    async def on_guild_available(self, guild):     # after an outage of the server
+        await self.outbox.permissions_changed(guild.id)
+
     async def on_raw_thread_update(self, payload):
         # raw: discord.py drops archived threads from its cache (and their update events)
         await self.outbox.permissions_changed(payload.guild_id)

@@ -110,6 +110,8 @@ class OutboxWorker(Refusals):
 
     # ----- the loop ---------------------------------------------------------------------------
     async def _run(self):
+        with suppress(Exception):   # a permission given back while the bot was away
+            await self.permissions_changed(None)
         while True:
             try:
                 await self._step()

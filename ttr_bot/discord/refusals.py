@@ -9,8 +9,9 @@ The rules:
 - The first refusal of a block tells the host and the player to move by DM (closed DMs are
   skipped) which permission is missing, or that the game's thread is locked.
 - A gateway event that can give a permission back (a channel's or a role's update, the bot's own
-  member update, a thread's update: the guilds intent brings them all) retries at once every
-  blocked destination of that server the bot's cache now says it may post in.
+  member update, a thread's update, a server available again: the guilds intent brings them
+  all) retries at once every blocked destination of that server the bot's cache now says it may
+  post in; so does the worker's start (a permission given back while the bot was away).
 - An archived thread (Discord unarchives one on a post, unless it is locked): if Discord still
   says archived, the bot unarchives it when it may (not locked, or it has Manage Threads) and
   posts again at once; a locked one is reported to the host and waits for a moderator.
@@ -169,12 +170,15 @@ class Refusals:
         return perms.view_channel and perms.send_messages
 
     async def permissions_changed(self, guild_id):
-        """A gateway event may have given a permission back in that server: its blocked
-        destinations the bot may now post in are tried at once."""
+        """A gateway event may have given a permission back in that server (None: in any,
+        as at start-up): its blocked destinations the bot may now post in are tried at once."""
         if self.service is None:
             return 0
-        lanes = [b.lane for b in await self.service.destination_blocks()
-                 if b.guild_id == guild_id and b.lane.startswith("c")
+        # the blocks as the worker last read them (each step): no query per gateway event
+        blocks = (await self.service.destination_blocks() if guild_id is None
+                  else list(self._blocks.values()))
+        lanes = [b.lane for b in blocks
+                 if guild_id in (None, b.guild_id) and b.lane.startswith("c")
                  and b.retry_at > self.clock() and self.may_post(int(b.lane[1:]))]
         if not lanes:
             return 0
