@@ -72,11 +72,16 @@ def test_the_public_picture_is_the_map_alone_and_small(map_id):
 def test_nothing_hidden_is_drawn_on_the_public_picture():
     g = game("europe")
     other = g.copy()
-    # another deal of what only the players know: hands, tickets, offered tickets
+    # another deal of what only the players know: hands, tickets, offered tickets, the decks
     other.hands = [list(reversed(h)) for h in other.hands]
     other.tickets = list(reversed(other.tickets))
-    assert (other.hands, other.tickets) != (g.hands, g.tickets)
-    assert render_map(g, NAMES[:g.n]) == render_map(other, NAMES[:g.n])
+    other.offers = [list(t[:3]) for t in g.tickets]
+    other.deck = list(reversed(other.deck))
+    assert (other.hands, other.tickets, other.offers) != (g.hands, g.tickets, g.offers)
+    for highlight in (None, [1, 2]):
+        assert render_map(g, NAMES[:g.n], highlight) == render_map(other, NAMES[:g.n], highlight)
+    r = next(r for r, o in enumerate(g.owner) if o >= 0)
+    assert render_closeup(g, NAMES[:g.n], [r]) == render_closeup(other, NAMES[:g.n], [r])
     assert render_map(g, NAMES[:g.n]) == render_map(g, ["x"] * g.n)   # nor the names
 
 
