@@ -313,3 +313,27 @@ def test_the_phone_pictures_keep_every_solid_colour_exact(map_id):
         assert {P.player_rgb(g.owner[r]), P.HIGHLIGHT, P.INK} <= seen, kind
         if kind == "map" and closed_lanes(g.board, g.n, g.owner):
             assert {P.CLOSED_FILL, P.CLOSED_LINE} <= seen
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_every_city_name_has_a_place_of_its_own_on_the_phone_map(map_id):
+    """At a phone's width a name must read: on the public map and the close-up's, no two names
+    overlap and no name covers another city's marker."""
+    from ttr_bot.render import static as S
+    from ttr_bot.render import text as T
+    board = load_board(map_id)
+    for scale in (D.MAP_SCALE, C.ZOOM):
+        size = S.label_size(scale)
+        boxes = []
+        for node, (x, y, _) in S.place_labels(board, scale, size).items():
+            w = T.width(board.nodes[node].name, size, True)
+            boxes.append((x, y, x + w, y + round(size * 0.78), node))
+        assert len(boxes) == sum(1 for n in board.nodes if not n.country)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (
+                    board.nodes[a[4]].name, board.nodes[b[4]].name)
+            for n in board.nodes:
+                if n.index != a[4]:
+                    assert not (a[0] - 4 < n.x * scale < a[2] + 4 and a[1] - 4 < n.y * scale < a[3] + 4), (
+                        board.nodes[a[4]].name, n.name)
