@@ -4,7 +4,9 @@
 
 writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map,
 `<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic, and
-`usa-mid-ja.png` (the USA mid-game board in Japanese, with Japanese player names).
+`usa-mid-ja.png` (the USA mid-game board in Japanese, with Japanese player names),
+`europe-choosing.png` (the private board of the player to move right after drawing tickets:
+the offer numbered on the map) and `europe-mid-colourblind.png` (the colour-blind palette).
 """
 import io
 import sys
@@ -13,6 +15,7 @@ from pathlib import Path
 from PIL import Image
 
 from ttr_bot.bench.sample_games import greedy_game, names_for
+from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_final
 
@@ -34,7 +37,19 @@ def main(argv=None):
         for name, data in files.items():
             _save(out, name, data)
     localized(out)
+    choosing(out)
     return 0
+
+
+def choosing(out):
+    """The ticket choice on the private board, and the colour-blind palette's public board."""
+    mid = greedy_game("europe", seed=7, until=0.5)
+    g = mid.copy()
+    seat = g.to_move()[0]
+    g.apply(DrawTickets(seat))
+    _save(Path(out), "europe-choosing.png", render_board(g, names_for(g), viewer=seat))
+    _save(Path(out), "europe-mid-colourblind.png",
+          render_board(mid, names_for(mid), palette="colourblind"))
 
 
 def localized(out):

@@ -1,10 +1,16 @@
 """The board picture: a pure function of (game state, map, viewer) -> PNG bytes, Pillow only.
 
-    render_board(game, names, viewer=None, locale="en") -> bytes
+    render_board(game, names, viewer=None, locale="en", palette="standard") -> bytes
         The board after a turn. With `viewer` (a seat) it is that player's private board: the
-        same plus their tickets (cities ringed on the map, completed ones in green) and hand.
-    render_final(game, names, locale="en") -> bytes
-        The end: score breakdown per player, the winner, the longest path drawn on the map.
+        same plus their hand and tickets, each ticket's two cities tagged with its number on
+        the map (done ones filled green), and while they choose, the offered tickets numbered
+        as the menu and joined by a line (tickets.py).
+    render_final(game, names, locale="en", palette="standard") -> bytes
+        The end: score breakdown per player, the winner, the longest path and every player's
+        tickets made (solid) and failed (dashed) drawn on the map.
+
+`palette` is "standard" or "colourblind" (palette.SCHEMES: player colours that stay apart to
+colour-blind eyes, solid owner marks).
 
 Both are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
 `fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto Sans Thai, Noto Sans
@@ -21,12 +27,12 @@ from .draw import board_png, final_png
 __all__ = ["render_board", "render_final"]
 
 
-def render_board(game, names, viewer=None, locale="en"):
+def render_board(game, names, viewer=None, locale="en", palette="standard"):
     """PNG bytes of the board (public, or `viewer`'s private board)."""
-    return board_png(game, names, viewer, locale)
+    return board_png(game, names, viewer, locale, palette)
 
 
-def render_final(game, names, locale="en"):
-    """PNG bytes of the final picture: scores, winner, longest path."""
-    return final_png(game, names, locale)
+def render_final(game, names, locale="en", palette="standard"):
+    """PNG bytes of the final picture: scores, winner, longest path, everybody's tickets."""
+    return final_png(game, names, locale, palette)
 

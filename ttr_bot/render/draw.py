@@ -2,14 +2,14 @@
 (a palette PNG with the static page's palette, png.py)."""
 from types import SimpleNamespace
 
-from ..engine.network import best_ticket_score, longest_trail_routes, tickets_score
+from ..engine.network import longest_trail_routes
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
 from . import static as S
+from . import tickets as TK
 from .geometry import layout
 
-MARK_R = 5             # radius of a player's mark on a car, picture pixels
 HOUSE_R = 12
 TICKET_R = 17
 
@@ -30,7 +30,8 @@ def _static_panel(page, lay, board, locale):
 def _palette(art):
     """The palette of a page: from the static page and from the same page with everything a
     turn can draw on the map (cars of every player on three routes in four, stations, the
-    highlight, ticket rings or the longest path), so that the edges of those get entries."""
+    highlight, ticket badges and lines or the longest path, in each colour scheme), so that
+    the edges of those get entries."""
     board, kind = art.sprites.board, art.layout.kind
     n = board.rules.max_players
     owner = [-1] * len(board.routes)
@@ -41,12 +42,24 @@ def _palette(art):
     first = next(r for r, seat in enumerate(owner) if seat >= 0)
     sample = SimpleNamespace(board=board, owner=owner, station_owner=stations,
                              last_move=(0, "claim_route", first))
-    rings = ([(c, P.TICKET_DONE if i % 2 else P.TICKET_OPEN) for i, c in enumerate(cities)]
-             if kind == "private" else [])
     trails = [[r for r in range(len(board.routes)) if r % 5 == 0]] if kind == "final" else []
-    img = art.page.copy()
-    overlay(img, art, sample, highlight=kind != "final", trails=trails, rings=rings)
-    return PNG.make_palette([art.page, img])
+    pairs = list(zip(cities[::2], cities[1::2]))
+    samples = [art.page]
+    for scheme in P.SCHEMES:
+        img = art.page.copy()
+        states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
+        marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
+                 for i, pair in enumerate(pairs)]
+        under = [lambda im, marks=marks, scheme=scheme:
+                 TK.draw_final_lines(im, board, art.layout, marks, scheme)] if kind == "final" else []
+        overlay(img, art, sample, highlight=kind != "final", trails=trails, scheme=scheme,
+                under=under)
+        if kind == "private":
+            TK.draw_private(img, board, art.layout, marks)
+        elif kind == "final":
+            TK.draw_final_ends(img, board, art.layout, marks, scheme)
+        samples.append(img)
+    return PNG.make_palette(samples)
 
 
 def _art(board, kind, locale):
@@ -55,8 +68,11 @@ def _art(board, kind, locale):
 
 # ----- the map overlay -------------------------------------------------------------------
 
-def overlay(img, art, g, *, highlight=True, trails=(), rings=()):
+def overlay(img, art, g, *, highlight=True, trails=(), scheme=P.STANDARD, under=()):
+    """This turn on the map: the longest path, the last move, cars, stations, in the players'
+    colours of `scheme`; each of `under` (img -> None) is drawn first, under all of them."""
     lay, sp, board = art.layout, art.sprites, g.board
+    style = P.scheme_of(scheme)
     ox, oy = lay.ox, lay.oy
 
     def put(rgb, box, mask):
@@ -67,6 +83,8 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=()):
         bx, by = round(px - mask.width / 2), round(py - mask.height / 2)
         img.paste(rgb, (bx, by, bx + mask.width, by + mask.height), mask)
 
+    for draw_under in under:
+        draw_under(img)
     for routes in trails:
         for box, mask in sp.trail(routes):
             put(P.TRAIL, box, mask)
@@ -80,17 +98,13 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=()):
         cars = sp.car_pieces(r)
         for box, out, _ in cars:            # the outlines first: no car's covers its neighbour's body
             put(P.CAR_LINE, box, out)
-        rgb = P.player_rgb(seat)
+        rgb = P.player_rgb(seat, scheme)
         for box, _, body in cars:
             put(rgb, box, body)
-        mark = sp.mark(P.player_shape(seat), MARK_R)
-        ink = P.player_ink(seat)
+        mark = sp.mark(P.player_shape(seat, scheme), style.mark_r, style.filled)
+        ink = P.player_ink(seat, scheme)
         for x, y, _ in board.routes[r].slots:
             at(ink, x, y, mark)
-    for node, rgb in rings:
-        n = board.nodes[node]
-        at(P.CAR_LINE, n.x, n.y, sp.ring(TICKET_R - 1, 9))
-        at(rgb, n.x, n.y, sp.ring(TICKET_R, 5))
     if lm and lm[1] == "build_station" and lm[2] is not None:
         n = board.nodes[lm[2]]
         at(P.HIGHLIGHT, n.x, n.y, sp.ring(TICKET_R + 6, 7))
@@ -101,58 +115,43 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=()):
         outline, body = sp.house(HOUSE_R)
         hx, hy = n.x + S.STATION_AT[0], n.y + S.STATION_AT[1]
         at(P.CAR_LINE, hx, hy, outline)
-        at(P.player_rgb(seat), hx, hy, body)
-        at(P.player_ink(seat), hx, hy + 2, sp.mark(P.player_shape(seat), 5))
-
-
-def _ticket_rows(g, seat):
-    """[(label, points text, completed)] and the rings to draw on the map."""
-    board = g.board
-    held = [board.tickets[i] for i in g.tickets[seat]]
-    if not held:
-        return [], []
-    if g.stations_of[seat]:
-        results, _ = best_ticket_score(board, seat, g.routes_of[seat], held, g.stations_of[seat],
-                                       g.owner)
-    else:
-        results = tickets_score(board, g.routes_of[seat], held)
-    rows, state = [], {}
-    for ticket, (done, _) in zip(held, results):
-        rows.append((ticket.label(), "/".join(str(p) for p in ticket.points), done))
-        for place in (ticket.origin,) + tuple(ticket.dests):
-            for node in board.place_nodes.get(place, ()):
-                state[node] = state.get(node, True) and done
-    rings = [(node, P.TICKET_DONE if done else P.TICKET_OPEN) for node, done in sorted(state.items())]
-    return rows, rings
+        at(P.player_rgb(seat, scheme), hx, hy, body)
+        at(P.player_ink(seat, scheme), hx, hy + 2,
+           sp.mark(P.player_shape(seat, scheme), style.mark_r - 1 if style.filled else 5,
+                   style.filled))
 
 
 # ----- pages ----------------------------------------------------------------------------------
 
-def board_png(g, names, viewer=None, locale="en"):
-    return PNG.encode(*board_picture(g, names, viewer, locale))
+def board_png(g, names, viewer=None, locale="en", scheme=P.STANDARD):
+    return PNG.encode(*board_picture(g, names, viewer, locale, scheme))
 
 
-def final_png(g, names, locale="en"):
-    return PNG.encode(*final_picture(g, names, locale))
+def final_png(g, names, locale="en", scheme=P.STANDARD):
+    return PNG.encode(*final_picture(g, names, locale, scheme))
 
 
-def board_image(g, names, viewer=None, locale="en"):
+def board_image(g, names, viewer=None, locale="en", scheme=P.STANDARD):
     """The board as an RGB image (before the encoding)."""
-    return board_picture(g, names, viewer, locale)[0]
+    return board_picture(g, names, viewer, locale, scheme)[0]
 
 
-def final_image(g, names, locale="en"):
-    return final_picture(g, names, locale)[0]
+def final_image(g, names, locale="en", scheme=P.STANDARD):
+    return final_picture(g, names, locale, scheme)[0]
 
 
-def board_picture(g, names, viewer=None, locale="en"):
-    """(RGB image, the palette to encode it with) of the board."""
+def board_picture(g, names, viewer=None, locale="en", scheme=P.STANDARD):
+    """(RGB image, the palette to encode it with) of the board; a private board (`viewer`)
+    tags its player's tickets and offer on the map (tickets.py)."""
     kind = "board" if viewer is None else "private"
     art = _art(g.board, kind, locale)
     img = art.page.copy()
-    rows, rings = _ticket_rows(g, viewer) if viewer is not None else ([], [])
-    overlay(img, art, g, rings=rings)
-    panel = PN.Panel(g.board, kind, art.layout.portrait, locale)
+    overlay(img, art, g, scheme=scheme)
+    rows = []
+    if viewer is not None:
+        rows, marks = TK.private_marks(g, viewer)
+        TK.draw_private(img, g.board, art.layout, marks)
+    panel = PN.Panel(g.board, kind, art.layout.portrait, locale, scheme)
     panel.draw(img, art.layout, g, names, viewer, rows)
     return img, art.palette
 
@@ -169,12 +168,17 @@ def longest_path_trails(g, players):
     return out
 
 
-def final_picture(g, names, locale="en"):
-    """(RGB image, the palette to encode it with) of the final picture."""
+def final_picture(g, names, locale="en", scheme=P.STANDARD):
+    """(RGB image, the palette to encode it with) of the final picture: every player's tickets
+    made and failed on the map (tickets.py), the longest path, the scores."""
     art = _art(g.board, "final", locale)
     img = art.page.copy()
     players, winners = g.scores()
-    overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players))
-    PN.Panel(g.board, "final", art.layout.portrait, locale).draw_final(img, art.layout, g, names,
-                                                                       players, winners)
+    marks = TK.final_marks(g, players)
+    board, lay = g.board, art.layout
+    overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players), scheme=scheme,
+            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
+    TK.draw_final_ends(img, board, lay, marks, scheme)
+    PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,
+                                                                      players, winners)
     return img, art.palette
