@@ -21,8 +21,8 @@ from datetime import datetime, timezone
 import discord
 
 from ..bounded import KeyedLocks
-from ..i18n import normalize, t
-from ..service import CANCELLED
+from ..i18n import LOCALES, normalize, t
+from ..service import CANCELLED, GAME_LANGUAGE
 from . import components, finale
 from .format import (
     chunks,
@@ -72,6 +72,12 @@ class Delivery(HandMessages):
         return self.bot.get_partial_messageable(channel_id)
 
     def public_locale(self, hosted):
+        """The language of the game's public posts and board: the one chosen when it was opened
+        (`language`, lobby.game_language); a game opened before that option existed follows
+        the server's Discord locale as it always did."""
+        chosen = (getattr(hosted, "options", None) or {}).get(GAME_LANGUAGE)
+        if chosen in LOCALES:
+            return chosen
         guild = self.bot.get_guild(hosted.guild_id) if hosted.guild_id else None
         return normalize(str(guild.preferred_locale)) if guild else "en"
 

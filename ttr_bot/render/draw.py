@@ -3,28 +3,55 @@
 from types import SimpleNamespace
 
 from ..engine.network import longest_trail_routes
+from ..engine.seat_rules import DOUBLE_CLOSED, route_blocked
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
 from . import static as S
 from . import tickets as TK
-from .geometry import layout
+from .geometry import layout, map_layout
 
 HOUSE_R = 12
+MAP_SCALE = 0.8        # the public map's scale: ~1400 px wide, names relatively larger, and a
+                       # whole game's pictures in a few MiB
 TICKET_R = 17
 
 
 # ----- layout ---------------------------------------------------------------------------------
 
 def page_layout(board, kind):
-    """The page: map and panel; the band under a landscape map just high enough for what this
-    map's panel shows."""
+    """The page: the map alone ("map", the public phone picture), or map and panel; the band
+    under a landscape map just high enough for what this map's panel shows."""
+    if kind == "map":
+        return map_layout(board, kind, scale=MAP_SCALE)
     portrait = board.height > board.width
     return layout(board, kind, PN.Panel(board, kind, portrait).band_height())
 
 
 def _static_panel(page, lay, board, locale):
-    PN.Panel(board, lay.kind, lay.portrait, locale).draw_static(page, lay)
+    if lay.panel is not None:
+        PN.Panel(board, lay.kind, lay.portrait, locale).draw_static(page, lay)
+
+
+def closed_lanes(board, n, owner):
+    """The free lanes of double routes that this game closes because the other lane is taken
+    (2-3 players on most maps): the engine's rule (seat_rules.route_blocked), asked for a seat
+    that owns nothing."""
+    return frozenset(r for r, route in enumerate(board.routes)
+                     if route.twin >= 0 and owner[r] < 0 and owner[route.twin] >= 0
+                     and route_blocked(board, n, owner, -1, None, r) == DOUBLE_CLOSED)
+
+
+def highlighted(g, routes=None, cities=None):
+    """(routes, cities) to ring in the highlight colour: the given ones, or, when None, what
+    the last move claimed or built."""
+    lm = g.last_move
+    if routes is None:
+        routes = ([lm[2]] if lm and lm[1] in ("claim_route", "tunnel_decline") and lm[2] is not None
+                  else [])
+    if cities is None:
+        cities = [lm[2]] if lm and lm[1] == "build_station" and lm[2] is not None else []
+    return sorted(set(routes)), sorted(set(cities))
 
 
 def _palette(art):
@@ -41,19 +68,21 @@ def _palette(art):
     stations = {c: i % n for i, c in enumerate(cities)} if board.rules.stations else {}
     first = next(r for r, seat in enumerate(owner) if seat >= 0)
     sample = SimpleNamespace(board=board, owner=owner, station_owner=stations,
-                             last_move=(0, "claim_route", first))
+                             last_move=(0, "claim_route", first), n=n)
     trails = [[r for r in range(len(board.routes)) if r % 5 == 0]] if kind == "final" else []
+    closed = [r for r in range(len(board.routes)) if r % 4 == 3]
+    halos = [r for r in range(len(board.routes)) if r % 7 == 0] if kind != "final" else []
     pairs = list(zip(cities[::2], cities[1::2]))
+    states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
+    marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
+             for i, pair in enumerate(pairs)]
     samples = [art.page]
     for scheme in P.SCHEMES:
         img = art.page.copy()
-        states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
-        marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
-                 for i, pair in enumerate(pairs)]
-        under = [lambda im, marks=marks, scheme=scheme:
+        under = [lambda im, scheme=scheme:
                  TK.draw_final_lines(im, board, art.layout, marks, scheme)] if kind == "final" else []
-        overlay(img, art, sample, highlight=kind != "final", trails=trails, scheme=scheme,
-                under=under)
+        overlay(img, art, sample, highlight=kind != "final", trails=trails, routes=halos,
+                closed=closed, scheme=scheme, under=under)
         if kind == "private":
             TK.draw_private(img, board, art.layout, marks)
         elif kind == "final":
@@ -68,12 +97,17 @@ def _art(board, kind, locale):
 
 # ----- the map overlay -------------------------------------------------------------------
 
-def overlay(img, art, g, *, highlight=True, trails=(), scheme=P.STANDARD, under=()):
-    """This turn on the map: the longest path, the last move, cars, stations, in the players'
-    colours of `scheme`; each of `under` (img -> None) is drawn first, under all of them."""
+def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
+            closed=None, labels=None, scheme=P.STANDARD, under=()):
+    """Draw the state `g` (board, owner, station_owner, last_move, n) over the static page.
+    `highlight`: ring `routes` and `cities` (None: what the last move claimed or built);
+    `closed`: the lanes to draw closed (None: those the game closes); `labels`: the city names
+    to draw over the cars (None: all of them); `scheme`: the players' colours and marks
+    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest."""
     lay, sp, board = art.layout, art.sprites, g.board
     style = P.scheme_of(scheme)
     ox, oy = lay.ox, lay.oy
+    k = lay.scale
 
     def put(rgb, box, mask):
         img.paste(rgb, (box[0] + ox, box[1] + oy, box[2] + ox, box[3] + oy), mask)
@@ -88,10 +122,16 @@ def overlay(img, art, g, *, highlight=True, trails=(), scheme=P.STANDARD, under=
     for routes in trails:
         for box, mask in sp.trail(routes):
             put(P.TRAIL, box, mask)
-    lm = g.last_move if highlight else None
-    if lm and lm[1] in ("claim_route", "tunnel_decline") and lm[2] is not None:
-        box, mask = sp.halo(lm[2])
+    halos, rung = highlighted(g, routes, cities) if highlight else ((), ())
+    for r in halos:
+        box, mask = sp.halo(r)
         put(P.HIGHLIGHT, box, mask)
+    if closed is None:
+        closed = closed_lanes(board, g.n, g.owner)
+    for r in sorted(closed):
+        for box, cover, hatch in sp.closed_pieces(r):
+            put(P.CLOSED_FILL, box, cover)
+            put(P.CLOSED_LINE, box, hatch)
     for r, seat in enumerate(g.owner):
         if seat < 0:
             continue
@@ -101,30 +141,34 @@ def overlay(img, art, g, *, highlight=True, trails=(), scheme=P.STANDARD, under=
         rgb = P.player_rgb(seat, scheme)
         for box, _, body in cars:
             put(rgb, box, body)
-        mark = sp.mark(P.player_shape(seat, scheme), style.mark_r, style.filled)
+        mark = sp.mark(P.player_shape(seat, scheme), round(style.mark_r * k), style.filled)
         ink = P.player_ink(seat, scheme)
         for x, y, _ in board.routes[r].slots:
             at(ink, x, y, mark)
-    if lm and lm[1] == "build_station" and lm[2] is not None:
-        n = board.nodes[lm[2]]
-        at(P.HIGHLIGHT, n.x, n.y, sp.ring(TICKET_R + 6, 7))
-    S.draw_labels(img, sp.labels(), ox, oy)
+    for node in rung:
+        n = board.nodes[node]
+        at(P.HIGHLIGHT, n.x, n.y, sp.ring(round((TICKET_R + 6) * k), round(7 * k)))
+    S.draw_labels(img, sp.labels() if labels is None else labels, ox, oy)
     for node in sorted(g.station_owner):
         seat = g.station_owner[node]
         n = board.nodes[node]
-        outline, body = sp.house(HOUSE_R)
+        outline, body = sp.house(round(HOUSE_R * k))
         hx, hy = n.x + S.STATION_AT[0], n.y + S.STATION_AT[1]
         at(P.CAR_LINE, hx, hy, outline)
         at(P.player_rgb(seat, scheme), hx, hy, body)
         at(P.player_ink(seat, scheme), hx, hy + 2,
-           sp.mark(P.player_shape(seat, scheme), style.mark_r - 1 if style.filled else 5,
-                   style.filled))
+           sp.mark(P.player_shape(seat, scheme), round(5 * k), style.filled))
 
 
 # ----- pages ----------------------------------------------------------------------------------
 
-def board_png(g, names, viewer=None, locale="en", scheme=P.STANDARD):
-    return PNG.encode(*board_picture(g, names, viewer, locale, scheme))
+def board_png(g, names, viewer=None, locale="en", highlight=None, cities=None,
+              scheme=P.STANDARD):
+    return PNG.encode(*board_picture(g, names, viewer, locale, highlight, cities, scheme))
+
+
+def map_png(g, names, highlight=None, locale="en", cities=None, scheme=P.STANDARD):
+    return PNG.encode(*map_picture(g, names, highlight, locale, cities, scheme))
 
 
 def final_png(g, names, locale="en", scheme=P.STANDARD):
@@ -133,20 +177,31 @@ def final_png(g, names, locale="en", scheme=P.STANDARD):
 
 def board_image(g, names, viewer=None, locale="en", scheme=P.STANDARD):
     """The board as an RGB image (before the encoding)."""
-    return board_picture(g, names, viewer, locale, scheme)[0]
+    return board_picture(g, names, viewer, locale, scheme=scheme)[0]
 
 
 def final_image(g, names, locale="en", scheme=P.STANDARD):
     return final_picture(g, names, locale, scheme)[0]
 
 
-def board_picture(g, names, viewer=None, locale="en", scheme=P.STANDARD):
+def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STANDARD):
+    """(RGB image, palette) of the public phone picture: the map alone, nobody's hidden
+    information (hands and tickets are not even read). `names` are not drawn (the card's text
+    has the standings); they are taken for the same call as the other pictures."""
+    art = _art(g.board, "map", locale)
+    img = art.page.copy()
+    overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    return img, art.palette
+
+
+def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=None,
+                  scheme=P.STANDARD):
     """(RGB image, the palette to encode it with) of the board; a private board (`viewer`)
     tags its player's tickets and offer on the map (tickets.py)."""
     kind = "board" if viewer is None else "private"
     art = _art(g.board, kind, locale)
     img = art.page.copy()
-    overlay(img, art, g, scheme=scheme)
+    overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
     rows = []
     if viewer is not None:
         rows, marks = TK.private_marks(g, viewer)

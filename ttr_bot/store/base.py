@@ -292,6 +292,16 @@ class Store(ABC):
     async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
         """None clears the choice (back to the guild's or Discord's locale)."""
 
+    # -- servers -------------------------------------------------------------------------------
+    @abstractmethod
+    async def get_guild_locale(self, guild_id: int) -> str | None:
+        """The language a server's new games are played in (/ttr server language), or None."""
+
+    @abstractmethod
+    async def set_guild_locale(self, guild_id: int, locale: str | None,
+                               now: float | None = None) -> None:
+        """None clears the choice (back to the server's Discord locale)."""
+
     @abstractmethod
     async def get_dms_closed(self, user_id: int) -> bool:
         """Whether DMs to the user failed last time (False for unknown users)."""

@@ -670,6 +670,19 @@ class PostgresStore(Store):
             "updated_at = excluded.updated_at", user_id, locale, now_or_clock(now),
         )
 
+    async def get_guild_locale(self, guild_id: int) -> str | None:
+        row = await self._fetchrow(
+            "SELECT locale FROM guild_settings WHERE guild_id = $1", guild_id)
+        return row["locale"] if row else None
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None,
+                               now: float | None = None) -> None:
+        await self._execute(
+            "INSERT INTO guild_settings (guild_id, locale, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
+            "updated_at = excluded.updated_at", guild_id, locale, now_or_clock(now),
+        )
+
     async def get_dms_closed(self, user_id: int) -> bool:
         user = await self.get_user(user_id)
         return user.dms_closed if user else False
