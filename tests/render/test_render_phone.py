@@ -214,7 +214,10 @@ def test_the_closed_lane_is_drawn_closed(n):
     for name, (img, lay) in _pictures(g).items():
         got = img.getpixel(px(lay, *_closed_point(board, other)))
         assert close(got, P.CLOSED_FILL, 2) and not close(got, fill, 12), (name, got)
-    # the close-up of the claim shows its closed twin
+    # the close-up of the claim shows its closed twin, and says so
+    assert C.closeup_contents(g, [taken]) == {
+        "routes": [(taken, board.route_label(taken), 0)], "stations": [],
+        "closed": [(other, board.route_label(other))]}
     level, box, _ = C.crop_plan(board, [taken])
     lay = C._layout_of(board, level)
     img = png(render_closeup(g, NAMES[:n], [taken]))

@@ -8,6 +8,9 @@
     render_closeup(game, names, routes, locale="en", cities=(), palette=...) -> bytes
         The close-up of what changed: a crop of the map around `routes` (and `cities`),
         highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map).
+    closeup_contents(game, routes, cities=()) -> dict
+        What that close-up shows, as data for its alt text: each route's label and owner, each
+        station's city and owner, the lanes the claims closed (the words are the caller's).
     render_board(game, names, viewer=None, locale="en", highlight=None, cities=None,
                  palette=...) -> bytes
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
@@ -34,10 +37,10 @@ whose palette is made once with the static page and holds every solid colour exa
 The bot draws them in its worker processes and reuses each picture while the state is the
 same (ttr_bot/discord/pictures.py).
 """
-from .closeup import closeup_png
+from .closeup import closeup_contents, closeup_png
 from .draw import board_png, final_png, map_png
 
-__all__ = ["render_board", "render_closeup", "render_final", "render_map"]
+__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map"]
 
 
 def render_map(game, names, highlight=None, locale="en", cities=None, palette="standard"):

@@ -122,3 +122,17 @@ def closeup_picture(g, names, routes, locale="en", cities=(), scheme="standard")
 
 def closeup_png(g, names, routes, locale="en", cities=(), scheme="standard"):
     return PNG.encode(*closeup_picture(g, names, routes, locale, cities, scheme))
+
+
+def closeup_contents(g, routes, cities=()):
+    """What the close-up of `routes` and `cities` shows, as data for its alt text (the words
+    are the caller's, in the reader's language): {"routes": [(route, label, owner seat or
+    -1)], "stations": [(node, city name, owner seat or -1)], "closed": [(route, label)]: the
+    other lanes of those routes that the game has closed}."""
+    board = g.board
+    routes, cities = sorted(set(routes)), sorted(set(cities))
+    shut = D.closed_lanes(board, g.n, g.owner)
+    twins = sorted({board.routes[r].twin for r in routes} & shut)
+    return {"routes": [(r, board.route_label(r), g.owner[r]) for r in routes],
+            "stations": [(c, board.nodes[c].name, g.station_owner.get(c, -1)) for c in cities],
+            "closed": [(r, board.route_label(r)) for r in twins]}
