@@ -7,10 +7,12 @@
         `cities` (node indices, stations built); None: what the last move claimed or built.
     render_closeup(game, names, routes, locale="en", cities=(), palette=...) -> bytes
         The close-up of what changed: a crop of the map around `routes` (and `cities`),
-        highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map).
+        highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map; routes far
+        apart: the map around them reduced, less on one side).
     closeup_contents(game, routes, cities=()) -> dict
         What that close-up shows, as data for its alt text: each route's label and owner, each
-        station's city and owner, the lanes the claims closed (the words are the caller's).
+        station's city and owner, the lanes the claims closed (the words are the caller's), and
+        its scale over the map's (under 1: routes far apart, the close-up adds nothing).
     render_board(game, names, viewer=None, locale="en", highlight=None, cities=None,
                  palette=...) -> bytes
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
