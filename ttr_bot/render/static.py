@@ -461,7 +461,8 @@ _PAGES = OrderedDict()        # key -> Art
 _MAPS = OrderedDict()         # (fingerprint, scale, locale) -> map image, while pages are built
 _SPRITES = {}                 # (fingerprint, scale) -> Sprites
 _BUILDING = {}                # key -> Lock, so that one thread builds while the others wait
-MAX_PAGES = 12                # ~8 MB each: 4 maps x 3 kinds in one language
+MAX_PAGES = 20                # 4-9 MB each: 4 maps x 5 kinds (map 0.8, close-up 1.2, board, private,
+                              # final) in one language
 MAX_MAPS = 4
 
 
