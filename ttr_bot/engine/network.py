@@ -1,5 +1,8 @@
 """What a player's routes connect (docs/rules.md §5, §6, §8, §9, §11.7–10): tickets, the longest
-trail, the best use of stations. Pure functions over a board and each player's routes."""
+trail, the best use of stations; and which routes serve the tickets still open (the order of
+the claim and station menus). Pure functions over a board and each player's routes."""
+import heapq
+import math
 from itertools import product
 
 
@@ -161,3 +164,61 @@ def best_ticket_score(board, seat, own_routes, tickets, stations, owner):
         if best is None or key > best[0]:
             best = (key, results, borrowed)
     return best[1], best[2]
+
+
+# ----- what serves a player's tickets (the claim and station menus' order) ---------------------------
+def _distances(board, adj, sources):
+    """Cheapest cost from any of `sources` to every node over `adj` (node -> [(node, cost)])."""
+    dist = [math.inf] * len(board.nodes)
+    heap = []
+    for s in sources:
+        dist[s] = 0
+        heap.append((0, s))
+    heapq.heapify(heap)
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, c in adj[u]:
+            if d + c < dist[v]:
+                dist[v] = d + c
+                heapq.heappush(heap, (d + c, v))
+    return dist
+
+
+def ticket_routes(board, costs, tickets):
+    """{route index: how many of `tickets` it serves}: the routes with a cost on some cheapest
+    way to finish each unfinished ticket. `costs[r]` is 0 for the player's own routes, the
+    trains it takes for a route still open to them, None for one they cannot have. A ticket
+    already joined (cost 0) or beyond reach serves nothing; a multi-destination ticket counts
+    for its cheapest destination. Ties count every cheapest way: a route is on one when the
+    cost from the ticket's one end to it, plus its own, plus the cost from it to the other
+    end is the cheapest total."""
+    adj = [[] for _ in board.nodes]
+    for r, c in enumerate(costs):
+        if c is not None:
+            a, b = board.route_ends[r]
+            adj[a].append((b, c))
+            adj[b].append((a, c))
+    served = {}
+    for tid in tickets:
+        ticket = board.tickets[tid]
+        origin = board.place_nodes[ticket.origin]
+        da = _distances(board, adj, origin)
+        best = None
+        for dest in ticket.dests:
+            ends = board.place_nodes[dest]
+            total = min(da[x] for x in ends)
+            if best is None or total < best[0]:
+                best = (total, ends)
+        total, ends = best
+        if total == 0 or total == math.inf:
+            continue
+        db = _distances(board, adj, ends)
+        for r, c in enumerate(costs):
+            if not c:
+                continue
+            a, b = board.route_ends[r]
+            if min(da[a] + c + db[b], da[b] + c + db[a]) == total:
+                served[r] = served.get(r, 0) + 1
+    return served
