@@ -237,8 +237,12 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert any(f.endswith(".png") for f in status.files)     # the board, as /ttr status shows
     hand = await table.slash(bob, "hand")
     assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
-    helptext = await table.slash(bob, "help")
-    assert "/ttr claim" in helptext.content
+    helptext = await table.slash(bob, "help")              # one screen, the buttons named
+    assert t("bot.btn.claim") in helptext.content and len(helptext.content.splitlines()) <= 20
+    commands = await table.click(bob, helptext, "ttr:help:0:commands")
+    assert "/ttr claim" in commands.content and "/ttr server language" in commands.content
+    ratings = await table.click(bob, commands, "ttr:help:0:ratings")
+    assert ratings.content.startswith(t("bot.ratings.rules.title"))
     export = await table.slash(bob, "server export")
     assert export.content == t("bot.export.none")
     done = await table.slash(bob, "me language", language="ja")

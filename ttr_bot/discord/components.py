@@ -317,9 +317,24 @@ class VoteButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=ids.make("vote", game_id, vote_id, op)))
 
 
+class HelpButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["help"]):
+    """/ttr help's "All commands" and "How ratings work" (the final post has the latter)."""
+    KIND = "help"
+    FIELDS = ("game", "topic")
+    EMOJI = {"commands": "📋", "ratings": "📈"}
+
+    def __init__(self, game_id, topic, loc="en", item=None):
+        self.game_id, self.topic = game_id, topic
+        super().__init__(item or discord.ui.Button(
+            label=t(f"bot.btn.help_{topic}", loc), emoji=self.EMOJI[topic],
+            style=discord.ButtonStyle.secondary, custom_id=ids.make("help", game_id, topic)))
+
+
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
                  CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
-                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton)
+                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton,
+                 HelpButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
@@ -423,9 +438,19 @@ def pay_view(game_id, seq, what, target, options, loc):
     return view
 
 
-def rematch_view(game_id, loc):
+def rematch_view(game_id, loc, ratings=False):
+    """The final post's Rematch, and "How ratings work" when the game was rated."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, loc))
+    if ratings:
+        view.add_item(HelpButton(0, "ratings", loc))
+    return view
+
+
+def help_view(loc, topics=("commands", "ratings")):
+    view = discord.ui.View(timeout=None)
+    for topic in topics:
+        view.add_item(HelpButton(0, topic, loc))
     return view
 
 

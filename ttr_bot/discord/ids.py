@@ -42,6 +42,9 @@ TEMPLATES = {
     "record": rf"ttr:record:{_N}",
     "ranks": rf"ttr:ranks:{_G}:{_P}:(?P<map>[a-z0-9_]{{1,24}}|-)",
     "hist": rf"ttr:hist:{_G}:{_P}:(?P<user>\d{{1,20}})",
+    # /ttr help's "All commands" and "How ratings work" (also under the final post): no
+    # game, so the game's place holds 0
+    "help": rf"ttr:help:{_N}:(?P<topic>commands|ratings)",
     # a ballot in a vote (/ttr vote): the vote's id says which vote, whatever the game's seq
     "vote": rf"ttr:vote:{_N}:(?P<vote>\d{{1,12}}):(?P<op>yes|no)",
 }

@@ -37,6 +37,7 @@ from .format import (
     private_lines,
     route_choice_label,
 )
+from .records_format import post_url
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action
@@ -60,6 +61,21 @@ async def channel_game(interaction, *, started=True):
     if started and not hosted.started:
         raise ServiceError("bot.not_started")
     return hosted
+
+
+async def ended_here(interaction):
+    """When the user's latest game finished in this channel: the line pointing to its final
+    post (or saying it is on its way), in their language; else None."""
+    bot = interaction.client
+    loc = await bot.user_locale(interaction)
+    game_id = await bot.service.last_finished_game(interaction.user.id)
+    hosted = await bot.service.load(game_id) if game_id is not None else None
+    if hosted is None or hosted.channel_id != interaction.channel_id:
+        return None
+    post = await bot.service.final_post(game_id)
+    if post is None:
+        return t("bot.hand.game_over_soon", loc, game=game_id)
+    return t("bot.hand.game_over", loc, game=game_id, link=post_url(hosted.guild_id, post))
 
 
 async def _started(bot, game_id):
