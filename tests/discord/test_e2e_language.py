@@ -24,7 +24,8 @@ async def fake():
 
 async def _open(table, host, others, **options):
     await table.slash(host, "new", map="usa", **options)
-    lobby = table.public_messages()[-1]
+    await table.settle()
+    lobby = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:lobby:"))
     game = lobby_game(lobby)
     for user in others:
         await table.click(user, lobby, f"ttr:lobby:{game}:join")
@@ -85,11 +86,13 @@ async def test_the_server_language_is_the_default_and_needs_manage_server(fake, 
     hosted = await table.bot.service.load(game_id)
     assert hosted.options["language"] == "ja"
     await table.slash(alice, "cancel")
+    await table.settle()
 
     # the host's choice beats the server's; "auto" gives the server's Discord locale back
     game_id, lobby = await _open(table, alice, [bob], language="th")
     assert (await table.bot.service.load(game_id)).options["language"] == "th"
     await table.slash(alice, "cancel")
+    await table.settle()
     await table.slash(mod, "server language", language="auto")
     game_id, _ = await _open(table, alice, [bob])
     assert (await table.bot.service.load(game_id)).options["language"] == "en"
