@@ -155,6 +155,8 @@ class Delivery(HandMessages):
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
         events, lines = [], []
+        if row.payload.get("caught_up"):    # the one post after a long refusal (refusals.py)
+            lines.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
         played_for = next((r.payload for r in (*parts, row) if r.payload.get("by")), None)
         if played_for is not None:      # a computer played this turn for an absent player
             lines.append(t(f"bot.turn.{played_for['by']}", loc, name=names[played_for["seat"]],
