@@ -35,6 +35,8 @@ CASES = [
     ("hand", (BIG_GAME,), {"game": BIG_GAME}),
     ("quit", (BIG_GAME, BIG_SEQ, "bot"), {"game": BIG_GAME, "seq": BIG_SEQ, "mode": "bot"}),
     ("quit", (4, 0, "end"), {"game": 4, "seq": 0, "mode": "end"}),
+    ("help", (0, "commands"), {"game": 0, "topic": "commands"}),
+    ("help", (0, "ratings"), {"game": 0, "topic": "ratings"}),
 ]
 
 
@@ -88,6 +90,8 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.quit_view(BIG_GAME, BIG_SEQ, "bot", "en"),
         C.quit_view(BIG_GAME, BIG_SEQ, "end", "en"),
         C.rematch_view(BIG_GAME, "en"),
+        C.rematch_view(BIG_GAME, "en", ratings=True),
+        C.help_view("en"),
         C.leaderboard_view(BIG_GAME, 999_999, 999_999, "switzerland", "en"),
         C.leaderboard_view(BIG_GAME, 1, 3, None, "en"),
         C.history_view(BIG_GAME, 2, 999_999, BIG_GAME, [BIG_GAME - i for i in range(10)], "en"),

@@ -88,6 +88,8 @@ async def test_a_station_by_buttons_ticket_cities_first_and_only_when_payable(fa
     city = ticket_cities[0]
     sel = next(c for c in menu.custom_ids() if str(city) in
                [o["value"] for o in menu.component(c)["options"]])
+    forged = await table.reply(await fake.select(mover, menu, sel, ["9999"], forge=True))
+    assert forged.content == t("bot.station.unknown_city")    # no such city: refused, clearly
     msg = await table.select(mover, menu, sel, [city])
     if find_cid(msg, "ttr:pay:"):                    # several colours could pay: pick one
         msg = await table.click(mover, msg, find_cid(msg, "ttr:pay:"))

@@ -38,6 +38,7 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
     game_id, lobby = await _open(table, alice, [bob], language="fa")
     assert t("bot.btn.join", "fa") in str(lobby.components)      # the lobby's buttons
+    assert t("bot.settings.language", "fa", language=t("bot.lang.fa", "fa")) in lobby.content
     await table.slash(alice, "start")
     await table.settle()
 

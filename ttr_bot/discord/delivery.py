@@ -293,7 +293,8 @@ class Delivery(HandMessages):
                       "cancelled" if hosted.status == CANCELLED else "started")
             lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
             if status == "lobby":
-                lines.insert(1, settings_line(hosted.settings, loc))
+                lines.insert(1, settings_line(hosted.settings, loc,
+                                              hosted.options.get(GAME_LANGUAGE)))
             view = components.lobby_view(hosted, loc) if status == "lobby" else None
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
@@ -384,11 +385,15 @@ class Delivery(HandMessages):
             log.info("DM to user %s refused (%s)", user, exc.code)
 
 
-def settings_line(settings, loc):
-    """The lobby's line about time: the deadline per turn and what happens while away."""
+def settings_line(settings, loc, language=None):
+    """The lobby's line about the game's settings: the deadline per turn, what happens while
+    away, and the language of its posts (`language`, when the game has one of its own)."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
-    return deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    if language in LOCALES:
+        line += " " + t("bot.settings.language", loc, language=t(f"bot.lang.{language}", loc))
+    return line
 
 
 def vote_what(vote, hosted, loc):

@@ -238,6 +238,8 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
                   expected_seq=None):
     seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    if not 0 <= city < len(v.board.nodes):          # a forged menu value
+        raise UserFacing("bot.station.unknown_city")
     name, cost = v.board.nodes[city].name, v.station_cost()
     what = _Purchase(
         "s", city, {"city": name},
@@ -292,7 +294,8 @@ async def _my_turn_view(interaction, loc, game_id, seq):
 
 async def route_menu(interaction, loc, game_id, seq):
     """'Claim…': the routes this player can claim now, those serving their tickets first; past
-    25 of them, the cities first (a second menu then lists a city's routes)."""
+    25 of them, the first 25 still in one menu and the cities in menus below it (a city, then
+    a menu of its routes)."""
     v = await _my_turn_view(interaction, loc, game_id, seq)
     if v is None:
         return

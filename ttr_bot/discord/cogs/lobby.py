@@ -104,7 +104,7 @@ async def post_lobby(interaction, hosted, invited=()):
     bot = interaction.client
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
-    lines.insert(1, settings_line(hosted.settings, public))
+    lines.insert(1, settings_line(hosted.settings, public, hosted.options.get(GAME_LANGUAGE)))
     kwargs = {}
     if invited:
         lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
