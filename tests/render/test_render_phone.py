@@ -15,6 +15,7 @@ from ttr_bot.render import closeup as C
 from ttr_bot.render import draw as D
 from ttr_bot.render import film as F
 from ttr_bot.render import palette as P
+from ttr_bot.render import png as PNG
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes, page_layout
 from ttr_bot.render.geometry import MAP_MARGIN, along
@@ -71,11 +72,16 @@ def test_the_public_picture_is_the_map_alone_and_small(map_id):
 def test_nothing_hidden_is_drawn_on_the_public_picture():
     g = game("europe")
     other = g.copy()
-    # another deal of what only the players know: hands, tickets, offered tickets
+    # another deal of what only the players know: hands, tickets, offered tickets, the decks
     other.hands = [list(reversed(h)) for h in other.hands]
     other.tickets = list(reversed(other.tickets))
-    assert (other.hands, other.tickets) != (g.hands, g.tickets)
-    assert render_map(g, NAMES[:g.n]) == render_map(other, NAMES[:g.n])
+    other.offers = [list(t[:3]) for t in g.tickets]
+    other.deck = list(reversed(other.deck))
+    assert (other.hands, other.tickets, other.offers) != (g.hands, g.tickets, g.offers)
+    for highlight in (None, [1, 2]):
+        assert render_map(g, NAMES[:g.n], highlight) == render_map(other, NAMES[:g.n], highlight)
+    r = next(r for r, o in enumerate(g.owner) if o >= 0)
+    assert render_closeup(g, NAMES[:g.n], [r]) == render_closeup(other, NAMES[:g.n], [r])
     assert render_map(g, NAMES[:g.n]) == render_map(g, ["x"] * g.n)   # nor the names
 
 
@@ -127,8 +133,8 @@ def test_the_closeup_shows_the_claim_in_its_owners_colour(map_id):
     seat = g.owner[r]
     img = png(render_closeup(g, NAMES[:g.n], [r]))
     assert img.size == (C.OUT_W, C.OUT_H)
-    level, box, reduced = C.crop_plan(board, [r])
-    assert level == C.ZOOM > D.MAP_SCALE and not reduced    # one route: larger than the map
+    level, box, size = C.crop_plan(board, [r])
+    assert level == C.ZOOM > D.MAP_SCALE and size == (box[2] - box[0], box[3] - box[1])
     lay = C._layout_of(board, level)
     for x, y, _ in board.routes[r].slots:
         cx, cy = px(lay, x, y)
@@ -144,17 +150,25 @@ def test_the_closeup_shows_the_claim_in_its_owners_colour(map_id):
         assert box[0] + 20 < nx < box[2] - 20 and box[1] + 20 < ny < box[3] - 20
 
 
-def test_a_closeup_of_routes_far_apart_still_holds_them_all():
-    g = game("europe", until=None)
+@pytest.mark.parametrize("map_id, axis", [("europe", 0), ("nordic", 1)])
+def test_a_closeup_of_routes_far_apart_still_holds_them_all(map_id, axis):
+    g = game(map_id, until=None)
     board = g.board
     owned = [r for r, o in enumerate(g.owner) if o >= 0]
-    far = [min(owned, key=lambda r: board.routes[r].slots[0][0]),
-           max(owned, key=lambda r: board.routes[r].slots[0][0])]
+    far = [min(owned, key=lambda r: board.routes[r].slots[0][axis]),
+           max(owned, key=lambda r: board.routes[r].slots[0][axis])]
     img = png(render_closeup(g, NAMES[:g.n], far))
-    assert img.size == (C.OUT_W, C.OUT_H)
-    colours = {rgb for _, rgb in img.getcolors(1 << 20)}
-    for r in far:
-        assert any(close(c, P.player_rgb(g.owner[r]), 4) for c in colours)
+    assert img.width <= C.OUT_W and img.height <= C.OUT_H
+    assert C.OUT_W in img.size or C.OUT_H in img.size
+    assert C.closeup_contents(g, far)["scale"] < 1        # a card may leave this one out
+    level, box, size = C.crop_plan(board, far)
+    assert img.size == size
+    lay = C._layout_of(board, level)
+    for r in far:                  # every slot of both inside the crop
+        for x, y, _ in board.routes[r].slots:
+            sx, sy = px(lay, x, y)
+            assert box[0] <= sx < box[2] and box[1] <= sy < box[3], board.route_label(r)
+    assert sum(n for n, rgb in img.getcolors(1 << 20) if close(rgb, P.HIGHLIGHT, 40)) > 100
 
 
 def test_a_closeup_of_a_station():
@@ -217,7 +231,7 @@ def test_the_closed_lane_is_drawn_closed(n):
     # the close-up of the claim shows its closed twin, and says so
     assert C.closeup_contents(g, [taken]) == {
         "routes": [(taken, board.route_label(taken), 0)], "stations": [],
-        "closed": [(other, board.route_label(other))]}
+        "closed": [(other, board.route_label(other))], "scale": 1.5}
     level, box, _ = C.crop_plan(board, [taken])
     lay = C._layout_of(board, level)
     img = png(render_closeup(g, NAMES[:n], [taken]))
@@ -272,3 +286,54 @@ def test_the_closed_lane_is_closed_on_the_final_picture_and_in_the_film():
         px_, py_ = flay.pt(x, y)
         return frames[-1].getpixel((round(px_ / F.HALF), round(py_ / F.HALF)))
     assert _drawn_closed(end.board, shut, pixel, 10)
+
+
+# ----- the encoding --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_the_phone_pictures_keep_every_solid_colour_exact(map_id):
+    """The palette PNG of the map and of the close-up: every pixel drawn in one of palette.py's
+    solid colours (player colours and marks, highlight, closed lanes, ink) reads back as
+    drawn."""
+    g = game(map_id, n=3)
+    names = NAMES[:g.n]
+    r = g.last_move[2]
+    solid = set(P.solid_colours())
+    for kind, (img, pal) in (("map", D.map_picture(g, names, highlight=claimed(g, 3))),
+                             ("closeup", C.closeup_picture(g, names, [r]))):
+        back = png(PNG.encode(img, pal))
+        drawn, read = img.load(), back.load()
+        seen = set()
+        for y in range(0, img.height, 2):
+            for x in range(0, img.width, 2):
+                rgb = drawn[x, y]
+                if rgb in solid:
+                    assert read[x, y] == rgb, (kind, (x, y), rgb, read[x, y])
+                    seen.add(rgb)
+        assert {P.player_rgb(g.owner[r]), P.HIGHLIGHT, P.INK} <= seen, kind
+        if kind == "map" and closed_lanes(g.board, g.n, g.owner):
+            assert {P.CLOSED_FILL, P.CLOSED_LINE} <= seen
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_every_city_name_has_a_place_of_its_own_on_the_phone_map(map_id):
+    """At a phone's width a name must read: on the public map and the close-up's, no two names
+    overlap and no name covers another city's marker."""
+    from ttr_bot.render import static as S
+    from ttr_bot.render import text as T
+    board = load_board(map_id)
+    for scale in (D.MAP_SCALE, C.ZOOM):
+        size = S.label_size(scale)
+        boxes = []
+        for node, (x, y, _) in S.place_labels(board, scale, size).items():
+            w = T.width(board.nodes[node].name, size, True)
+            boxes.append((x, y, x + w, y + round(size * 0.78), node))
+        assert len(boxes) == sum(1 for n in board.nodes if not n.country)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (
+                    board.nodes[a[4]].name, board.nodes[b[4]].name)
+            for n in board.nodes:
+                if n.index != a[4]:
+                    assert not (a[0] - 4 < n.x * scale < a[2] + 4 and a[1] - 4 < n.y * scale < a[3] + 4), (
+                        board.nodes[a[4]].name, n.name)
