@@ -229,10 +229,10 @@ def ticket_routes(board: Board, costs: Sequence[int | None],
         da = _distances(board, adj, origin)
         best: tuple[float, Sequence[int]] | None = None
         for dest in ticket.dests:
-            ends = board.place_nodes[dest]
-            total = min(da[x] for x in ends)
-            if best is None or total < best[0]:
-                best = (total, ends)
+            nodes = board.place_nodes[dest]
+            cost = min(da[x] for x in nodes)
+            if best is None or cost < best[0]:
+                best = (cost, nodes)
         assert best is not None          # a ticket has a destination
         total, ends = best
         if total == 0 or total == math.inf:
