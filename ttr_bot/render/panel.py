@@ -6,6 +6,7 @@ changes (titles, column heads, legends) into the cached page, `static=False` the
 this turn. Beside a portrait map the panel is tall and narrow, and everything in it is drawn
 larger (`zoom`). All sentences come from the message catalog (`render.*`).
 """
+from contextlib import nullcontext
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -47,6 +48,7 @@ def card_image(card, w, h, locale):
     img = big.resize((w, h), Image.Resampling.LANCZOS)
     letter = t(f"render.letter.{P.card_name(card)}", locale)
     size = round(min(w, h) * 0.55)
+    size = T.fit_size(letter, size, True, w * 0.8, smallest=8)   # two letters (Persian سف)
     if card == LOCO:
         T.draw(img, w / 2, h / 2, letter, size, P.OUTLINE + (255,), bold=True,
                halo=P.WHITE + (255,), halo_width=max(2, size // 10), align="center")
@@ -148,7 +150,7 @@ def crown(d, cx, cy, r):
 
 
 def paste(img, sprite, x, y):
-    img.paste(sprite, (round(x), round(y)), sprite)
+    T.paste(img, sprite, x, y)          # mirrored on a right-to-left page (T.mirrored)
 
 
 def name_of(names, seat, locale):
@@ -305,8 +307,23 @@ class Panel:
             out.append(("key", cx, iy, cw, self.key_h()))
         return out
 
-    # drawing
+    # drawing: on a right-to-left page the panel is drawn as its mirror (T.mirrored)
+    def mirror(self, img, lay):
+        return T.mirrored(img, lay.panel) if self.base == "rtl" else nullcontext()
+
     def draw_static(self, img, lay):
+        with self.mirror(img, lay):
+            self._draw_static(img, lay)
+
+    def draw(self, img, lay, g, names, viewer=None, tickets=()):
+        with self.mirror(img, lay):
+            self._draw(img, lay, g, names, viewer, tickets)
+
+    def draw_final(self, img, lay, g, names, players, winners):
+        with self.mirror(img, lay):
+            self._draw_final(img, lay, g, names, players, winners)
+
+    def _draw_static(self, img, lay):
         x0, y0, x1, y1 = lay.panel
         d = ImageDraw.Draw(img)
         d.rounded_rectangle((x0, y0, x1, y1), 12, fill=P.PANEL_BG, outline=P.RULE, width=2)
@@ -326,7 +343,7 @@ class Panel:
             elif name == "tickets":
                 self.title(img, x, y, "render.your_tickets")
 
-    def draw(self, img, lay, g, names, viewer=None, tickets=()):
+    def _draw(self, img, lay, g, names, viewer=None, tickets=()):
         for name, x, y, w, h in self.sections(lay):
             if name == "status":
                 self.status(img, x, y, w, g, names)
@@ -576,7 +593,7 @@ class Panel:
                    k(18), P.INK_SOFT, base=self.base)
 
     # ----- the final picture -----
-    def draw_final(self, img, lay, g, names, players, winners):
+    def _draw_final(self, img, lay, g, names, players, winners):
         for name, x, y, w, _h in self.sections(lay):
             if name == "final":
                 self.final(img, x, y, w, g, names, players, winners)
