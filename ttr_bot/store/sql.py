@@ -575,6 +575,17 @@ class SqlStore(Store):
             "updated_at = excluded.updated_at", user_id, locale, now_or_clock(now),
         )
 
+    async def get_palette(self, user_id: int) -> str | None:
+        return await self._auto.fetchval("SELECT palette FROM users WHERE user_id = $1", user_id)
+
+    async def set_palette(self, user_id: int, palette: str | None,
+                          now: float | None = None) -> None:
+        await self._auto.execute(
+            "INSERT INTO users (user_id, palette, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, "
+            "updated_at = excluded.updated_at", user_id, palette, now_or_clock(now),
+        )
+
     async def get_guild_locale(self, guild_id: int) -> str | None:
         return await self._auto.fetchval(
             "SELECT locale FROM guild_settings WHERE guild_id = $1", guild_id)
