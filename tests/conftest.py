@@ -29,6 +29,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "sqlite_only(reason): the test reads or damages the SQLite file itself; its "
         "PostgreSQL run is skipped with the reason")
+    config.addinivalue_line(
+        "markers", "drivers(*names): the service test runs on these store drivers (default: "
+        "sqlite only; see tests/service/conftest.py)")
 
 
 @pytest.fixture(scope="session")
