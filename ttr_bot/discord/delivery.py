@@ -21,8 +21,8 @@ from datetime import datetime, timezone
 import discord
 
 from ..bounded import KeyedLocks
-from ..i18n import normalize, t
-from ..service import CANCELLED
+from ..i18n import LOCALES, normalize, t
+from ..service import CANCELLED, GAME_LANGUAGE
 from . import components, finale
 from .format import (
     chunks,
@@ -72,6 +72,12 @@ class Delivery(HandMessages):
         return self.bot.get_partial_messageable(channel_id)
 
     def public_locale(self, hosted):
+        """The language of the game's public posts and board: the one chosen when it was opened
+        (`language`, lobby.game_language); a game opened before that option existed follows
+        the server's Discord locale as it always did."""
+        chosen = (getattr(hosted, "options", None) or {}).get(GAME_LANGUAGE)
+        if chosen in LOCALES:
+            return chosen
         guild = self.bot.get_guild(hosted.guild_id) if hosted.guild_id else None
         return normalize(str(guild.preferred_locale)) if guild else "en"
 
@@ -149,6 +155,8 @@ class Delivery(HandMessages):
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
         events, lines = [], []
+        if row.payload.get("caught_up"):    # the one post after a long refusal (refusals.py)
+            lines.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
         played_for = next((r.payload for r in (*parts, row) if r.payload.get("by")), None)
         if played_for is not None:      # a computer played this turn for an absent player
             lines.append(t(f"bot.turn.{played_for['by']}", loc, name=names[played_for["seat"]],
