@@ -338,8 +338,12 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         if self.in_flight:
             out.append(f"{self.in_flight} REST request(s) in flight")
         now = self.clock.now()
-        unanswered = [h.describe() for h in self.interactions.values()
-                      if not h.callbacks and now - h.created_at < RESPONSE_DEADLINE]
+        unanswered = []
+        for h in reversed(self.interactions.values()):     # newest first: only the recent count
+            if now - h.created_at >= RESPONSE_DEADLINE:
+                break
+            if not h.callbacks:
+                unanswered.append(h.describe())
         if unanswered:
             out.append(f"interactions not answered yet: {unanswered}")
         handlers = [t.get_name() for t in asyncio.all_tasks()
@@ -357,7 +361,7 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         window this once waited for) is accepted and ignored."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        calm = 0
+        calm, poll = 0, 0.0005
         while calm < CALM_TURNS:
             if loop.time() > end:
                 raise TimeoutError(f"the bot did not finish reacting in {timeout}s: "
@@ -367,8 +371,9 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
             while calm < CALM_TURNS and not self.busy():
                 calm += 1
                 await asyncio.sleep(0)
-            if calm < CALM_TURNS:
-                await asyncio.sleep(0.001)
+            if calm < CALM_TURNS:       # looked at again soon, less often the longer it takes
+                await asyncio.sleep(poll)
+                poll = min(poll * 2, 0.01)
 
     async def post_message(self, user: User, channel: Channel, content: str) -> Message:
         """A user writes in a channel: stored and dispatched as MESSAGE_CREATE (content only to
