@@ -23,6 +23,7 @@ async def fake():
 
 
 async def _open(table, host, others, **options):
+    await table.settle()            # what an earlier command owes is posted first (a cancel's)
     await table.slash(host, "new", map="usa", **options)
     lobby = table.public_messages()[-1]
     game = lobby_game(lobby)
