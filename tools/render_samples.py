@@ -11,7 +11,10 @@ For every map, from a computer-played game half-way and then a round or more:
 - `<map>-final.png`: the final picture; `<map>-private.png` (Europe and Nordic): the mid-game
   moment as the first player sees it;
 and `usa-closed-lane-400.png` (a three-player game: the other lane of a claimed double route
-drawn closed), `usa-map-ja-800.png` (the USA map in Japanese).
+drawn closed), `usa-map-ja-800.png` (the USA map in Japanese), `europe-choosing.png` and
+`europe-choosing-800.png` (the private board of the player to move right after drawing tickets:
+the offer numbered on the map as in the choice menu) and `europe-map-colourblind-800.png` (the
+public picture in the colour-blind palette).
 """
 import io
 import random
@@ -21,6 +24,7 @@ from pathlib import Path
 from PIL import Image
 
 from ttr_bot.bench.sample_games import _greedy, greedy_game, names_for
+from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes
@@ -73,7 +77,21 @@ def main(argv=None):
             _save(out, f"{map_id}-private.png", render_board(mid, names_for(mid), viewer=0))
     closed_lane(out)
     localized(out)
+    choosing(out)
     return 0
+
+
+def choosing(out):
+    """The ticket choice on the private board, and the colour-blind palette's public map."""
+    mid = greedy_game("europe", seed=7, until=0.5)
+    g = mid.copy()
+    seat = g.to_move()[0]
+    g.apply(DrawTickets(seat))
+    board = render_board(g, names_for(g), viewer=seat)
+    _save(Path(out), "europe-choosing.png", board)
+    _save(Path(out), "europe-choosing-800.png", board, width=800)
+    _save(Path(out), "europe-map-colourblind-800.png",
+          render_map(mid, names_for(mid), palette="colourblind"), width=800)
 
 
 def closed_lane(out):

@@ -280,3 +280,25 @@ async def test_the_bots_own_roles_given_back_bring_the_post_back(fake, tmp_path)
     assert await wait_until(posted, timeout=5.0)
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_removal_while_the_bot_was_away_closes_the_games_too(fake, tmp_path):
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    await fake.stop_bot(table.bot)
+    await fake.remove_bot(table.guild)              # nobody connected: no GUILD_DELETE seen
+    await table.start_bot()
+    hosted = await table.bot.service.load(game_id)
+    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="z")], game_id)
+
+    async def closed():
+        return (await table.bot.service.load(game_id)).status == "cancelled"
+    assert await wait_until(closed, timeout=5.0)
+    await table.settle()
+    assert (await table.bot.service.load(game_id)).end_reason == "removed"
+    text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
+    assert any(m.content == text for m in fake.dms_to(alice))
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+

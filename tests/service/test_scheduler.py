@@ -161,19 +161,24 @@ async def test_failed_handler_is_retried_then_deleted(store, service_factory, cl
     assert await no_timers(store)
 
 
-async def test_retries_are_bounded_and_the_drop_is_logged(store, service_factory, clock, caplog):
+async def test_a_timer_that_keeps_failing_is_kept_with_capped_backoff_and_logged_once(
+        store, service_factory, clock, caplog):
     handler = Recorder(fail_first=10**6)
-    service = service_factory(handler, retry_delay=1, max_attempts=3)
-    with caplog.at_level(logging.ERROR, logger="ttr_bot.service.scheduler"):
+    service = service_factory(handler, retry_delay=1, max_attempts=3, max_retry_delay=4)
+    with caplog.at_level(logging.INFO, logger="ttr_bot.service.scheduler"):
         await service.start()
         await service.schedule("turn", clock(), {"name": "doomed"})
-        for _ in range(10):                         # far past every backoff
-            clock.advance(60)
+        await at_rest(service)
+        while handler.calls < 8:        # backoffs 1, 2, 4, then capped at 4: one try each
+            clock.advance(4)
             await at_rest(service)
-    assert handler.calls == 3
-    assert await store.next_due() is None
-    assert any("failed 3 times; dropping it" in r.getMessage() and "doomed" in r.getMessage()
-               for r in caplog.records)
+    assert handler.calls == 8
+    (timer,) = await store.due_timers(clock() + 3600)     # never dropped
+    assert timer.attempts == 8 and timer.due_at == clock() + 4    # the cap holds
+    levels = [(r.levelno, r.getMessage()) for r in caplog.records if "doomed" in r.getMessage()]
+    assert [m for lv, m in levels if lv == logging.WARNING][0].endswith("(attempt 1); retry in 1s")
+    errors = [m for lv, m in levels if lv >= logging.ERROR]
+    assert len(errors) == 1 and "attempt 3, its last try" in errors[0]
 
 
 async def test_cancel(store, make_game, service_factory, clock):

@@ -35,6 +35,7 @@ from .format import (
     summary_lines,
 )
 from .hands import HandMessages
+from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -87,12 +88,13 @@ class Delivery(HandMessages):
         await self.handlers[row.kind](row, parts=parts, merged=merged)
 
     # ----- rendering -------------------------------------------------------------------------------
-    async def render(self, game, names, viewer=None, locale="en", final=False):
+    async def render(self, game, names, viewer=None, locale="en", final=False,
+                     palette="standard"):
         """PNG bytes of the board, drawn off the event loop and reused while the state is the
         same (pictures.py); None if drawing failed (the post then goes out with a text summary
         instead: a picture never blocks a turn)."""
         return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
-                                              final=final)
+                                              final=final, palette=palette)
 
     @staticmethod
     def as_file(png, name="board.png"):
@@ -142,7 +144,7 @@ class Delivery(HandMessages):
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
         await self.update_lobby(hosted.id, loc)
-        png = await self.render(game, names, locale=loc)
+        png = await self.render(game, names, locale=loc, palette=game_palette(hosted))
         kwargs = {"file": self.as_file(png)} if png else {}
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
@@ -170,7 +172,7 @@ class Delivery(HandMessages):
                 lines.append(t("bot.end.computers", loc))
             await self._post_end(at, lines, loc, row=row)
             return
-        png = await self.render(game, names, locale=loc)
+        png = await self.render(game, names, locale=loc, palette=game_palette(at))
         if not png:
             lines += summary_lines(game, names, loc)
         lines.append(row_line(game, loc))
@@ -203,7 +205,7 @@ class Delivery(HandMessages):
         score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        png = await self.render(game, names, locale=loc, final=True)
+        png = await self.render(game, names, locale=loc, final=True, palette=game_palette(hosted))
         end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
@@ -293,7 +295,7 @@ class Delivery(HandMessages):
                       "cancelled" if hosted.status == CANCELLED else "started")
             lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
             if status == "lobby":
-                lines.insert(1, settings_line(hosted.settings, loc))
+                lines.insert(1, settings_line(hosted.settings, loc, hosted))
             view = components.lobby_view(hosted, loc) if status == "lobby" else None
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
@@ -384,11 +386,15 @@ class Delivery(HandMessages):
             log.info("DM to user %s refused (%s)", user, exc.code)
 
 
-def settings_line(settings, loc):
-    """The lobby's line about time: the deadline per turn and what happens while away."""
+def settings_line(settings, loc, hosted=None):
+    """The lobby's line about time: the deadline per turn and what happens while away; and
+    the colour-blind palette when the game's public pictures use it."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
-    return deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    if hosted is not None and game_palette(hosted) != "standard":
+        line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)
+    return line
 
 
 def vote_what(vote, hosted, loc):

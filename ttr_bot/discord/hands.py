@@ -15,6 +15,7 @@ import discord
 from ..i18n import t
 from .format import fit, hand_lines
 from .moves import panel_for  # the same panel the channel's buttons lead to
+from .palettes import seat_palette
 
 log = logging.getLogger(__name__)
 WHY_ORDER = (None, "turn", "tunnel", "offer", "start", "end")   # the later, the stronger
@@ -90,5 +91,6 @@ class HandMessages:
         view = None
         if not game.over:
             _, view = panel_for(hosted, seat, loc)
-        png = await self.render(game, hosted.names(), viewer=seat, locale=loc)
+        png = await self.render(game, hosted.names(), viewer=seat, locale=loc,
+                                palette=await seat_palette(self.bot, hosted, seat))
         return fit("\n".join(lines)), view, png

@@ -37,6 +37,7 @@ from .format import (
     private_lines,
     route_choice_label,
 )
+from .palettes import user_palette
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action
@@ -268,12 +269,13 @@ async def show_hand(interaction, loc, game_id):
     if v.offer:
         more = more[len(offer_lines(v.board, v.offer, v.keep_min(), loc)):]   # already listed
     lines += more
-    png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat)
+    png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat,
+                        palette=await user_palette(bot, interaction.user.id))
     file = bot.delivery.as_file(png) if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
 
 
-async def picture(interaction, lines, loc, game, names, viewer=None):
+async def picture(interaction, lines, loc, game, names, viewer=None, palette="standard"):
     """The board picture for this answer (from the cache when the state is unchanged), or None:
     past the member's allowance of pictures (cooldown.py) a line saying when the next one comes
     is added to `lines` instead."""
@@ -282,7 +284,7 @@ async def picture(interaction, lines, loc, game, names, viewer=None):
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
         return None
-    return await bot.pictures.render(game, names, viewer=viewer, locale=loc)
+    return await bot.pictures.render(game, names, viewer=viewer, locale=loc, palette=palette)
 
 
 # ----- the turn panel's clicks ----------------------------------------------------------------------------

@@ -41,6 +41,7 @@ import math
 import struct
 import threading
 import unicodedata
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -493,9 +494,19 @@ def draw(img, x, y, text, size, fill, bold=False, halo=None, halo_width=3, align
          valign="middle", base=None):
     """Draw `text` at (x, y): align left/center/right on x; valign top (ascender line),
     middle (middle of the capitals) or baseline on y; base: the paragraph direction (None:
-    from the text; "rtl" for a right-to-left language's sentence). Returns the text's width."""
+    from the text; "rtl" for a right-to-left language's sentence). Returns the text's width.
+    Inside `mirrored(img, ...)` the text is drawn at the mirrored place when that ends."""
     if not text:
         return 0
+    m = getattr(_MIRRORS, "current", None)
+    if m is not None and m.img is img:
+        m.later.append(("text", (img, x, y, text, size, fill, bold, halo, halo_width, align,
+                                 valign, base)))
+        return width(text, size, bold, base)
+    return _draw(img, x, y, text, size, fill, bold, halo, halo_width, align, valign, base)
+
+
+def _draw(img, x, y, text, size, fill, bold, halo, halo_width, align, valign, base):
     t = rasterise(text, size, bold, halo_width if halo is not None else 0, base)
     if align == "center":
         x -= t.width / 2
@@ -516,6 +527,58 @@ def draw(img, x, y, text, size, fill, bold=False, halo=None, halo_width=3, align
         else:
             img.paste(fill, box, t.color.getchannel("A"))
     return t.width
+
+
+# ----- right-to-left pages: a layout drawn as its mirror ---------------------------------------
+
+_MIRRORS = threading.local()
+_SWAP = {"left": "right", "right": "left", "center": "center"}
+
+
+class _Mirror:
+    def __init__(self, img, box):
+        self.img, self.box, self.later = img, box, []
+
+
+def paste(img, sprite, x, y):
+    """Paste an RGBA sprite with its top left corner at (x, y) (mirrored inside `mirrored`)."""
+    m = getattr(_MIRRORS, "current", None)
+    if m is not None and m.img is img:
+        m.later.append(("sprite", (sprite, x, y)))
+        return
+    img.paste(sprite, (round(x), round(y)), sprite)
+
+
+@contextmanager
+def mirrored(img, box):
+    """Draw a part of `img` laid out left to right as its right-to-left mirror: the columns,
+    tiles and rows in `box` (x0, y0, x1, y1, inclusive) run from the right. What the code
+    draws with ImageDraw inside (boxes, rules, bars) is flipped with the pixels; text (`draw`)
+    and sprites (`paste`) are not flipped but drawn afterwards at their mirrored place, text
+    aligned to the other side, so letters, digits and card faces read as they should. The box
+    is flipped once before (what an earlier mirrored pass drew there comes back the right way
+    round for the code) and once after."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    area = (x0, y0, x1 + 1, y1 + 1)
+    img.paste(img.crop(area).transpose(Image.Transpose.FLIP_LEFT_RIGHT), area[:2])
+    m = _Mirror(img, (x0, y0, x1, y1))
+    outer = getattr(_MIRRORS, "current", None)
+    _MIRRORS.current = m
+    try:
+        yield m
+    finally:
+        _MIRRORS.current = outer
+        img.paste(img.crop(area).transpose(Image.Transpose.FLIP_LEFT_RIGHT), area[:2])
+        axis = x0 + x1
+        for kind, args in m.later:
+            if kind == "text":
+                (img_, x, y, text, size, fill, bold, halo, halo_width, align, valign,
+                 base) = args
+                _draw(img_, axis - x, y, text, size, fill, bold, halo, halo_width, _SWAP[align],
+                      valign, base)
+            else:
+                sprite, x, y = args
+                paste(img, sprite, axis - x - sprite.width + 1, y)
 
 
 RTL_LOCALES = frozenset(("fa", "ar", "he", "ur"))

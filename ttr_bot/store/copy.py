@@ -66,7 +66,8 @@ TABLES = (
     _table("snapshots", "game_id:int seq:int state:json updated_at:float", "game_id"),
     _table("timers", "id:int game_id:int kind:text due_at:float payload:json created_at:float "
            "attempts:int", "id", identity="id"),
-    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float notify:json",
+    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float notify:json "
+           "palette:text",
            "user_id", label="user settings"),
     _table("away", "user_id:int guild_id:int since:float until:float", "user_id,guild_id",
            label="away periods"),

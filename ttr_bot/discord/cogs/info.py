@@ -9,6 +9,7 @@ from ...ratings import rules_lines as rules_of_rating
 from .. import moves
 from ..errors import answer
 from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
+from ..palettes import game_palette
 from ..translator import text
 from .base import GroupedCog
 
@@ -42,7 +43,8 @@ class Info(GroupedCog):
         seat = hosted.seat_of(interaction.user.id)
         if seat is not None and game.phase != "setup":
             lines.append(own_score_line(game, seat, loc))
-        png = await moves.picture(interaction, lines, loc, game, names)
+        png = await moves.picture(interaction, lines, loc, game, names,
+                                  palette=game_palette(hosted))
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
