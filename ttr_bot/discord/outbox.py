@@ -160,7 +160,9 @@ class OutboxWorker(Refusals):
     async def _deliver_refused(self, lane, unit):
         tried = True
         try:
-            if lane.startswith("c") and await self._catch_up(lane):
+            caught = await self._catch_up(lane) if lane.startswith("c") else False
+            if caught is not False:
+                tried = caught is not None
                 return
             tried = await self.service.claim_messages(_unit_ids(*unit))
             if tried:
