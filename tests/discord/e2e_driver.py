@@ -154,6 +154,15 @@ def find_cid(message, prefix):
     return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
 
 
+def _menu_with(message, prefix, value):
+    """The custom id of the message's menu starting with `prefix` that offers `value`."""
+    for cid in message.custom_ids():
+        if cid.startswith(prefix) and str(value) in [
+                o["value"] for o in message.component(cid).get("options", [])]:
+            return cid
+    return None
+
+
 STYLES = ("mixed", "slash", "buttons")
 
 
@@ -216,10 +225,7 @@ class Player:
         elif isinstance(action, (TunnelPay, TunnelDecline)):
             msg = await self._tunnel(loaded, action)
         elif isinstance(action, BuildStation):
-            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
-            msg = await self._slash("station", "station", city=str(action.city), color=color)
-            if find_cid(msg, "ttr:pay:"):
-                msg = await self._pay(msg, loaded, "s", action.city, action.cards, "station")
+            msg = await self._station(loaded, action, use_buttons)
         elif isinstance(action, Pass):
             msg = await self._slash("pass", "pass")
         else:
@@ -227,6 +233,23 @@ class Player:
         self.pending = msg if msg.custom_ids() else None
         await t.settle()
         return action, msg
+
+    async def _station(self, loaded, action, use_buttons):
+        """"Build a station…" on the panel, then the city in its menus; else /ttr station."""
+        panel = self.table.last_panel()
+        cid = f"ttr:station:{loaded.id}:{loaded.seq}"
+        msg = None
+        if use_buttons and panel is not None and cid in panel.custom_ids():
+            menu = await self._click("station", panel, cid)
+            sel = _menu_with(menu, "ttr:stcity:", action.city)
+            if sel is not None:
+                msg = await self._select("station", menu, sel, [action.city])
+        if msg is None:
+            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
+            msg = await self._slash("station", "station", city=str(action.city), color=color)
+        if find_cid(msg, "ttr:pay:"):
+            msg = await self._pay(msg, loaded, "s", action.city, action.cards, "station")
+        return msg
 
     async def _pay(self, msg, loaded, what, target, cards, kind):
         """A payment asked for with buttons: the agent's one if offered, else the first (the
@@ -282,6 +305,16 @@ class Player:
             if panel is not None and cid in panel.custom_ids():
                 menu = await self._click("claim", panel, cid)
                 sel = find_cid(menu, "ttr:route:")
+                if _menu_with(menu, "ttr:route:", action.route) is None:
+                    # more than 25 payable routes, this one not among the first: its city first
+                    route = v.board.routes[action.route]
+                    city = next((c for c in (route.a, route.b)
+                                 if _menu_with(menu, "ttr:rcity:", c)), None)
+                    if city is not None:
+                        self.used["claim", "city first"] += 1
+                        menu = await self._select("claim", menu,
+                                                  _menu_with(menu, "ttr:rcity:", city), [city])
+                        sel = find_cid(menu, "ttr:route:")
                 options = [o["value"] for o in menu.component(sel)["options"]] if sel else []
                 if str(action.route) in options:
                     msg = await self._select("claim", menu, sel, [action.route])
