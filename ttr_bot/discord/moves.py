@@ -116,7 +116,20 @@ async def _after(interaction, loc, eff):
     elif not lines:   # nothing private: confirm with what everyone will read
         lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
                             hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
-    await answer(interaction, fit("\n".join(lines)), view=view)
+    await answer(interaction, fit("\n".join(lines)), view=view,
+                 file=await _offer_board(interaction, lines, loc, hosted, seat))
+
+
+async def _offer_board(interaction, lines, loc, hosted, seat):
+    """The player's private board when they now have tickets to choose (the offer numbered on
+    the map as in the menu, render/tickets.py), as a file; None otherwise."""
+    game = hosted.game
+    if game.over or not game.offers[seat]:
+        return None
+    bot = interaction.client
+    png = await picture(interaction, lines, loc, game, hosted.names(), viewer=seat,
+                        palette=await user_palette(bot, interaction.user.id))
+    return bot.delivery.as_file(png) if png else None
 
 
 def _tunnel_unpayable(hosted, seat):

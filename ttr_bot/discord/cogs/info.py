@@ -20,8 +20,8 @@ MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 # what /ttr help lists, in this order; a command's description is bot.cmd.<its last word>
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
-             "return", "leave", "replace", "cancel", "me language", "me notify", "me away",
-             "server stats", "server leaderboard", "server history", "server replay",
+             "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
+             "me away", "server stats", "server leaderboard", "server history", "server replay",
              "server export", "server language")
 DESCRIPTIONS = {"server language": "bot.cmd.server_language"}   # two commands named "language"
 
