@@ -83,3 +83,33 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
     # back to the standard colours
     await table.slash(alice, "me colours", palette="standard")
     assert await table.bot.service.user_palette(alice.id) == "standard"
+
+
+async def test_drawing_tickets_answers_with_the_offer_on_the_private_board(fake, tmp_path):
+    """The answer to "Tickets" carries the player's private board with the offer on it (in
+    their own colours), numbered as the menu under it."""
+    from tests.discord.e2e_driver import find_cid
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
+    await table.slash(alice, "me colours", palette="colourblind")
+    await _open(table, alice, [bob])
+    await table.slash(alice, "start")
+    await table.settle()
+    for user in (alice, bob):                      # the starting choice: keep everything
+        hosted = await table.game()
+        seat = hosted.seat_of(user.id)
+        count = len(hosted.game.offers[seat])
+        await table.slash(user, "keep", tickets=",".join(str(i + 1) for i in range(count)))
+    await table.settle()
+    hosted = await table.game()
+    mover = hosted.seats[hosted.game.current]
+    user = alice if mover.user_id == alice.id else bob
+    turn = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:tickets:"))
+    answer = await table.click(user, turn, find_cid(turn, "ttr:tickets:"))
+    now = await table.game()
+    seat = now.seat_of(user.id)
+    assert now.game.offers[seat]
+    palette = "colourblind" if user is alice else "standard"
+    assert answer.files["board.png"] == render_board(now.game, now.names(), seat, "en",
+                                                     palette=palette)

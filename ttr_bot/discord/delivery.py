@@ -387,13 +387,17 @@ class Delivery(HandMessages):
 
 
 def settings_line(settings, loc, hosted=None):
-    """The lobby's line about time: the deadline per turn and what happens while away; and
-    the colour-blind palette when the game's public pictures use it."""
+    """The lobby's line about the game's settings: the deadline per turn, what happens while
+    away, the colour-blind palette when the game's public pictures use it, and the language
+    of its posts when the game has one of its own."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
     line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
     if hosted is not None and game_palette(hosted) != "standard":
         line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)
+    language = hosted.options.get(GAME_LANGUAGE) if hosted is not None else None
+    if language in LOCALES:
+        line += " " + t("bot.settings.language", loc, language=t(f"bot.lang.{language}", loc))
     return line
 
 
