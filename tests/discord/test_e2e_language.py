@@ -23,6 +23,7 @@ async def fake():
 
 
 async def _open(table, host, others, **options):
+    await table.settle()            # what an earlier command owes is posted first (a cancel's)
     await table.slash(host, "new", map="usa", **options)
     await table.settle()
     lobby = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:lobby:"))

@@ -101,6 +101,11 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
     async def stop(self):
         await self.scheduler.stop()
 
+    @property
+    def busy(self):
+        """Whether a timer is firing or due by now (the scheduler's `busy`)."""
+        return self.scheduler.busy
+
     async def close(self):
         """Stop, and close the store."""
         await self.stop()

@@ -733,13 +733,14 @@ class PostgresStore(Store):
 
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "DELETE FROM away WHERE user_id = $1 AND guild_id = $2 "
                 "RETURNING user_id, guild_id, since, until", user_id, guild_id,
             )
-            await _write_owed(conn, None, owed, now_or_clock(None))
+            await _write_owed(conn, None, owed, now_or_clock(now))
         return Away(*row) if row else None
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:

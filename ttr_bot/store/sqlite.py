@@ -709,13 +709,14 @@ class SqliteStore(Store):
 
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
         async with self._transaction() as db:
             rows = await db.execute_fetchall(
                 "DELETE FROM away WHERE user_id = ? AND guild_id = ? "
                 "RETURNING user_id, guild_id, since, until", (user_id, guild_id),
             )
-            await _write_owed(db, None, owed, now_or_clock(None))
+            await _write_owed(db, None, owed, now_or_clock(now))
         return Away(*rows[0]) if rows else None
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:
