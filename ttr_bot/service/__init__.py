@@ -9,6 +9,7 @@ from ..maps import available_maps, variants
 from ..store import Shards, open_store
 from .adapter_state import PostedMessage
 from .effects import Effects, Handover, ServiceError
+from .hints import GAME_HINTS, Hint
 from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS
@@ -48,6 +49,6 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
            "SeatInfo", "ServiceError", "open_service", "playable_maps", "REMATCH_OF", "GAME_LANGUAGE",
-           "GAME_PALETTE", "PALETTES", "Rematch",
+           "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]
