@@ -97,7 +97,10 @@ class Delivery(HandMessages):
                                               final=final, palette=palette)
 
     @staticmethod
-    def as_file(png, name="board.png"):
+    def as_file(png, name="board.png", description=None):
+        """A picture as an attachment; `description`: its alt text (1,024 characters at most)."""
+        if description:
+            return discord.File(io.BytesIO(png), filename=name, description=description[:1024])
         return discord.File(io.BytesIO(png), filename=name)
 
     # ----- sending ----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ..i18n import t
 from .format import fit, hand_lines
 from .moves import panel_for  # the same panel the channel's buttons lead to
 from .palettes import seat_palette
+from .private_alt import private_board_alt
 
 log = logging.getLogger(__name__)
 WHY_ORDER = (None, "turn", "tunnel", "offer", "start", "end")   # the later, the stronger
@@ -46,18 +47,19 @@ class HandMessages:
             return
         loc = await self.bot.locale_for_user(user)
         content, view, png = await self._hand_content(hosted, seat, why, loc)
+        alt = private_board_alt(hosted.game, seat, loc)
         ref = await service.posted_message(hosted.id, hand_kind(user))
         try:
             if why is None and ref is not None:
                 try:
                     await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
                         content=content, view=view,
-                        attachments=[self.as_file(png)] if png else [])
+                        attachments=[self.as_file(png, description=alt)] if png else [])
                     return
                 except discord.NotFound:
                     pass        # deleted: a new one
             channel = await self.bot.create_dm(discord.Object(user))
-            kwargs = {"file": self.as_file(png)} if png else {}
+            kwargs = {"file": self.as_file(png, description=alt)} if png else {}
             msg = await channel.send(content, view=view or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none(),
                                      nonce=f"ttr{row.id}", silent=why is None, **kwargs)

@@ -38,6 +38,7 @@ from .format import (
     route_choice_label,
 )
 from .palettes import user_palette
+from .private_alt import private_board_alt
 from .records_format import post_url
 
 log = logging.getLogger(__name__)
@@ -129,7 +130,7 @@ async def _offer_board(interaction, lines, loc, hosted, seat):
     bot = interaction.client
     png = await picture(interaction, lines, loc, game, hosted.names(), viewer=seat,
                         palette=await user_palette(bot, interaction.user.id))
-    return bot.delivery.as_file(png) if png else None
+    return bot.delivery.as_file(png, description=private_board_alt(game, seat, loc)) if png else None
 
 
 def _tunnel_unpayable(hosted, seat):
@@ -377,7 +378,8 @@ async def show_hand(interaction, loc, game_id):
     lines += more
     png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat,
                         palette=await user_palette(bot, interaction.user.id))
-    file = bot.delivery.as_file(png) if png else None
+    file = bot.delivery.as_file(png, description=private_board_alt(hosted.game, seat, loc)) \
+        if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
 
 
