@@ -153,6 +153,25 @@ def attachment(a: Attachment, channel_id: int, base_url: str) -> dict:
     return out
 
 
+def resolved_components(m: Message, base_url: str) -> List[dict]:
+    """The components as Discord returns them: an `attachment://name` media reference is
+    the attachment's URL (what a client, or discord.py's from_message, reads back)."""
+    urls = {a.filename: attachment(a, m.channel_id, base_url)["url"] for a in m.attachments}
+
+    def fix(x):
+        if isinstance(x, dict):
+            out = {k: fix(v) for k, v in x.items()}
+            url = out.get("url")
+            if isinstance(url, str) and url.startswith("attachment://"):
+                out["url"] = urls.get(url[len("attachment://"):], url)
+            return out
+        if isinstance(x, list):
+            return [fix(v) for v in x]
+        return x
+
+    return fix(m.components)
+
+
 def message(m: Message, state: State, base_url: str) -> dict:
     ch = state.channels.get(m.channel_id)
     out: Dict[str, Any] = {
@@ -168,7 +187,7 @@ def message(m: Message, state: State, base_url: str) -> dict:
         "mention_roles": [],
         "attachments": [attachment(a, m.channel_id, base_url) for a in m.attachments],
         "embeds": m.embeds,
-        "components": m.components,
+        "components": resolved_components(m, base_url) if m.v2 else m.components,
         "pinned": False,
         "type": m.type,
         "flags": m.flags,

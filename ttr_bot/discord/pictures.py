@@ -28,12 +28,12 @@ CACHE_BYTES = 64 * 1024 * 1024     # ~300 boards of 150-210 KiB: every game's la
 RENDER_TIMEOUT = 30.0              # a worker drawing longer than this is stuck: it is replaced
 
 
-def picture_key(game, names, viewer=None, locale="en", final=False):
+def picture_key(game, names, viewer=None, locale="en", final=False, highlight=None):
     """What a picture is drawn from, as a digest: the whole game state (state.FIELDS: the
     dealer's generator is not drawn, so it is left out), the board, names, seat, language."""
     state = {f.name: f.to_json(getattr(game, f.name)) for f in FIELDS}
     text = json.dumps([game.board.map_id, game.board.variant, game.n, state, list(names),
-                       viewer, locale, bool(final)], separators=(",", ":"), ensure_ascii=False)
+                       viewer, locale, bool(final), sorted(highlight or ())], separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
@@ -51,11 +51,12 @@ class Pictures:
     def cached_bytes(self):
         return self._bytes
 
-    async def render(self, game, names, viewer=None, locale="en", final=False):
+    async def render(self, game, names, viewer=None, locale="en", final=False, highlight=None):
         """PNG bytes of the board (`viewer`: that seat's private board; `final`: the end's
-        score picture), or None if it could not be drawn."""
+        score picture; `highlight`: route ids drawn highlighted), or None if it could not be
+        drawn."""
         names = list(names)
-        key = picture_key(game, names, viewer, locale, final)
+        key = picture_key(game, names, viewer, locale, final, highlight)
         png = self._cache.get(key)
         if png is not None:
             self._cache.move_to_end(key)
