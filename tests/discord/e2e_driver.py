@@ -117,8 +117,20 @@ class Table:
         return msg
 
     async def slash(self, user, sub, **options):
+        known = set(self.fake.state.channels)
         handle = await self.fake.slash(user, self.channel, "ttr", sub, options)
-        return await self.reply(handle)
+        reply = await self.reply(handle)
+        if sub == "new" and "thread" not in options:
+            self._follow_into_thread(known)
+        return reply
+
+    def _follow_into_thread(self, known):
+        """A game opens in a thread of its own by default: the table moves there, as the
+        players do (`parent`: the channel, which keeps one line at the start and the end)."""
+        made = [c for i, c in self.fake.state.channels.items()
+                if i not in known and getattr(c, "parent_id", None) == self.channel.id]
+        if made:
+            self.parent, self.channel = self.channel, made[0]
 
     async def click(self, user, message, custom_id):
         handle = await self.fake.click(user, message, custom_id)

@@ -77,11 +77,11 @@ def public_leaks(messages, board, reveal_id):
     for m in messages:
         if m.id >= reveal_id:
             break
-        leaks += [(m.id, tk) for tk in tickets if tk in m.content]
-        for line in m.content.splitlines():
+        leaks += [(m.id, tk) for tk in tickets if tk in m.text()]
+        for line in m.text().splitlines():
             if deck_words in line and any(re.search(rf"\b{c}\b", line) for c in colours):
                 leaks.append((m.id, line))
-        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.content]
+        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.text()]
     return leaks
 
 
@@ -108,7 +108,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
     await open_game(table, alice, [bob])
 
     # bob's DMs are closed: told once in the channel, without private content
-    notices = [m for m in table.public_messages() if str(bob.id) in m.content and "direct" in m.content]
+    notices = [m for m in table.public_messages() if str(bob.id) in m.text() and "direct" in m.text()]
     assert len(notices) == 1 and find_cid(notices[0], "ttr:hand:")
     assert fake.dms_to(alice), "alice gets her hand by DM"
     # ...and chooses his tickets from the menu "My hand" shows him privately

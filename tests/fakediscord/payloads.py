@@ -298,7 +298,10 @@ def interaction(
         out["guild"] = {"id": s(guild.id), "locale": guild.locale, "features": []}
         out["guild_locale"] = guild.locale
         out["member"] = member(guild.members[user_obj.id], permissions=guild.permissions_of(user_obj.id))
-        out["app_permissions"] = str(guild.permissions_of(state.bot.id))
+        perms = guild.permissions_of(state.bot.id)
+        if not channel_obj.bot_can_send:    # the bot's overwrite in this channel denies it
+            perms &= ~P["send_messages"]
+        out["app_permissions"] = str(perms)
         out["authorizing_integration_owners"] = {"0": s(guild.id)}
         out["context"] = 0
     else:

@@ -457,7 +457,7 @@ class Rest:
         text = "\n".join([m.content or ""] + [c.get("content", "") for c in
                                               limits.walk_v2(m.components) if c.get("type") == 10])
         m.mentions = [int(x) for x in re.findall(r"<@!?(\d+)>", text)]
-        if "allowed_mentions" in body or creating:
+        if creating:            # who was notified: an edit notifies nobody
             m.allowed_mentions = body.get("allowed_mentions")
 
     def _intent_for(self, ch: Channel) -> int:

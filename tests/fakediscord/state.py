@@ -239,8 +239,8 @@ class Message:
         return bool(self.flags & IS_COMPONENTS_V2)
 
     def pinged(self) -> List[int]:
-        """The users this message notified: its mentions that allowed_mentions lets through,
-        none if it was sent silently (SUPPRESS_NOTIFICATIONS)."""
+        """The users this message notified when it was posted: its mentions that the post's
+        allowed_mentions let through, none if it was sent silently (SUPPRESS_NOTIFICATIONS)."""
         if self.flags & SUPPRESS_NOTIFICATIONS:
             return []
         am = self.allowed_mentions
@@ -250,6 +250,11 @@ class Message:
         if "users" in (am.get("parse") or []):
             return list(self.mentions)
         return [u for u in self.mentions if u in users]
+
+    def body(self) -> str:
+        """What the message reads as in the channel: its content, or a V2 message's TextDisplays
+        (no alt text, no embeds)."""
+        return "\n".join(p for p in [self.content, *self.text_displays()] if p)
 
     def text_displays(self) -> List[str]:
         return [c.get("content", "") for c in self.walk_components() if c.get("type") == 10]
@@ -284,6 +289,8 @@ class Message:
         for c in self.walk_components():
             if c.get("type") == 10:  # text display (components v2)
                 parts.append(c.get("content", ""))
+        parts += [a.description or "" for a in self.attachments]    # alt text is read out too
+        parts += [i.get("description") or "" for i in self.media()]
         return "\n".join(p for p in parts if p)
 
 

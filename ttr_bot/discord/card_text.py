@@ -35,14 +35,14 @@ def board_changed(events):
 def standing_line(game, seat, name, loc, *, marker=""):
     stations = (t("bot.status.stations", loc, count=game.stations_left[seat])
                 if game.board.rules.stations else "")
-    return t("bot.card.standing", loc, marker=marker, mark=mark(seat), name=name,
+    return t("bot.standings.line", loc, marker=marker, mark=mark(seat), name=name,
              color=mark_name(seat, loc), points=game.route_points[seat], trains=game.trains[seat],
              cards=sum(game.hands[seat]), tickets=len(game.tickets[seat]), stations=stations)
 
 
 def standings_lines(game, names, loc):
     """A title and one line per player, in seat order, the player to move marked."""
-    lines = [t("bot.card.standings", loc)]
+    lines = [t("bot.standings.title", loc)]
     for seat, name in enumerate(names):
         marker = "▶ " if game.phase == "play" and seat == game.current else ""
         lines.append(standing_line(game, seat, name, loc, marker=marker))
@@ -53,12 +53,17 @@ def standings_lines(game, names, loc):
 
 def since_lines(since, board, names, loc, mention, trains=None):
     """'Since your last turn, @x:' and a line per claim, ticket draw, station or final round
-    of the others since then (`since`: service.SinceLastTurn). [] when nothing of note."""
+    of the others since then (`since`: service.SinceLastTurn; `mention` None: the player's own
+    DM). [] when nothing of note happened, or the player never moved yet."""
+    if since.since_seq is None:
+        return []
     events = [e for e in since.events if e.get("type") in SINCE_EVENTS]
     lines = event_lines(events, board, names, loc, trains=trains)
     if not lines:
         return []
-    return [t("bot.since.title", loc, mention=mention)] + [f"• {line}" for line in lines]
+    title = (t("bot.since.title", loc, mention=mention) if mention is not None
+             else t("bot.since.title_dm", loc))
+    return [title] + [f"• {line}" for line in lines]
 
 
 # ----- alt text -----------------------------------------------------------------------------------
@@ -88,17 +93,17 @@ def board_alt(game, names, loc, moves=()):
     head = t("bot.alt.board", loc, map=plain(map_title(game.board, loc)), turn=game.turn + 1)
     standings = t("bot.alt.standings", loc, standings=_alt_standings(game, names, loc))
     room = ALT_LIMIT - len(head) - len(standings) - 2
-    told = ""
+    told = []
     for line in (plain(m) for m in moves):
-        if line and len(told) + len(line) + 1 <= room:
-            told += line + " "
-    return cut(" ".join(p for p in (head, told.strip(), standings) if p))
+        if line and sum(len(x) + 1 for x in told) + len(line) + 1 <= room:
+            told.append(line)
+    return cut("\n".join([head, *told, standings]))    # a line per move, as on the card
 
 
 def private_alt(game, names, seat, loc):
     """A player's private board: the public picture's words, and where their own hand and
     tickets are (in the message's text, for them alone; never in the description)."""
-    return cut(board_alt(game, names, loc) + " " + t("bot.alt.private", loc))
+    return cut(board_alt(game, names, loc) + "\n" + t("bot.alt.private", loc))
 
 
 def final_alt(game, names, loc):

@@ -33,6 +33,7 @@ from .format import (
     map_title,
     reveal_lines,
     row_line,
+    sep,
     summary_lines,
 )
 from .hands import HandMessages
@@ -195,10 +196,11 @@ class Delivery(HandMessages):
         if now is None or at is None:
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
-        events, moves = [], []
+        events, moves, told = [], [], None
         for r in (*parts, row):
             played_for = r.payload.get("by")
-            if played_for:      # a computer played this turn for an absent player
+            if played_for and told != (r.payload["seat"], played_for):
+                told = (r.payload["seat"], played_for)  # once per turn, not per action of it
                 moves.append(t(f"bot.turn.{played_for}", loc, name=names[r.payload["seat"]],
                                level=t("bot.level.medium", loc)))
             evs = r.payload.get("events", [])
@@ -242,7 +244,8 @@ class Delivery(HandMessages):
                 pictures = (turn_card.Picture(png, "board.png", board_alt(game, names, loc, moves)),)
             else:
                 moves += summary_lines(game, names, loc)
-        card = turn_card.Card(tuple(moves), tuple(standings_lines(game, names, loc)),
+        standings = standings_lines(game, names, loc) + [row_line(game, loc)]
+        card = turn_card.Card(tuple(moves), tuple(standings),
                               tuple(tail), pictures, turn_card.accent_of(game.current))
         msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)
         if panel is not None:
@@ -262,7 +265,7 @@ class Delivery(HandMessages):
         await self.service.forget_message(hosted.id, "panel")
         try:
             await self.take_buttons_off(ref.channel_id, ref.message_id,
-                                        note=t("bot.card.thinking", loc))
+                                        note=t("bot.turn.thinking", loc))
         except discord.HTTPException as exc:
             log.info("could not mark the card %s as waiting: %s", ref.message_id, exc)
 
@@ -282,6 +285,15 @@ class Delivery(HandMessages):
                                   **(end.attach(kwargs) if last else kwargs))
         await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
+        parent = hosted.options.get("parent")
+        if parent and hosted.options.get("thread"):     # the channel's one line about the end
+            try:
+                await self.send(parent, t("bot.thread.result", loc, map=map_title(game.board, loc),
+                                          thread=f"<#{channel_id}>",
+                                          names=sep(loc).join(names[w] for w in scores[1])),
+                                row=row, part="parent")
+            except discord.HTTPException as exc:
+                log.info("could not tell channel %s the result: %s", parent, exc)
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""

@@ -26,6 +26,8 @@ from ..i18n import t
 from ..ratings import Z
 from ..stats import figure
 from . import components
+from .card_text import plain
+from .format import map_title
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
@@ -43,8 +45,12 @@ async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD):
                              list(film.names), list(film.actions), locale, timeout=FILM_TIMEOUT)
 
 
-def film_file(data, name=FILM_NAME):
-    return discord.File(io.BytesIO(data), filename=name)
+def film_file(data, name=FILM_NAME, description=None):
+    return discord.File(io.BytesIO(data), filename=name, description=description)
+
+
+def film_alt(board, loc):
+    return t("bot.alt.film", loc, map=plain(map_title(board, loc)))
 
 
 @dataclass
@@ -53,6 +59,7 @@ class FinalPost:
     game_id: int
     lines: list = field(default_factory=list)    # after the scores: the ratings
     film: bytes | None = None
+    film_alt: str | None = None
     view: discord.ui.View | None = None
 
     def attach(self, kwargs):
@@ -61,7 +68,7 @@ class FinalPost:
         out = dict(kwargs)
         files = [out.pop("file")] if "file" in out else []
         if self.film:
-            files.append(film_file(self.film))
+            files.append(film_file(self.film, description=self.film_alt))
         if files:
             out["files"] = files
         if self.view is not None:
@@ -80,7 +87,8 @@ class FinalPost:
 async def final_post(bot, hosted, loc, png=None):
     """The additions to the final post of the finished game `hosted`, in language `loc`; `png`
     is the final picture going with it (the film takes what is left of the upload limit)."""
-    end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc))
+    end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
+                    film_alt=film_alt(hosted.board, loc))
     try:
         end.lines = rating_lines(await bot.service.game_rating(hosted.id), loc)
     except Exception:

@@ -26,6 +26,7 @@ from ..service import ServiceError
 from . import components
 from . import payment_choices as payments
 from .autocomplete import small_number
+from .card_text import private_alt
 from .clicks import on_click
 from .errors import UserFacing, answer
 from .format import (
@@ -269,7 +270,8 @@ async def show_hand(interaction, loc, game_id):
         more = more[len(offer_lines(v.board, v.offer, v.keep_min(), loc)):]   # already listed
     lines += more
     png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat)
-    file = bot.delivery.as_file(png) if png else None
+    file = bot.delivery.as_file(png, description=private_alt(hosted.game, hosted.names(), seat,
+                                                            loc)) if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
 
 

@@ -15,6 +15,7 @@ from ..record_format import action_from_json
 from .effects import split_events
 
 REPLAYS_KEPT = 64
+SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats (host.SEAT_NAMES)
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,6 @@ class SinceLastMove:
 
     async def since_last_turn(self, game_id, seat, seq=None):
         """SinceLastTurn of `seat` up to `seq` (default: now), or None if no such game."""
-        from .host import SEAT_NAMES    # the log's seat names (host imports this module)
         hosted = await self.load(game_id)
         if hosted is None or hosted.game is None:
             return None

@@ -4,6 +4,8 @@ opens a lobby for the same table. /ttr leave during a game goes on in seats.py.
 
 The maps and variants offered are the ones the map files provide (`playable_maps`): adding a
 map means adding its file and its name to the catalog, not editing this module."""
+import logging
+
 import discord
 from discord import app_commands
 
@@ -27,10 +29,12 @@ from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
-from ..threads import open_thread
+from ..threads import may_open_thread, open_thread
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .seats import as_host, ask_leave
+
+log = logging.getLogger(__name__)
 
 MAPS = tuple(m for m, _ in playable_maps())
 VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
@@ -64,6 +68,8 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=False):
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
     channel_id, options, note = interaction.channel_id, dict(options or {}), None
+    if thread is None:      # not asked: a thread when the bot may open one, silently
+        thread = may_open_thread(interaction)
     if thread:
         public = bot.delivery.public_locale(interaction)
         made, note = await open_thread(interaction, t(
@@ -71,15 +77,28 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=False):
             host=player_name(interaction.user)))
         if made is not None:
             channel_id, options["thread"] = made.id, True
+            options["parent"] = interaction.channel_id
     hosted = await bot.service.open_lobby(
         guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
         name=player_name(interaction.user), map_id=map_id, variant=variant, options=options)
     await post_lobby(interaction, hosted)
+    if options.get("parent"):       # the channel's one line about it: where it is
+        await post_in_parent(bot, options["parent"], t(
+            "bot.thread.started", bot.delivery.public_locale(hosted),
+            map=map_name(map_id, bot.delivery.public_locale(hosted)),
+            host=player_name(interaction.user), thread=f"<#{channel_id}>"))
     lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>")
              if options.get("thread") else t("bot.lobby.opened", loc)]
     if note:
         lines.append(t(note, loc))
     await answer(interaction, "\n".join(lines))
+
+
+async def post_in_parent(bot, channel_id, line):
+    try:
+        await bot.delivery.send(channel_id, line)
+    except discord.HTTPException as exc:    # the game is in its thread all the same
+        log.info("could not post in channel %s: %s", channel_id, exc)
 
 
 async def post_lobby(interaction, hosted, invited=()):
@@ -208,7 +227,7 @@ class Lobby(GroupedCog):
         reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
         away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES])
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
-                  thread: bool = False, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
+                  thread: bool | None = None, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
                   away: str = "pause"):
         await open_lobby(interaction, map, variant,
                          {"deadline": deadline, "remind": reminder, "away": away}, thread)
