@@ -19,8 +19,8 @@ RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
     && rm -rf /var/lib/apt/lists/*
 
 # Dependencies first, so code changes do not reinstall them (all have wheels: no compiler).
-COPY requirements.txt .
-RUN pip install -r requirements.txt
+COPY requirements.txt constraints.txt ./
+RUN pip install -r requirements.txt -c constraints.txt
 
 COPY bot.py ./
 COPY ttr_bot ./ttr_bot

@@ -2,22 +2,53 @@
 
     python -m tools.render_samples [OUT_DIR]   (default docs/images)
 
-writes `<map>-mid.png` (the public board half-way) and `<map>-final.png` for every map,
-`<map>-private.png` (the mid-game moment as the first player sees it) for Europe and Nordic, and
-`usa-mid-ja.png` (the USA mid-game board in Japanese, with Japanese player names).
+For every map, from a computer-played game half-way and then a round or more:
+- `<map>-map-800.png` and `<map>-map-400.png`: the public picture (`render_map`, the map alone)
+  with the routes claimed in those rounds highlighted, scaled to 800 and 400 px wide as a phone
+  shows it (the bot sends it at full size: `europe-map.png`);
+- `<map>-closeup.png` (as sent, 600 x 450) and `<map>-closeup-400.png`: the close-up of the
+  round's last claim;
+- `<map>-final.png`: the final picture; `<map>-private.png` (Europe and Nordic): the mid-game
+  moment as the first player sees it;
+and `usa-closed-lane-400.png` (a three-player game: the other lane of a claimed double route
+drawn closed), `usa-map-ja-800.png` (the USA map in Japanese).
 """
 import io
+import random
 import sys
 from pathlib import Path
 
 from PIL import Image
 
-from ttr_bot.bench.sample_games import greedy_game, names_for
+from ttr_bot.bench.sample_games import _greedy, greedy_game, names_for
 from ttr_bot.maps import available_maps
-from ttr_bot.render import render_board, render_final
+from ttr_bot.render import render_board, render_closeup, render_final, render_map
+from ttr_bot.render.draw import closed_lanes
 
 # (file, map, locale, player names): the pictures in another language
-LOCALIZED = (("usa-mid-ja.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
+LOCALIZED = (("usa-map-ja-800.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
+WIDTHS = (800, 400)          # a phone's width in device pixels (2x) and in CSS pixels
+
+
+def one_round_more(game, seed=7):
+    """(the game after a round or more of greedy play: until two routes are claimed, at most
+    three rounds; [routes claimed since], the last claim) — a player's view of the board when
+    their turn comes again."""
+    game = game.copy()
+    rng = random.Random(seed)
+    before = list(game.owner)
+    start = game.turn
+    last = None
+    while not game.over and game.turn < start + 3 * game.n and (
+            game.turn < start + game.n
+            or sum(a != b for a, b in zip(before, game.owner)) < 2
+            or (game.turn - start) % game.n):
+        seat = game.to_move()[0]
+        game.apply(_greedy(game, seat, game.legal_actions(seat), rng))
+        if game.last_move and game.last_move[1] == "claim_route":
+            last = game.last_move[2]
+    new = [r for r, (a, b) in enumerate(zip(before, game.owner)) if a != b]
+    return game, new, last
 
 
 def main(argv=None):
@@ -27,27 +58,49 @@ def main(argv=None):
     for map_id in available_maps():
         mid = greedy_game(map_id, seed=7, until=0.5)
         end = greedy_game(map_id, seed=7)
-        files = {f"{map_id}-mid.png": render_board(mid, names_for(mid)),
-                 f"{map_id}-final.png": render_final(end, names_for(end))}
+        g, since, last = one_round_more(mid)
+        names = names_for(g)
+        public = render_map(g, names, highlight=since)
+        if map_id == "europe":
+            _save(out, f"{map_id}-map.png", public)
+        for w in WIDTHS:
+            _save(out, f"{map_id}-map-{w}.png", public, width=w)
+        close = render_closeup(g, names, [last] if last is not None else since[:1])
+        _save(out, f"{map_id}-closeup.png", close)
+        _save(out, f"{map_id}-closeup-400.png", close, width=400)
+        _save(out, f"{map_id}-final.png", render_final(end, names_for(end)))
         if map_id in ("europe", "nordic"):
-            files[f"{map_id}-private.png"] = render_board(mid, names_for(mid), viewer=0)
-        for name, data in files.items():
-            _save(out, name, data)
+            _save(out, f"{map_id}-private.png", render_board(mid, names_for(mid), viewer=0))
+    closed_lane(out)
     localized(out)
     return 0
 
 
+def closed_lane(out):
+    """The close-up of a claimed double route whose other lane a three-player game closes."""
+    g = greedy_game("usa", 3, seed=7, until=0.6)
+    shut = sorted(closed_lanes(g.board, g.n, g.owner))
+    taken = g.board.routes[shut[0]].twin
+    _save(Path(out), "usa-closed-lane-400.png", render_closeup(g, names_for(g), [taken]), width=400)
+
+
 def localized(out):
-    """The LOCALIZED pictures (mid-game boards) into the folder `out`."""
+    """The LOCALIZED pictures (mid-game maps) into the folder `out`."""
     for name, map_id, locale, names in LOCALIZED:
         mid = greedy_game(map_id, seed=7, until=0.5)
-        _save(Path(out), name, render_board(mid, list(names[:mid.n]), locale=locale))
+        _save(Path(out), name, render_map(mid, list(names[:mid.n]), locale=locale), width=800)
 
 
-def _save(out, name, data):
+def _save(out, name, data, width=None):
     # the bot sends the fast encoding; the documentation keeps a smaller file
+    img = Image.open(io.BytesIO(data))
+    if width is not None:
+        img = img.convert("RGB")
+        img = img.resize((width, round(img.height * width / img.width)), Image.Resampling.LANCZOS)
+        # as a phone shows it, in 256 colours: a quarter of the bytes, no visible difference
+        img = img.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    Image.open(io.BytesIO(data)).save(buf, "PNG", optimize=True)
+    img.save(buf, "PNG", optimize=True)
     (out / name).write_bytes(buf.getvalue())
     print(f"{out / name}: {len(data) // 1024} KiB as sent, {len(buf.getvalue()) // 1024} KiB here")
 

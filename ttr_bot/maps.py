@@ -5,12 +5,23 @@ import dataclasses
 import functools
 import json
 import pickle
+import sysconfig
 from pathlib import Path
 
 from ttr_bot.engine.board import Board, Node, Route, Rules, Ticket
 from ttr_bot.engine.cards import ROUTE_COLOR_INDEX
 
-MAPS_DIR = Path(__file__).resolve().parents[1] / "maps"
+
+def _maps_dir():
+    """maps/ beside the package in a checkout; in an installed copy (`pip install .`), where
+    pyproject.toml's data-files put them."""
+    here = Path(__file__).resolve().parents[1] / "maps"
+    if here.is_dir():
+        return here
+    return Path(sysconfig.get_path("data")) / "share" / "ttr-bot" / "maps"
+
+
+MAPS_DIR = _maps_dir()
 FORMAT = "ttr-map/1"
 TOP_KEYS = {"format", "id", "name", "board", "nodes", "countries", "routes", "ticket_decks",
             "rules", "variants", "notes"}

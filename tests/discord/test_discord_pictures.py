@@ -105,3 +105,23 @@ def test_the_allowance_per_member_and_its_bounded_state():
     assert cooldown.take(7) is None
     # discord.py's mapping drops the buckets of members who have not asked for a period
     assert len(cooldown._buckets._cache) == 1
+
+
+@pytest.mark.asyncio
+async def test_the_phone_map_and_the_closeup_are_drawn_once_per_state_and_highlight(pool):
+    from ttr_bot.bench.sample_games import random_game
+    from ttr_bot.render import render_closeup, render_map
+    pictures = Pictures(pool)
+    game = random_game("usa", 3, seed=4, until=0.3)
+    owned = [r for r, o in enumerate(game.owner) if o >= 0][:3]
+    assert len(owned) == 3
+    a, b = await asyncio.gather(pictures.map(game, NAMES, highlight=owned),
+                                pictures.map(game, NAMES, highlight=list(reversed(owned))))
+    assert a == b == render_map(game, NAMES, highlight=owned)
+    assert pictures.stats == {"drawn": 1, "reused": 1, "failed": 0}
+    assert await pictures.map(game, NAMES) != a                 # another highlight: its own
+    close = await pictures.closeup(game, NAMES, owned[:1])
+    assert close == render_closeup(game, NAMES, owned[:1])
+    assert await pictures.closeup(game.copy(), NAMES, owned[:1]) == close
+    assert await pictures.closeup(game, NAMES, []) is None       # nothing to show
+    assert pictures.stats["drawn"] == 3 and pictures.stats["failed"] == 0

@@ -10,6 +10,17 @@ a channel taken away or given back, a member leaving a server.
 - `remove_member(guild, user)`: the user leaves the server (GET member -> 404 10007 Unknown
   Member); GUILD_MEMBER_REMOVE goes only to sessions with the privileged GUILD_MEMBERS intent,
   as on Discord.
+- `set_bot_can_view(channel, allowed)`: the bot's member overwrite denies VIEW_CHANNEL (posts and
+  reads get 403 50001 Missing Access); CHANNEL_UPDATE tells the bot.
+- `set_role_permissions(guild, role, permissions)`: a role's permissions change (e.g. the bot's
+  own role loses Send Messages: 403 50013 in every channel); GUILD_ROLE_UPDATE (guilds intent).
+- `set_bot_roles(guild, roles)`: the bot's own roles change; GUILD_MEMBER_UPDATE for its own
+  member, which Discord sends without the privileged members intent.
+- `archive_thread(thread, locked=False)`, `unarchive_thread(thread)`, `unlock_thread(thread)`:
+  THREAD_UPDATE. A post to an archived thread unarchives it (THREAD_UPDATE) when the bot may
+  post there; a locked one refuses a bot without Manage Threads (400 50083 archived / 160005).
+- `remove_bot(guild)`: the bot is kicked: GUILD_DELETE without `unavailable` (discord.py's
+  on_guild_remove); afterwards its channels answer 403 50001 Missing Access.
 """
 from __future__ import annotations
 
@@ -18,7 +29,7 @@ from typing import TYPE_CHECKING
 from . import payloads
 from .gateway import INTENT_GUILD_MEMBERS
 from .rest import INTENT_GUILDS
-from .state import GUILD_TEXT, Channel, Guild, User
+from .state import GUILD_TEXT, Channel, Guild, Role, User
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -53,3 +64,45 @@ class WorldChangesMixin:
         await self.gateway.dispatch("GUILD_MEMBER_REMOVE",
                                     {"guild_id": str(guild.id), "user": payloads.user(user)},
                                     intent=INTENT_GUILD_MEMBERS)
+
+    async def set_bot_can_view(self: "FakeDiscord", channel: Channel, allowed: bool) -> None:
+        channel.bot_can_view = allowed
+        await self.gateway.dispatch("CHANNEL_UPDATE", payloads.channel(channel, self.state),
+                                    intent=INTENT_GUILDS)
+
+    async def set_role_permissions(self: "FakeDiscord", guild: Guild, role: Role,
+                                   permissions: int) -> None:
+        role.permissions = permissions
+        await self.gateway.dispatch("GUILD_ROLE_UPDATE",
+                                    {"guild_id": str(guild.id), "role": payloads.role(role)},
+                                    intent=INTENT_GUILDS)
+
+    def bot_role(self: "FakeDiscord", guild: Guild) -> Role:
+        """The managed role `add_guild` gave the bot."""
+        return next(r for r in guild.roles.values() if r.managed)
+
+    async def set_bot_roles(self: "FakeDiscord", guild: Guild, roles) -> None:
+        member = guild.members[self.state.bot.id]
+        member.roles = [r.id for r in roles]
+        data = {"guild_id": str(guild.id), **payloads.member(member)}
+        await self.gateway.dispatch("GUILD_MEMBER_UPDATE", data)   # own member: no intent needed
+
+    async def archive_thread(self: "FakeDiscord", thread: Channel, *, locked: bool = False) -> None:
+        thread.archived, thread.locked = True, locked or thread.locked
+        await self._thread_update(thread)
+
+    async def unarchive_thread(self: "FakeDiscord", thread: Channel) -> None:
+        thread.archived = False
+        await self._thread_update(thread)
+
+    async def unlock_thread(self: "FakeDiscord", thread: Channel) -> None:
+        thread.locked = False
+        await self._thread_update(thread)
+
+    async def _thread_update(self: "FakeDiscord", thread: Channel) -> None:
+        await self.gateway.dispatch("THREAD_UPDATE", payloads.channel(thread, self.state),
+                                    intent=INTENT_GUILDS)
+
+    async def remove_bot(self: "FakeDiscord", guild: Guild) -> None:
+        guild.members.pop(self.state.bot.id, None)
+        await self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id)}, intent=INTENT_GUILDS)

@@ -137,13 +137,14 @@ class Gateway:
             return
         self.identify_count += 1
         state = self.fake.state
+        guilds = [g for g in state.guilds.values() if state.bot.id in g.members]  # not removed
         sess = Session(id=secrets.token_hex(16), intents=int(d.get("intents", 0)), identified_at=self.fake.clock.now())
         self.sessions[sess.id] = sess
         self._attach(conn, sess)
         await self._send_dispatch(sess, "READY", {
             "v": 10,
             "user": {**payloads.user(state.bot), "verified": True, "mfa_enabled": False, "email": None},
-            "guilds": [{"id": str(g), "unavailable": True} for g in state.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": sess.id,
             "resume_gateway_url": self.fake.gateway_url,
             "application": {"id": str(state.application_id), "flags": 0},
@@ -157,7 +158,7 @@ class Gateway:
             "auth": {},
             "_trace": ["fakediscord"],
         })
-        for g in state.guilds.values():
+        for g in guilds:
             await self._send_dispatch(sess, "GUILD_CREATE", payloads.guild_create(
                 g, state, all_members=bool(sess.intents & INTENT_GUILD_MEMBERS)))
         self._update_ready()

@@ -84,10 +84,9 @@ def channel(c: Channel, state: State) -> dict:
     out.update(guild_id=s(c.guild_id), name=c.name, position=c.position, nsfw=False, rate_limit_per_user=0)
     if c.type == GUILD_TEXT:
         overwrites = []
-        if not c.bot_can_send:
-            overwrites.append(
-                {"id": s(state.bot.id), "type": 1, "allow": "0", "deny": str(P["send_messages"])}
-            )
+        deny = (0 if c.bot_can_send else P["send_messages"]) | (0 if c.bot_can_view else P["view_channel"])
+        if deny:
+            overwrites.append({"id": s(state.bot.id), "type": 1, "allow": "0", "deny": str(deny)})
         out.update(topic=c.topic, parent_id=None, permission_overwrites=overwrites, last_message_id=None)
     elif c.type in (PUBLIC_THREAD, PRIVATE_THREAD):
         out.update(
@@ -99,7 +98,7 @@ def channel(c: Channel, state: State) -> dict:
                 "archived": c.archived,
                 "auto_archive_duration": 1440,
                 "archive_timestamp": "2024-01-01T00:00:00+00:00",
-                "locked": False,
+                "locked": c.locked,
                 "invitable": c.invitable,
             },
         )

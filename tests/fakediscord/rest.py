@@ -123,6 +123,7 @@ def build_app(fake: "FakeDiscord") -> web.Application:
         ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", rest.put_commands),
         ("GET", "/guilds/{guild_id}/members/{user_id}", rest.get_member),
         ("GET", "/channels/{channel_id}", rest.get_channel),
+        ("PATCH", "/channels/{channel_id}", rest.modify_channel),
         ("GET", "/channels/{channel_id}/messages", rest.list_messages),
         ("POST", "/channels/{channel_id}/messages", rest.create_message),
         ("GET", "/channels/{channel_id}/messages/{message_id}", rest.get_message),
@@ -267,11 +268,26 @@ class Rest:
         return self._json([payloads.command(c, self.state.application_id) for c in cmds])
 
     # -- channels & messages -------------------------------------------------
+    def _check_view(self, ch: Channel) -> None:
+        """Reading a server channel the bot is not in the server of, or may not view: 403
+        50001 Missing Access."""
+        if ch.guild_id is None:
+            return
+        guild = self.state.guilds.get(ch.guild_id)
+        home = self.state.channels.get(ch.parent_id) if ch.parent_id else ch
+        if guild is None or self.state.bot.id not in guild.members or \
+                not guild.permissions_of(self.state.bot.id) & P["view_channel"] or \
+                (home is not None and not home.bot_can_view):
+            raise ApiError(403, 50001, "Missing Access")
+
     async def get_channel(self, request):
-        return self._json(payloads.channel(self._channel(request), self.state))
+        ch = self._channel(request)
+        self._check_view(ch)
+        return self._json(payloads.channel(ch, self.state))
 
     async def list_messages(self, request):
         ch = self._channel(request)
+        self._check_view(ch)
         limit = int(request.query.get("limit", 50))
         msgs = sorted(self.state.channel_messages(ch.id), key=lambda m: m.id, reverse=True)
         if "before" in request.query:
@@ -292,14 +308,65 @@ class Rest:
             if recipient.dms_closed:
                 self.fake.blocked_dms.append((recipient.id, rec.json))
                 raise ApiError(403, 50007, "Cannot send messages to this user")
-        elif not ch.bot_can_send:
-            raise ApiError(403, 50013, "Missing Permissions")
+        else:
+            await self._check_post(ch)
         again = self._nonce_seen(rec.json or {})
         if again is not None:
             return self._json(self._msg_json(again))
         m = await self.new_message(request, ch, rec.json or {}, rec.files)
         self._remember_nonce(rec.json or {}, m)
         return self._json(self._msg_json(m))
+
+    async def _check_post(self, ch: Channel) -> None:
+        """What Discord checks before a bot's post in a server channel or thread, with its
+        answers: not in the server, or no View Channel (role or the channel's overwrite) ->
+        403 50001 Missing Access; no Send Messages (Send Messages in Threads for a thread) ->
+        403 50013 Missing Permissions; a locked thread without Manage Threads -> 400 50083
+        (archived) or 400 160005 (active). A post to an archived thread the bot may post in
+        unarchives it (THREAD_UPDATE), as Discord does."""
+        guild = self.state.guilds.get(ch.guild_id)
+        if guild is None or self.state.bot.id not in guild.members:
+            raise ApiError(403, 50001, "Missing Access")
+        perms = guild.permissions_of(self.state.bot.id)
+        is_thread = ch.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+        home = self.state.channels.get(ch.parent_id) if is_thread else ch
+        if not perms & P["view_channel"] or (home is not None and not home.bot_can_view):
+            raise ApiError(403, 50001, "Missing Access")
+        if is_thread:
+            if not perms & P["send_messages_in_threads"]:
+                raise ApiError(403, 50013, "Missing Permissions")
+            if ch.locked and not perms & P["manage_threads"]:
+                if ch.archived:
+                    raise ApiError(400, 50083, "Thread is archived")
+                raise ApiError(400, 160005, "Thread is locked")
+            if ch.archived:
+                ch.archived = False
+                await self.fake.gateway.dispatch("THREAD_UPDATE", payloads.channel(ch, self.state),
+                                                 intent=INTENT_GUILDS)
+        elif not perms & P["send_messages"] or not ch.bot_can_send:
+            raise ApiError(403, 50013, "Missing Permissions")
+
+    async def modify_channel(self, request):
+        """PATCH /channels/{id}: only a thread's `archived` and `locked` are modelled. Setting
+        archived false needs the thread not locked, or Manage Threads; locked needs Manage
+        Threads; as Discord answers otherwise, 403 50013."""
+        ch = self._channel(request)
+        body = request[REC].json or {}
+        if ch.type not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise invalid_form(["fakediscord models PATCH /channels/{id} for threads only"])
+        guild = self.state.guilds.get(ch.guild_id)
+        if guild is None or self.state.bot.id not in guild.members:
+            raise ApiError(403, 50001, "Missing Access")
+        moderator = bool(guild.permissions_of(self.state.bot.id) & P["manage_threads"])
+        if ("locked" in body or ch.locked) and not moderator:
+            raise ApiError(403, 50013, "Missing Permissions")
+        if "archived" in body:
+            ch.archived = bool(body["archived"])
+        if "locked" in body:
+            ch.locked = bool(body["locked"])
+        data = payloads.channel(ch, self.state)
+        await self.fake.gateway.dispatch("THREAD_UPDATE", data, intent=INTENT_GUILDS)
+        return self._json(data)
 
     # -- nonces: a repeated post returns the first copy, as Discord does with enforce_nonce ------
     def _nonce_key(self, body: dict):

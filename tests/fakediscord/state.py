@@ -151,7 +151,9 @@ class Channel:
     topic: Optional[str] = None
     position: int = 0
     bot_can_send: bool = True  # False: the bot is denied SEND_MESSAGES here (403 50013)
+    bot_can_view: bool = True  # False: the bot is denied VIEW_CHANNEL here (403 50001)
     archived: bool = False
+    locked: bool = False  # threads: only Manage Threads may post in it or unarchive it
     invitable: bool = True
 
 

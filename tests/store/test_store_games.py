@@ -198,6 +198,21 @@ async def test_users_locale_and_dms_flags(db, store):
         assert await again.get_dms_closed(1) is True
 
 
+async def test_a_servers_language_survives_a_restart_and_clears(db, store):
+    big = 2 ** 62 + 5                          # guild ids are 64-bit snowflakes
+    assert await store.get_guild_locale(big) is None
+    await store.set_guild_locale(big, "fa", now=1.0)
+    await store.set_guild_locale(7, "ja", now=1.0)
+    await store.set_guild_locale(7, "th", now=2.0)
+    await store.close()
+    async with db.open_store() as again:
+        assert await again.get_guild_locale(big) == "fa"
+        assert await again.get_guild_locale(7) == "th"
+        await again.set_guild_locale(big, None)
+        assert await again.get_guild_locale(big) is None
+        assert await again.get_guild_locale(7) == "th"
+
+
 async def test_message_references(store):
     game_id = await new_game(store)
     assert await store.get_message(game_id, "turn_panel") is None

@@ -127,12 +127,13 @@ async def test_failed_migration_rolls_back_to_last_good_version(tmp_path, empty_
 async def test_newer_database_is_refused_with_a_clear_message(empty_db):
     async with empty_db.open_store():
         pass
-    empty_db.execute("INSERT INTO schema_version VALUES (7, '0007_future.sql', 0)")
+    future = NEWEST + 1      # whatever the newest migration is today
+    empty_db.execute(f"INSERT INTO schema_version VALUES ({future}, '{future:04d}_future.sql', 0)")
     with pytest.raises(StoreError) as caught:
         await empty_db.open_store().open()
     # it names the database (the file, or the URL without its password) and the remedy
     message = str(caught.value)
-    assert message.endswith(f": database schema version 7 is newer than this bot (knows up to "
+    assert message.endswith(f": database schema version {future} is newer than this bot (knows up to "
                             f"{NEWEST}); upgrade the bot"), message
     where = message.split(": database schema")[0]
     assert where and (where in str(empty_db.url) or str(empty_db.url).endswith(where)), message

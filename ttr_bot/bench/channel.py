@@ -30,7 +30,6 @@ import json
 import logging
 import os
 import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile

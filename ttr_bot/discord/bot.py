@@ -8,7 +8,8 @@ computer players move by themselves) and starts the outbox worker, which sends w
 service recorded as owed (every post and DM, whoever's move caused it) through `Delivery`.
 With `sync_only` the workers and the service are skipped: `python bot.py sync` only needs the
 command tree. A deleted channel or thread (gateway CHANNEL_DELETE / THREAD_DELETE, which the
-guilds intent brings) closes its game.
+guilds intent brings) closes its game; so does removal from a server (GUILD_DELETE); a channel,
+role, thread or own-member update retries the server's refused channels at once.
 
 Several processes (TTR_SHARD_COUNT, TTR_SHARD_IDS; docs/scaling.md): `make_bot` builds a
 `ShardedTTRBot`, discord.py's AutoShardedBot running only this process's shards; the service
@@ -133,6 +134,31 @@ class TTRBot(commands.Bot):
     async def on_raw_thread_delete(self, payload):
         if self.service is not None:
             await self.service.channel_gone(payload.thread_id)
+
+    # a permission may be back: the server's refused channels are tried at once (refusals.py)
+    async def on_guild_channel_update(self, before, after):
+        await self.outbox.permissions_changed(after.guild.id)
+
+    async def on_guild_role_update(self, before, after):
+        await self.outbox.permissions_changed(after.guild.id)
+
+    async def on_member_update(self, before, after):
+        if self.user is not None and after.id == self.user.id:     # sent without the intent
+            await self.outbox.permissions_changed(after.guild.id)
+
+    async def on_guild_available(self, guild):     # after an outage of the server
+        await self.outbox.permissions_changed(guild.id)
+
+    async def on_raw_thread_update(self, payload):
+        # raw: discord.py drops archived threads from its cache (and their update events)
+        await self.outbox.permissions_changed(payload.guild_id)
+
+    async def on_guild_remove(self, guild):
+        """Removed from the server (not an outage: discord.py reports that as unavailable):
+        its games are closed, their players told by DM where Discord lets the bot."""
+        if self.service is not None:
+            closed = await self.service.guild_gone(guild.id)
+            log.info("removed from server %s: closed games %s", guild.id, closed)
 
     async def close(self):
         if self.service is not None:

@@ -100,6 +100,19 @@ def board_alt(game, names, loc, moves=()):
     return cut("\n".join([head, *told, standings]))    # a line per move, as on the card
 
 
+def closeup_alt(shows, names, loc):
+    """The close-up in words (`shows`: render.closeup_contents): each route and its owner, each
+    station and its owner, the lanes the claims closed."""
+    def who(seat):
+        return names[seat] if 0 <= seat < len(names) else t("bot.alt.nobody", loc)
+    items = [t("bot.alt.closeup_route", loc, route=label, name=who(owner))
+             for _, label, owner in shows.get("routes", ())]
+    items += [t("bot.alt.closeup_station", loc, city=city, name=who(owner))
+              for _, city, owner in shows.get("stations", ())]
+    items += [t("bot.alt.closeup_closed", loc, route=label) for _, label in shows.get("closed", ())]
+    return cut(t("bot.alt.closeup", loc, items=sep(loc).join(items)))
+
+
 def private_alt(game, names, seat, loc):
     """A player's private board: the public picture's words, and where their own hand and
     tickets are (in the message's text, for them alone; never in the description)."""

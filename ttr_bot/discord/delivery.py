@@ -21,10 +21,18 @@ from datetime import datetime, timezone
 import discord
 
 from ..bounded import KeyedLocks, LRUDict
-from ..i18n import normalize, t
-from ..service import CANCELLED
+from ..i18n import LOCALES, normalize, t
+from ..render import closeup_contents
+from ..service import CANCELLED, GAME_LANGUAGE
 from . import components, finale, turn_card
-from .card_text import board_alt, board_changed, final_alt, since_lines, standings_lines
+from .card_text import (
+    board_alt,
+    board_changed,
+    closeup_alt,
+    final_alt,
+    since_lines,
+    standings_lines,
+)
 from .format import (
     chunks,
     event_lines,
@@ -77,6 +85,12 @@ class Delivery(HandMessages):
         return self.bot.get_partial_messageable(channel_id)
 
     def public_locale(self, hosted):
+        """The language of the game's public posts and board: the one chosen when it was opened
+        (`language`, lobby.game_language); a game opened before that option existed follows
+        the server's Discord locale as it always did."""
+        chosen = (getattr(hosted, "options", None) or {}).get(GAME_LANGUAGE)
+        if chosen in LOCALES:
+            return chosen
         guild = self.bot.get_guild(hosted.guild_id) if hosted.guild_id else None
         return normalize(str(guild.preferred_locale)) if guild else "en"
 
@@ -86,13 +100,33 @@ class Delivery(HandMessages):
         await self.handlers[row.kind](row, parts=parts, merged=merged)
 
     # ----- rendering -------------------------------------------------------------------------------
-    async def render(self, game, names, viewer=None, locale="en", final=False, highlight=None):
+    async def render(self, game, names, viewer=None, locale="en", final=False):
         """PNG bytes of the board, drawn off the event loop and reused while the state is the
         same (pictures.py); None if drawing failed (the post then goes out with a text summary
-        instead: a picture never blocks a turn). `highlight`: route ids drawn highlighted."""
-        kwargs = {"highlight": frozenset(highlight)} if highlight else {}
+        instead: a picture never blocks a turn)."""
         return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
-                                              final=final, **kwargs)
+                                              final=final)
+
+    async def card_pictures(self, game, names, loc, events, moves, since=None):
+        """The pictures of a card whose board changed: the close-up of what was claimed or
+        built (first; left out when the routes are too far apart for it to show more than the
+        map), then the phone map with every route claimed since the player to move last
+        moved highlighted. Each with its alt text."""
+        claimed = {e["route"] for e in events if e.get("type") == "claim_route"}
+        built = {e["city"] for e in events if e.get("type") == "build_station"}
+        pictures = []
+        if claimed or built:
+            shows = closeup_contents(game, claimed, built)
+            if (shows.get("scale") or 0) > 1.0:
+                png = await self.bot.pictures.closeup(game, names, claimed, loc, cities=built)
+                if png:
+                    pictures.append(turn_card.Picture(png, "closeup.png",
+                                                      closeup_alt(shows, names, loc)))
+        highlight = claimed | set(since.routes if since is not None else ())
+        png = await self.bot.pictures.map(game, names, loc, highlight=highlight, cities=built)
+        if png:
+            pictures.append(turn_card.Picture(png, "map.png", board_alt(game, names, loc, moves)))
+        return tuple(pictures)
 
     @staticmethod
     def as_file(png, name="board.png", description=None):
@@ -180,8 +214,8 @@ class Delivery(HandMessages):
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
         await self.update_lobby(hosted.id, loc)
-        png = await self.render(game, names, locale=loc)
-        kwargs = {"file": self.as_file(png, description=board_alt(game, names, loc))} if png else {}
+        png = await self.bot.pictures.map(game, names, loc)
+        kwargs = {"file": self.as_file(png, "map.png", board_alt(game, names, loc))} if png else {}
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
@@ -197,6 +231,8 @@ class Delivery(HandMessages):
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
         events, moves, told = [], [], None
+        if row.payload.get("caught_up"):    # the one post after a long refusal (refusals.py)
+            moves.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
         for r in (*parts, row):
             played_for = r.payload.get("by")
             if played_for and told != (r.payload["seat"], played_for):
@@ -237,12 +273,8 @@ class Delivery(HandMessages):
             tail.append(t("bot.turn.computer", loc, name=current.name))
         pictures = ()
         if board_changed(events):
-            claimed = {e["route"] for e in events if e.get("type") == "claim_route"}
-            png = await self.render(game, names, locale=loc,
-                                    highlight=claimed | (since.routes if since else set()))
-            if png:
-                pictures = (turn_card.Picture(png, "board.png", board_alt(game, names, loc, moves)),)
-            else:
+            pictures = await self.card_pictures(game, names, loc, events, moves, since)
+            if not pictures:
                 moves += summary_lines(game, names, loc)
         standings = standings_lines(game, names, loc) + [row_line(game, loc)]
         card = turn_card.Card(tuple(moves), tuple(standings),

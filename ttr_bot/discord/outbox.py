@@ -7,14 +7,21 @@ Rows go out in id order per lane (a channel's posts never overtake each other; a
 DMs neither), lanes in parallel (`lanes` at once). A turn's held parts go out with the row that
 ends the turn; consecutive hand updates of one player are folded into one edit.
 
-Errors: 403 50013/50001 on a channel post keeps the post owed (retried every few minutes, up to
-an hour apart) and tells the host and the player to move, by DM, which permission is missing;
-404 10003 (the channel or thread is gone) closes the game as abandoned (its players are told by
-DM) and gives up its channel's posts; 5xx, timeouts and connection errors are retried with
-backoff from a second to five minutes; other refusals (a bug: Discord said 400) are retried
+One destination never delays another: the worker reads the first rows of each destination
+(`deliverable`), not the oldest rows overall, so a channel owing thousands of posts hides no
+other channel's. Errors: 403 on a channel or thread (Missing Permissions or Access, an archived
+or locked thread) blocks that destination alone, retried with backoff, given up after three
+days, caught up in one post when it works again (refusals.py states every rule); 404 10003
+(the channel or thread is gone) closes the game as abandoned (its players are told by DM) and
+gives up its channel's posts; 5xx, timeouts and connection errors are retried with backoff
+from a second to five minutes; other refusals (a bug: Discord said 400) are retried
 `max_attempts` times, then given up with the error logged and kept on the row.
 
-Several processes: each sends the rows of its own shards' games (`owed_messages`); on a shared
+Housekeeping (hourly, when idle): rows sent or given up more than KEEP_SENT (7 days) ago are
+deleted, with closed votes after KEEP_VOTES (30 days): the tables stay as large as a week's
+traffic, whatever runs for months.
+
+Several processes: each sends the rows of its own shards' games (`deliverable`); on a shared
 database (PostgreSQL) a unit is leased before it is sent (`claim_messages`), so even processes
 with overlapping shards never send one row at once, and a dead one's leases run out.
 """
@@ -27,20 +34,22 @@ import aiohttp
 import discord
 
 from ..service.clock import cancel_and_wait, sleep
+from .refusals import REFUSED, Refusals
 
 log = logging.getLogger(__name__)
-NEEDED = ("view_channel", "send_messages", "attach_files", "read_message_history")
 KEEP_SENT = 7 * 86400.0     # sent rows are kept a week (what was posted, for diagnosis)
+KEEP_VOTES = 30 * 86400.0   # closed votes a month
 LEASE_RETRY = 5.0           # look again this soon at rows another process is sending
 
 
-class OutboxWorker:
-    def __init__(self, bot, delivery, clock, *, batch=500, lanes=8, max_attempts=5,
-                 idle_poll=300.0):
+class OutboxWorker(Refusals):
+    def __init__(self, bot, delivery, clock, *, batch=200, per_lane=20, lanes=8,
+                 max_attempts=5, idle_poll=300.0):
         self.bot = bot
         self.delivery = delivery
         self.clock = clock
-        self.batch = batch
+        self.batch = batch          # destinations read at once
+        self.per_lane = per_lane    # rows read of each
         self.lanes = lanes
         self.max_attempts = max_attempts
         self.idle_poll = idle_poll     # look again at least this often (another process wrote)
@@ -50,6 +59,7 @@ class OutboxWorker:
         self._task = None
         self._idle = asyncio.Event()
         self._last_purge = None
+        self._blocks = {}              # lane -> LaneBlock, as last read
 
     @property
     def service(self):
@@ -95,11 +105,13 @@ class OutboxWorker:
 
     async def _due_rows(self):
         now = self.clock()
-        return [r for r in await self.service.owed_messages(self.batch)
+        return [r for r in await self.service.deliverable(self.batch, self.per_lane)
                 if not r.held and r.due_at <= now]
 
     # ----- the loop ---------------------------------------------------------------------------
     async def _run(self):
+        with suppress(Exception):   # a permission given back while the bot was away
+            await self.permissions_changed(None)
         while True:
             try:
                 await self._step()
@@ -111,12 +123,15 @@ class OutboxWorker:
 
     async def _step(self):
         self._wake.clear()
-        rows = await self.service.owed_messages(self.batch)
+        self._blocks = {b.lane: b for b in await self.service.destination_blocks()}
+        rows = await self.service.deliverable(self.batch, self.per_lane)
         now = self.clock()
         by_lane = {}
         for row in rows:
             by_lane.setdefault(row.lane, []).append(row)
-        soonest = math.inf
+        # a refused destination's rows are not read before its retry time: wake for that
+        soonest = min((b.retry_at for b in self._blocks.values() if b.retry_at > now),
+                      default=math.inf)
         for lane, lane_rows in by_lane.items():
             if lane in self._busy or len(self._busy) >= self.lanes:
                 continue
@@ -126,6 +141,10 @@ class OutboxWorker:
             head = unit[0]
             if head.due_at > now:
                 soonest = min(soonest, head.due_at)
+                continue
+            if lane in self._blocks:    # refused before, due again: maybe one catch-up post
+                self._busy[lane] = asyncio.create_task(self._deliver_refused(lane, unit),
+                                                       name=f"ttr-outbox-{lane}")
                 continue
             if not await self.service.claim_messages(_unit_ids(*unit)):
                 soonest = min(soonest, now + LEASE_RETRY)   # another process sends them
@@ -138,10 +157,25 @@ class OutboxWorker:
         delay = min(soonest - now, self.idle_poll) if soonest < math.inf else self.idle_poll
         await sleep(self.clock, max(0.0, delay), self._wake)
 
+    async def _deliver_refused(self, lane, unit):
+        tried = True
+        try:
+            if lane.startswith("c") and await self._catch_up(lane):
+                return
+            tried = await self.service.claim_messages(_unit_ids(*unit))
+            if tried:
+                await self._attempt(*unit)
+        except Exception:
+            log.exception("outbox destination %s could not be handled", lane)
+        finally:
+            self._busy.pop(lane, None)
+            if tried:   # else another process is sending it: looked at again in a while
+                self.wake()
+
     async def _purge(self, now):
         if self._last_purge is None or now - self._last_purge > 3600:
             self._last_purge = now
-            await self.service.forget_sent(KEEP_SENT)
+            await self.service.forget_sent(KEEP_SENT, KEEP_VOTES)
 
     async def _deliver(self, lane, head, parts, merged):
         try:
@@ -153,46 +187,48 @@ class OutboxWorker:
             self.wake()
 
     async def _attempt(self, head, parts, merged):
+        """Send one unit; True if Discord took it (and it is marked sent)."""
         service = self.service
         ids = _unit_ids(head, parts, merged)
         try:
             await self.delivery.handle(head, parts, merged)
         except discord.Forbidden as exc:
-            if head.lane.startswith("c") and exc.code in (50013, 50001):
-                missing = self.missing_permissions(int(head.lane[1:]))
-                log.warning("cannot post in channel %s (%s): missing %s", head.lane[1:],
-                            exc.code, missing)
-                if head.game_id is not None:
-                    await service.tell_cannot_post(head.game_id, head.id, missing)
-                await self._retry(head, min(3600.0, 60.0 * 2 ** head.attempts))
-                return
+            if head.lane.startswith("c") and exc.code in REFUSED:
+                await self._refused_destination(head, exc)
+                return False
             await self._refused(head, ids, exc)
-            return
+            return False
         except discord.NotFound as exc:
             if head.lane.startswith("c") and exc.code == 10003:
                 log.info("channel %s is gone: closing its game", head.lane[1:])
                 await service.delivered(ids, error="channel gone")
                 await service.channel_gone(int(head.lane[1:]))
-                return
+                return False
             await self._refused(head, ids, exc)
-            return
+            return False
         except (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError,
                 asyncio.TimeoutError, OSError) as exc:
             log.info("outbox row %s: %r; retrying", head.id, exc)
             await self._retry(head, min(300.0, 2.0 ** head.attempts))
-            return
+            return False
         except discord.HTTPException as exc:
+            if head.lane.startswith("c") and exc.code in REFUSED:   # archived, locked: 400
+                await self._refused_destination(head, exc)
+                return False
             await self._refused(head, ids, exc)
-            return
+            return False
         except Exception:
             log.exception("delivering outbox row %s (%s) failed", head.id, head.kind)
             await self._refused(head, ids, None)
-            return
+            return False
         await service.delivered(ids)
+        if head.lane in self._blocks:
+            await self._unblocked(head.lane)
         if head.kind == "cancel":       # a turn that will never end: its parts are not owed
-            await service.delivered([r.id for r in await service.owed_messages(self.batch)
+            await service.delivered([r.id for r in await service.owed_in_lane(head.lane)
                                      if r.held and r.game_id == head.game_id], error="cancelled")
         self.sent += len(ids)
+        return True
 
     async def _retry(self, head, delay):
         await self.service.retry_later(head.id, self.clock() + delay)
@@ -205,20 +241,6 @@ class OutboxWorker:
         else:
             log.warning("outbox row %s (%s) refused: %r; retrying", head.id, head.kind, exc)
             await self._retry(head, min(300.0, 5.0 * 2 ** head.attempts))
-
-    def missing_permissions(self, channel_id):
-        """The permissions the bot lacks in that channel, as Discord names them (from the
-        guild cache the guilds intent keeps); Send Messages when the cache cannot tell."""
-        channel = self.bot.get_channel(channel_id)
-        guild = getattr(channel, "guild", None)
-        if channel is None or guild is None or guild.me is None:
-            return ["send_messages"]
-        perms = channel.permissions_for(guild.me)
-        needed = list(NEEDED)
-        if isinstance(channel, discord.Thread):
-            needed[1] = "send_messages_in_threads"
-        missing = [name for name in needed if not getattr(perms, name)]
-        return missing or ["send_messages"]
 
 
 def _unit_ids(head, parts, merged):

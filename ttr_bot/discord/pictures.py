@@ -1,9 +1,21 @@
 """Every board picture the bot sends: drawn in the worker pool, once per state, and reused.
 
-`Pictures.render(game, names, viewer, locale, final)` is the one way a picture is made (the
-turn posts through `Delivery.render`, `/ttr status`, `/ttr hand` and "My hand"). A picture is a
-pure function of the game's state, the names, the viewer's seat, the language and the kind of
-page, so it is cached under a digest of exactly those: `/ttr status` on the turn just posted gets
+Three methods make every picture (the turn posts through `Delivery.render`, `/ttr status`,
+`/ttr hand` and "My hand"):
+
+    await pictures.map(game, names, locale="en", highlight=None, cities=None)
+        the public phone picture (render.render_map: the map alone; `highlight` the route
+        indices to ring, e.g. every route claimed since the pinged player's last turn, None:
+        the last move's);
+    await pictures.closeup(game, names, routes, locale="en", cities=())
+        the close-up around `routes` / `cities` (render.render_closeup, 600 x 450);
+    await pictures.render(game, names, viewer=None, locale="en", final=False, highlight=None)
+        the board with its panel: a private board (`viewer`), the final picture (`final`), or
+        the public board with the standings drawn (before the turn card had them in text).
+
+Each gives PNG bytes, or None when the picture could not be drawn. A picture is a pure function
+of the game's state, the names, the viewer's seat, the language, the kind of page and the
+highlighted routes and cities, so it is cached under a digest of exactly those: `/ttr status` on the turn just posted gets
 the very bytes of the post's picture, a private board is drawn again only once something in
 the game has changed, and the same picture asked for twice at once is drawn once (the second
 caller waits for the first). The cache is bounded by its bytes (least recently used first out).
@@ -20,7 +32,7 @@ import logging
 from collections import OrderedDict
 
 from ..engine.state import FIELDS
-from ..render import render_board, render_final
+from ..render import render_board, render_closeup, render_final, render_map
 from ..workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -28,13 +40,22 @@ CACHE_BYTES = 64 * 1024 * 1024     # ~300 boards of 150-210 KiB: every game's la
 RENDER_TIMEOUT = 30.0              # a worker drawing longer than this is stuck: it is replaced
 
 
-def picture_key(game, names, viewer=None, locale="en", final=False, highlight=None):
+def picture_key(game, names, viewer=None, locale="en", final=False, *, kind=None,
+                highlight=None, cities=None):
     """What a picture is drawn from, as a digest: the whole game state (state.FIELDS: the
-    dealer's generator is not drawn, so it is left out), the board, names, seat, language."""
+    dealer's generator is not drawn, so it is left out), the board, names, seat, language,
+    and for the newer pictures their kind ("map", "closeup") and highlighted routes/cities."""
     state = {f.name: f.to_json(getattr(game, f.name)) for f in FIELDS}
-    text = json.dumps([game.board.map_id, game.board.variant, game.n, state, list(names),
-                       viewer, locale, bool(final), sorted(highlight or ())], separators=(",", ":"), ensure_ascii=False)
+    parts = [game.board.map_id, game.board.variant, game.n, state, list(names), viewer, locale,
+             bool(final)]
+    if kind is not None or highlight is not None or cities is not None:
+        parts += [kind, _ids(highlight), _ids(cities)]
+    text = json.dumps(parts, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def _ids(xs):
+    return None if xs is None else sorted(set(int(x) for x in xs))
 
 
 class Pictures:
@@ -52,11 +73,41 @@ class Pictures:
         return self._bytes
 
     async def render(self, game, names, viewer=None, locale="en", final=False, highlight=None):
-        """PNG bytes of the board (`viewer`: that seat's private board; `final`: the end's
-        score picture; `highlight`: route ids drawn highlighted), or None if it could not be
-        drawn."""
+        """PNG bytes of the board with its panel (`viewer`: that seat's private board; `final`:
+        the end's score picture; `highlight`: route indices to ring, None: the last move's), or
+        None if it could not be drawn."""
         names = list(names)
-        key = picture_key(game, names, viewer, locale, final, highlight)
+        if final:
+            key = picture_key(game, names, viewer, locale, True)
+            return await self._get(key, game, render_final, (names, locale))
+        highlight = _ids(highlight)
+        key = picture_key(game, names, viewer, locale, False, highlight=highlight)
+        return await self._get(key, game, render_board, (names, viewer, locale, highlight))
+
+    async def map(self, game, names, locale="en", highlight=None, cities=None):
+        """PNG bytes of the public phone picture (the map alone, render.render_map), or None.
+        `highlight`: route indices to ring (None: what the last move claimed); `cities`: node
+        indices of stations to ring (None: the last move's station)."""
+        names = list(names)
+        highlight, cities = _ids(highlight), _ids(cities)
+        key = picture_key(game, names, None, locale, kind="map", highlight=highlight,
+                          cities=cities)
+        return await self._get(key, game, render_map, (names, highlight, locale, cities))
+
+    async def closeup(self, game, names, routes, locale="en", cities=()):
+        """PNG bytes of the close-up (render.render_closeup: 600 x 450, the map around
+        `routes` and `cities`, highlighted, larger), or None (also when both are empty)."""
+        names = list(names)
+        routes, cities = _ids(routes), _ids(cities)
+        if not routes and not cities:
+            return None
+        key = picture_key(game, names, None, locale, kind="closeup", highlight=routes,
+                          cities=cities)
+        return await self._get(key, game, render_closeup, (names, routes, locale, cities))
+
+    async def _get(self, key, game, function, args):
+        """The cached picture under `key`, or function(copy of game, *args) drawn in a worker
+        (once, however many ask at once)."""
         png = self._cache.get(key)
         if png is not None:
             self._cache.move_to_end(key)
@@ -70,20 +121,16 @@ class Pictures:
         self._drawing[key] = fut
         png = None
         try:
-            png = await self._draw(key, game.copy(), names, viewer, locale, final)
+            png = await self._draw(key, function, game.copy(), args)
         finally:
             del self._drawing[key]
             fut.set_result(png)     # shielded by its waiters: never cancelled
         return png
 
-    async def _draw(self, key, game, names, viewer, locale, final):
+    async def _draw(self, key, function, game, args):
         try:
-            if final:
-                png = await self.workers.run(render_final, game, names, locale,
-                                             timeout=self.timeout, first=True)
-            else:
-                png = await self.workers.run(render_board, game, names, viewer, locale,
-                                             timeout=self.timeout, first=True)
+            png = await self.workers.run(function, game, *args, timeout=self.timeout,
+                                         first=True)
         except Exception:
             self.stats["failed"] += 1
             log.exception("drawing the board of a %s game failed", game.board.map_id)

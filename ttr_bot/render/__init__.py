@@ -1,12 +1,29 @@
-"""The board picture: a pure function of (game state, map, viewer) -> PNG bytes, Pillow only.
+"""The board pictures: pure functions of (game state, map, viewer) -> PNG bytes, Pillow only.
 
-    render_board(game, names, viewer=None, locale="en") -> bytes
-        The board after a turn. With `viewer` (a seat) it is that player's private board: the
-        same plus their tickets (cities ringed on the map, completed ones in green) and hand.
+    render_map(game, names, highlight=None, locale="en", cities=None) -> bytes
+        The public picture, made for a phone: the map alone (no panel: the turn card's text
+        has the standings), names and marks large enough to read at a phone's width. Rings
+        `highlight` (route indices, e.g. every route claimed since a player's last turn) and
+        `cities` (node indices, stations built); None: what the last move claimed or built.
+    render_closeup(game, names, routes, locale="en", cities=()) -> bytes
+        The close-up of what changed: a crop of the map around `routes` (and `cities`),
+        highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map; routes far
+        apart: the map around them reduced, less on one side).
+    closeup_contents(game, routes, cities=()) -> dict
+        What that close-up shows, as data for its alt text: each route's label and owner, each
+        station's city and owner, the lanes the claims closed (the words are the caller's), and
+        its scale over the map's (under 1: routes far apart, the close-up adds nothing).
+    render_board(game, names, viewer=None, locale="en", highlight=None, cities=None) -> bytes
+        The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
+        that player's private board: the same plus their tickets (cities ringed on the map,
+        completed ones in green) and hand.
     render_final(game, names, locale="en") -> bytes
         The end: score breakdown per player, the winner, the longest path drawn on the map.
 
-Both are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
+Every picture draws the lanes of double routes that the game has closed (2-3 players, the
+engine's rule) as closed: a hatched ghost of a slot.
+
+All are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
 `fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto Sans Thai, Noto Sans
 Arabic and a Japanese subset of Noto Sans CJK JP (`text.py` picks the font of each character,
 orders right-to-left text and shapes it). A map's static layer (map, free slots, cities, names,
@@ -16,17 +33,36 @@ whose palette is made once with the static page and holds every solid colour exa
 The bot draws them in its worker processes and reuses each picture while the state is the
 same (ttr_bot/discord/pictures.py).
 """
-from .draw import board_png, final_png
+from .closeup import closeup_contents, closeup_png
+from .draw import board_png, final_png, map_png
 
-__all__ = ["render_board", "render_final"]
+__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map"]
 
 
-def render_board(game, names, viewer=None, locale="en"):
-    """PNG bytes of the board (public, or `viewer`'s private board)."""
-    return board_png(game, names, viewer, locale)
+def render_map(game, names, highlight=None, locale="en", cities=None):
+    """PNG bytes of the public phone picture: the map alone. `highlight`: route indices to
+    ring (None: the last move's claim); `cities`: node indices to ring (None: the last move's
+    station). `names` are not drawn (kept for the same call shape as the other pictures)."""
+    return map_png(game, names, _ids(highlight), locale, _ids(cities))
+
+
+def render_closeup(game, names, routes, locale="en", cities=()):
+    """PNG bytes (600 x 450) of a crop of the map around `routes` (route indices) and `cities`
+    (station node indices), highlighted, at 1.5 times the public map's scale (when they are
+    too far apart for that: at its scale, or reduced). ValueError when both are empty."""
+    return closeup_png(game, names, _ids(routes), locale, _ids(cities))
+
+
+def render_board(game, names, viewer=None, locale="en", highlight=None, cities=None):
+    """PNG bytes of the board with its panel (public, or `viewer`'s private board);
+    `highlight` / `cities` as for render_map."""
+    return board_png(game, names, viewer, locale, _ids(highlight), _ids(cities))
 
 
 def render_final(game, names, locale="en"):
     """PNG bytes of the final picture: scores, winner, longest path."""
     return final_png(game, names, locale)
 
+
+def _ids(xs):
+    return None if xs is None else tuple(sorted(set(int(x) for x in xs)))

@@ -57,7 +57,7 @@ from . import palette as P
 from . import panel as PN
 from . import static as S
 from . import text as T
-from .draw import TICKET_R, longest_path_trails, overlay
+from .draw import TICKET_R, closed_lanes, longest_path_trails, overlay
 from .geometry import MARGIN, Layout
 
 MAX_BYTES = 8 << 20            # 8 MiB: Discord's upload limit for servers without boosts
@@ -165,8 +165,9 @@ class _Frames:
     """Draws the film's frames: the map of a state (whole, or only where it changed) at full
     size, halved and mapped onto the palette, and the band."""
 
-    def __init__(self, board, names, locale):
+    def __init__(self, board, names, locale, n=None):
         self.board, self.names, self.locale = board, names, locale
+        self.n = len(names) if n is None else n      # players: which lanes the game closes
         self.base = T.direction(locale)
         self.art = S.art(board, "film", locale, film_layout, _no_panel)
         self.lay = self.art.layout
@@ -190,8 +191,10 @@ class _Frames:
         the rest would paste nothing there)."""
         sp, lay = art.sprites, art.layout
         owner, built = list(state.owner), state.station_owner
+        closed = closed_lanes(self.board, self.n, owner)
         if within is not None:
             near = lambda box: _meets(box, within)               # noqa: E731
+            closed = [r for r in closed if near(self._box("car", r))]
             owner = [o if o >= 0 and near(self._box("car", r)) else -1 for r, o in enumerate(owner)]
             built = {c: o for c, o in built.items() if near(self._box("station", c))}
             halos = [r for r in halos if near(self._box("halo", r))]
@@ -206,8 +209,9 @@ class _Frames:
             px, py = lay.pt(n.x, n.y)
             bx, by = round(px - mask.width / 2), round(py - mask.height / 2)
             img.paste(P.HIGHLIGHT, (bx, by, bx + mask.width, by + mask.height), mask)
-        g = SimpleNamespace(board=self.board, owner=owner, station_owner=built, last_move=None)
-        overlay(img, art, g, highlight=False, trails=trails)
+        g = SimpleNamespace(board=self.board, owner=owner, station_owner=built, last_move=None,
+                            n=self.n)
+        overlay(img, art, g, highlight=False, trails=trails, closed=closed)
 
     def _box(self, kind, what):
         """The page box of a route's cars or halo, or of a station with its ring (cached)."""
@@ -226,10 +230,13 @@ class _Frames:
         return box
 
     def _rects(self, routes, stations):
-        """Page boxes to redraw (even corners, so that they halve exactly)."""
+        """Page boxes to redraw (even corners, so that they halve exactly): around the routes
+        (and their twin lanes, which a claim may close) and the stations."""
         lay = self.lay
         out = []
-        for box in [self._box("halo", r) for r in routes] + [self._box("station", c) for c in stations]:
+        twins = [self.board.routes[r].twin for r in routes if self.board.routes[r].twin >= 0]
+        for box in ([self._box("halo", r) for r in tuple(routes) + tuple(twins)]
+                    + [self._box("station", c) for c in stations]):
             x0 = max(0, math.floor(box[0]) - 2)
             y0 = max(0, math.floor(box[1]) - 2)
             x1 = min(lay.width, math.ceil(box[2]) + 2)
@@ -352,7 +359,7 @@ def render_film(game, names, actions, locale="en", *, max_bytes=MAX_BYTES,
     game, states = replay_states(game, actions)
     names = list(names)
     board = game.board
-    fr = _Frames(board, names, locale)
+    fr = _Frames(board, names, locale, game.n)
     empty = State(tuple([-1] * len(board.routes)), {}, tuple([0] * game.n), 0)
     end = State(tuple(game.owner), dict(game.station_owner), tuple(game.route_points), game.turn)
     players, winners = game.scores()

@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass
 
 MARGIN = 16
+MAP_MARGIN = 6            # around the map alone (the phone picture): every pixel goes to the map
 PANEL_SIDE = 640          # width of the panel beside a portrait map
 SLOT_W, SLOT_H = 54, 16   # a car slot in the board frame
 
@@ -21,7 +22,7 @@ class Layout:
     oy: int
     map_w: int
     map_h: int
-    panel: tuple          # (x0, y0, x1, y1)
+    panel: tuple          # (x0, y0, x1, y1), or None: the map alone
     portrait: bool
 
     def pt(self, x, y):
@@ -47,6 +48,15 @@ def layout(board, kind, band=420):
         height = py0 + band + MARGIN
         panel = (MARGIN, py0, width - MARGIN, height - MARGIN)
     return Layout(kind, width, height, scale, MARGIN, MARGIN, mw, mh, panel, portrait)
+
+
+def map_layout(board, kind, scale=1.0, margin=MAP_MARGIN):
+    """The page of the map alone (the public picture, the close-up's source): no panel, a thin
+    margin, so that a phone's width goes to the map. Even sides."""
+    mw, mh = round(board.width * scale), round(board.height * scale)
+    w, h = mw + 2 * margin, mh + 2 * margin
+    return Layout(kind, w + w % 2, h + h % 2, scale, margin, margin, mw, mh, None,
+                  board.height > board.width)
 
 
 def rounded_rect(cx, cy, angle, w, h, r, steps=4):

@@ -53,6 +53,8 @@ TURN_BG = (255, 244, 200)       # the row of the player to play
 WHITE = (255, 255, 255)
 OUTLINE = (20, 20, 20)          # train cards, ferry discs, tunnel teeth
 ROUTE_LINE = (200, 192, 172)    # the thin line through a route's slots
+CLOSED_FILL = (220, 214, 198)   # a double route's lane the game has closed: a ghost of a slot
+CLOSED_LINE = (160, 150, 130)   # … and its hatching
 CROWN = (255, 190, 0)
 WIN_BG = (255, 250, 225)        # the final picture: a winner's card
 SCORE_BG = (248, 248, 240)      # … everybody else's
@@ -124,7 +126,8 @@ def solid_colours():
     out += [CAR_LINE, HIGHLIGHT, TRAIL, TICKET_OPEN, TICKET_DONE, INK, INK_SOFT, BANNER]
     out += list(LOCO_STRIPES) + list(CARD_INK)
     out += [BOARD_BG, PAGE_BG, PANEL_BG, FRAME, RULE, HALO, CITY_FILL, CITY_LINE, COUNTRY_INK,
-            TURN_BG, WHITE, OUTLINE, ROUTE_LINE, CROWN, WIN_BG, SCORE_BG, ZERO_INK]
+            TURN_BG, WHITE, OUTLINE, ROUTE_LINE, CLOSED_FILL, CLOSED_LINE, CROWN, WIN_BG,
+            SCORE_BG, ZERO_INK]
     for color in list(range(len(CARD_RGB))) + [GRAY]:
         out += [slot_fill(color), slot_line(color)]
     return list(dict.fromkeys(out))

@@ -10,7 +10,7 @@ import math
 import threading
 from collections import OrderedDict
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from ..engine.cards import GRAY
 from ..i18n import t
@@ -20,7 +20,7 @@ from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
 
 SS = 2                       # supersampling factor of everything drawn once
 CITY_R = 9                   # city marker radius, board frame
-LABEL_SIZE = 18
+LABEL_SIZE = 25              # city names at scale 1, pixels (label_size: at other scales)
 STATION_AT = (14, -14)        # a station's house, from its city's centre (board frame)
 LETTER_SIZE = 12
 
@@ -29,6 +29,7 @@ FREE = (SLOT_W - 4, SLOT_H - 3, 4)
 CAR_OUT = (SLOT_W + 4, SLOT_H + 7, 6)
 CAR_IN = (SLOT_W - 2, SLOT_H + 1, 4)
 HALO = (SLOT_W + 20, SLOT_H + 22, 14)
+CLOSED = (SLOT_W - 1, SLOT_H + 1, 4)      # covers a free slot, its outline and its letter
 
 
 def fingerprint(board):
@@ -126,6 +127,43 @@ class Sprites:
             return self._slot_pieces(self.board.routes[route].slots, (CAR_OUT, CAR_IN), reach)
         return self._get(("cars", route), make)
 
+    def closed_pieces(self, route):
+        """[(box, cover mask, hatch mask)] per slot of a lane the game has closed: the cover
+        hides the slot's colour and letter, the hatch (outline and diagonal strokes, inside the
+        cover) says "not to be taken"."""
+        def make():
+            slots = self.board.routes[route].slots
+            reach = math.hypot(CAR_OUT[0], CAR_OUT[1]) / 2 + 2
+            route_box = self._slot_box(slots, reach)
+            k = self.scale * SS
+            out = []
+            for slot in slots:
+                poly = self._slot_polygon(slot, route_box, *CLOSED)
+                bx0 = math.floor(min(px for px, _ in poly) / SS) - 1
+                by0 = math.floor(min(py for _, py in poly) / SS) - 1
+                bx1 = math.ceil(max(px for px, _ in poly) / SS) + 1
+                by1 = math.ceil(max(py for _, py in poly) / SS) + 1
+                size = ((bx1 - bx0) * SS, (by1 - by0) * SS)
+                shift = [(px - bx0 * SS, py - by0 * SS) for px, py in poly]
+                cover = Image.new("L", size, 0)
+                ImageDraw.Draw(cover).polygon(shift, fill=255)
+                hatch = Image.new("L", size, 0)
+                d = ImageDraw.Draw(hatch)
+                d.polygon(shift, outline=255, width=max(1, round(2 * k)))
+                cx = (slot[0] * self.scale - route_box[0] - bx0) * SS
+                cy = (slot[1] * self.scale - route_box[1] - by0) * SS
+                half = (CLOSED[1] / 2) * k
+                for dd in (-21, -10.5, 0, 10.5, 21):
+                    a = along(cx, cy, slot[2], (dd - 6) * k, -half)
+                    b = along(cx, cy, slot[2], (dd + 6) * k, half)
+                    d.line([a, b], fill=255, width=max(1, round(2.5 * k)))
+                hatch = ImageChops.multiply(hatch, cover)
+                x0, y0 = route_box[0], route_box[1]
+                out.append(((x0 + bx0, y0 + by0, x0 + bx1, y0 + by1), _downsample(cover),
+                            _downsample(hatch)))
+            return tuple(out)
+        return self._get(("closed", route), make)
+
     def halo(self, route):
         return self._get(("halo", route),
                          lambda: self._slot_mask(self.board.routes[route].slots, *HALO,
@@ -138,7 +176,7 @@ class Sprites:
             img = Image.new("L", (size * SS, size * SS), 0)
             d = ImageDraw.Draw(img)
             c = size * SS / 2
-            lw = max(2, round(r * SS * 0.36))
+            lw = max(2, round(r * SS * 0.4))
             R = r * SS
             if kind == "ring":
                 d.ellipse(shape("ring", c, c, R), outline=255, width=lw)
@@ -178,9 +216,9 @@ class Sprites:
         return self._get(("house", r), make)
 
     def labels(self):
-        """City names drawn over the cars: those clear of every slot centre."""
-        return self._get(("labels",), lambda: tuple(i for i in labels(self.board, self.scale)
-                                                    if i[3]))
+        """City names, drawn over the cars: a name must read, even where it could not avoid
+        a slot (one car's mark under it; the route's other cars still show it)."""
+        return self._get(("labels",), lambda: labels(self.board, self.scale))
 
     def trail(self, routes):
         """[(box, mask)]: a thick line along each of these routes (city to city through its
@@ -266,7 +304,7 @@ def _draw_cities(d, board, k):
 def place_labels(board, scale, size=LABEL_SIZE):
     """{node: (x, y, clear)}: top-left of each city name in picture pixels (map-relative), put
     where it covers the fewest slots, markers and other names. `clear` is False when the name
-    could not avoid the centre of a slot: it is then drawn under the cars, not over them."""
+    could not avoid the centre of a slot (it is drawn over the cars all the same)."""
     s = scale
     obstacles = []          # circles (x, y, r, cost) in picture pixels
     for route in board.routes:
@@ -325,21 +363,29 @@ def place_labels(board, scale, size=LABEL_SIZE):
 _LABELS = {}
 
 
+def label_size(scale):
+    """The city names' size in pixels on a map drawn at `scale`: smaller on a smaller map, but
+    less than in proportion (the public map at 0.8 must read at a phone's width), larger on
+    the close-up's but less than in proportion (it shows more of the map around the claim)."""
+    return round(LABEL_SIZE * scale ** 0.5)
+
+
 def labels(board, scale):
-    """[(x, y, name, clear)] of the map's city names (cached)."""
+    """[(x, y, name, clear, size)] of the map's city names (cached)."""
     key = (fingerprint(board), scale)
     got = _LABELS.get(key)
     if got is None:
-        got = tuple((x, y - round(0.22 * LABEL_SIZE), board.nodes[n].name, clear)
-                    for n, (x, y, clear) in sorted(place_labels(board, scale).items()))
+        size = label_size(scale)
+        got = tuple((x, y - round(0.22 * size), board.nodes[n].name, clear, size)
+                    for n, (x, y, clear) in sorted(place_labels(board, scale, size).items()))
         with _LOCK:
             _LABELS.setdefault(key, got)
     return got
 
 
 def draw_labels(img, items, ox=0, oy=0):
-    for x, y, name, _ in items:
-        T.draw(img, ox + x, oy + y, name, LABEL_SIZE, P.INK, bold=True, halo=P.HALO,
+    for x, y, name, _, size in items:
+        T.draw(img, ox + x, oy + y, name, size, P.INK, bold=True, halo=P.HALO,
                halo_width=3, valign="top")
 
 
@@ -372,8 +418,7 @@ def build_map(board, scale, locale):
                 continue
             T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
                    align="center")
-    # Names that cannot avoid a slot's centre go under the cars; the others over them.
-    draw_labels(img, [i for i in labels(board, scale) if not i[3]])
+    # (the city names are drawn by each turn's overlay, over the cars)
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
     return img

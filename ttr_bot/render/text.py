@@ -1,31 +1,40 @@
 """Text on the picture: every string goes through `draw` (or `rasterise`, `width`, `fit`).
 
-Fonts (all SIL OFL 1.1, `fonts/`, see fonts/SOURCES.md), tried in this order for each character:
+Fonts (SIL OFL 1.1, `fonts/`, see fonts/SOURCES.md), tried in this order for each character:
 
-    Noto Sans          Latin, Greek, Cyrillic (and the replacement sign)
-    Noto Sans Thai     Thai
-    Noto Sans Arabic   Arabic script, Persian letters included
+    Noto Sans          Latin (Vietnamese included), Greek, Cyrillic
+    Noto Sans Thai, Arabic (Persian letters included), Hebrew, Devanagari, Bengali, Tamil,
+                       Armenian, Georgian
     Noto Sans CJK JP   Japanese: kana, punctuation, full-width forms, JIS level-1 kanji and every
-                       character of the Japanese catalog (a subset: tools/subset_fonts.py)
+                       character of the Japanese catalog (a subset, Regular and Bold)
+    CJK names          the same font cut for players' names, Regular only (emboldened when
+                       bold): the rest of the JIS sets (level 2, JIS X 0213, CP932), Chinese
+                       GB 2312 and Big5, Korean Hangul (tools/subset_fonts.py)
+    Noto Color Emoji   emoji, flags and ZWJ sequences in colour (a bitmap font at 40 ppem,
+                       scaled to the text's size)
+    Noto Sans Symbols 2, Noto Sans Math   symbols and the "fancy" letters of names (𝓐, 𝔸)
 
 A string is cut into runs by the font that has each character: letters take the first font
 that has them; spaces, digits and punctuation stay with the font of their neighbours when it has
 them (so a Thai or Persian sentence keeps its own spaces); combining marks stay with their base.
-What no font has (emoji, Hangul, rare kanji...) becomes one replacement sign (U+FFFD) per
-character or emoji sequence — never a .notdef box; invisible format characters are dropped.
+What no font has is left out, with its marks and what a joiner ties to it — never a .notdef
+box; invisible format characters are dropped (an emoji's variation selector, keycap mark and
+tags stay with it; a skin-tone modifier is dropped, the emoji drawn in its default colour).
 
-Right-to-left text (Persian, Arabic) is ordered by the Unicode bidirectional algorithm
-(`levels`: rules W1-W7, N0-N2, I1-I2, L1-L2 for one line without explicit embeddings), with the
-paragraph direction found from the first strong letter or given by the caller (`base="rtl"` for
-Persian sentences, whose first word may be a Latin name). Each run is shaped by libraqm
-(HarfBuzz: Thai marks, Arabic joining, mirrored brackets), measured and drawn in visual order on
-one baseline. Latin runs that need no shaping keep the basic layout engine, so a Latin string is
-drawn exactly as before (same pixels on every machine, with or without libraqm). Without libraqm
-(Pillow built without it, or no libfribidi on the system) every run falls back to the basic
-engine: Thai and Japanese still draw, Arabic letters lose their joined forms.
+The order of a line (left to right, right to left) is the Unicode bidirectional algorithm's
+(bidi.py: FriBidi, checked against Unicode's BidiCharacterTest.txt), run on the whole string,
+isolates (U+2066..U+2069) included, with the paragraph direction found from the first strong
+letter or given by the caller (`base="rtl"` for Persian sentences, whose first word may be a
+Latin name). Each run is shaped by libraqm (HarfBuzz: Thai marks, Arabic joining, mirrored
+brackets, emoji sequences), measured and drawn in visual order on one baseline. Latin runs that
+need no shaping keep the basic layout engine, so a Latin string is drawn exactly as before (same
+pixels on every machine, with or without libraqm). Without libraqm (Pillow built without it,
+or no libfribidi on the system) every run falls back to the basic engine: Thai and Japanese
+still draw, Arabic letters lose their joined forms.
 
 Layouts (runs and widths) and the rasterised grey masks are kept in bounded LRU caches: drawing
-a text seen before is one paste.
+a text seen before is one paste. Which font has a character is read once from the fonts'
+cmaps (`coverage`, a set per font) and remembered per character (`face_of`).
 """
 import io
 import math
@@ -35,7 +44,11 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont, features
+from PIL import Image, ImageDraw, ImageFilter, ImageFont, features
+
+from . import bidi
+from .bidi import MIRROR as _MIRROR
+from .bidi import levels, paragraph_level, reorder  # noqa: F401 (the tests read them here)
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "NotoSans-Regular.ttf"
@@ -45,24 +58,41 @@ BOLD = FONT_DIR / "NotoSans-Bold.ttf"
 _FT_LOCK = threading.Lock()
 
 HAVE_RAQM = features.check("raqm")
-REPLACEMENT = "\ufffd"        # drawn for what no bundled font has; Noto Sans has it
 
 
 class Face:
-    """One font family of the fallback chain: its Regular and Bold files."""
+    """One font family of the fallback chain: its Regular and Bold files (Bold missing: the
+    Regular outlines are stroked to embolden them); `ppem`: a bitmap font's only size."""
 
-    def __init__(self, name, regular, bold):
+    def __init__(self, name, regular, bold=None, ppem=None):
         self.name = name
-        self.files = (FONT_DIR / regular, FONT_DIR / bold)
+        self.files = (FONT_DIR / regular, FONT_DIR / (bold or regular))
+        self.embolden = bold is None and ppem is None
+        self.ppem = ppem
+
+
+def _both(name, family):
+    return Face(name, f"NotoSans{family}-Regular.ttf", f"NotoSans{family}-Bold.ttf")
 
 
 FACES = (
     Face("latin", "NotoSans-Regular.ttf", "NotoSans-Bold.ttf"),
-    Face("thai", "NotoSansThai-Regular.ttf", "NotoSansThai-Bold.ttf"),
-    Face("arabic", "NotoSansArabic-Regular.ttf", "NotoSansArabic-Bold.ttf"),
+    _both("thai", "Thai"),
+    _both("arabic", "Arabic"),
+    _both("hebrew", "Hebrew"),
+    _both("devanagari", "Devanagari"),
+    _both("bengali", "Bengali"),
+    _both("tamil", "Tamil"),
+    _both("armenian", "Armenian"),
+    _both("georgian", "Georgian"),
     Face("japanese", "NotoSansCJKjp-Regular-subset.otf", "NotoSansCJKjp-Bold-subset.otf"),
+    Face("cjk", "NotoSansCJKjp-Regular-names.otf"),
+    Face("emoji", "NotoColorEmoji-40ppem.ttf", ppem=40),
+    Face("symbols", "NotoSansSymbols2-Regular.ttf"),
+    Face("math", "NotoSansMath-Regular.ttf"),
 )
 LATIN = 0
+EMOJI = next(i for i, f in enumerate(FACES) if f.name == "emoji")
 
 
 # ----- fonts and what they cover ---------------------------------------------------------------
@@ -130,6 +160,7 @@ def face_font(face, size, bold=False, shaped=True):
     its own copy (2 MB for each size of the Japanese font)."""
     if face == LATIN and not shaped:
         return font(size, bold)
+    size = FACES[face].ppem or size
     engine = ImageFont.Layout.RAQM if shaped and HAVE_RAQM else ImageFont.Layout.BASIC
     return ImageFont.truetype(str(FACES[face].files[bool(bold)]), size, layout_engine=engine)
 
@@ -144,7 +175,7 @@ def ignorable(ch):
 
 @lru_cache(maxsize=4096)
 def face_of(ch):
-    """The first face that has this character, or None."""
+    """The first face that has this character, or None (what no font has)."""
     cp = ord(ch)
     for i in range(len(FACES)):
         if cp in coverage(i):
@@ -162,219 +193,94 @@ def _is_ri(ch):
     return 0x1F1E6 <= ord(ch) <= 0x1F1FF
 
 
+def _emoji_part(ch, out):
+    """An emoji's variation selector, keycap mark or tag character, after an emoji."""
+    return bool(out) and out[-1][1] == EMOJI and ord(ch) in coverage(EMOJI)
+
+
+def _emoji_next(text, i):
+    """Whether text[i:] starts with an emoji variation selector or a keycap mark."""
+    return i < len(text) and (text[i] == "\ufe0f" or text[i] == "\u20e3"
+                              or text[i:i + 2] == "\ufe0f\u20e3")
+
+
 def segment(text):
-    """[(character, face)] to draw for `text`: uncovered characters and emoji sequences
-    replaced, ignorable ones dropped, neutral characters kept with their neighbours' face."""
+    """[(character, face, index in text)] to draw for `text`: what no font has left out (with
+    its combining marks and what a zero-width joiner ties to it), ignorable characters dropped,
+    neutral characters kept with their neighbours' face."""
     out = []
-    replaced = False          # the last character out is a replacement: absorb what joins it
+    dropped = False           # the last character was left out: so is what joins it
     i, n = 0, len(text)
     while i < n:
-        ch = text[i]
+        ch, at = text[i], i
         i += 1
         if ch in _JOINERS:
-            if replaced:
+            if dropped:
                 if ch == "\u200d" and i < n:
-                    i += 1                          # ZWJ sequence: one replacement for all
+                    i += 1                          # ZWJ sequence: the next part goes too
                 continue
             if out and ord(ch) in coverage(out[-1][1]):
-                out.append((ch, out[-1][1]))        # e.g. ZWNJ inside a Persian word
+                out.append((ch, out[-1][1], at))    # ZWNJ in a Persian word, ZWJ in an emoji
             continue
         if ignorable(ch):
+            if not dropped and _emoji_part(ch, out):
+                out.append((ch, EMOJI, at))
             continue
         if unicodedata.category(ch)[0] == "M":
-            if replaced:
+            if dropped:
                 continue
             if out and ord(ch) in coverage(out[-1][1]):
-                out.append((ch, out[-1][1]))
+                out.append((ch, out[-1][1], at))
             else:
                 face = face_of(ch)
-                if face is not None:
-                    out.append((ch, face))
+                if face is not None and face != EMOJI:
+                    out.append((ch, face, at))
             continue
         face = face_of(ch)
+        if face is not None and face != EMOJI and _emoji_next(text, i) and ord(ch) in coverage(
+                EMOJI):
+            face = EMOJI                            # ❤️, 1️⃣: asked for as emoji
         if face is None:
             if _is_ri(ch) and i < n and _is_ri(text[i]):
                 i += 1                              # a flag: two regional indicators
-            out.append((REPLACEMENT, LATIN))
-            replaced = True
+            dropped = True
             continue
-        replaced = False
-        out.append((ch, face))
-    # neutrals (spaces, digits, punctuation) take a neighbour's face when it has them
-    for j, (ch, face) in enumerate(out):
-        if ch == REPLACEMENT or unicodedata.bidirectional(ch) not in _NEUTRAL:
+        dropped = False
+        out.append((ch, face, at))
+    # neutrals (spaces, digits, punctuation) take a neighbour's face when it has them; an
+    # emoji is neutral too, but no letter nor space goes to the emoji font
+    for j, (ch, face, at) in enumerate(out):
+        if face == EMOJI or unicodedata.bidirectional(ch) not in _NEUTRAL:
             continue
         cp = ord(ch)
-        if j and out[j - 1][1] != face and cp in coverage(out[j - 1][1]):
-            out[j] = (ch, out[j - 1][1])
+        if j and out[j - 1][1] not in (face, EMOJI) and cp in coverage(out[j - 1][1]):
+            out[j] = (ch, out[j - 1][1], at)
             continue
         if j == 0 or out[j - 1][1] != face:
-            nxt = next((f for c, f in out[j + 1:]
+            nxt = next((f for c, f, _ in out[j + 1:]
                         if unicodedata.bidirectional(c) not in _NEUTRAL), None)
-            if nxt is not None and nxt != face and cp in coverage(nxt):
-                out[j] = (ch, nxt)
+            if nxt is not None and nxt not in (face, EMOJI) and cp in coverage(nxt):
+                out[j] = (ch, nxt, at)
     return out
-
-
-# ----- the bidirectional algorithm (one line, no explicit embeddings) --------------------------
-
-_STRONG = {"L": "L", "R": "R", "AL": "R"}
-_PAIRS = {"(": ")", "[": "]", "{": "}", "«": "»", "‹": "›", "（": "）", "［": "］", "｛": "｝",
-          "「": "」", "『": "』", "【": "】", "〔": "〕", "〈": "〉", "《": "》", "⁅": "⁆"}
-_CLOSERS = {v: k for k, v in _PAIRS.items()}
-_MIRROR = dict(list(_PAIRS.items()) + list(_CLOSERS.items()) + [("<", ">"), (">", "<")])
-
-
-def paragraph_level(chars, base=None):
-    """0 (left to right) or 1 (right to left): `base` if given, else the first strong letter's."""
-    if base in ("rtl", "ltr"):
-        return 1 if base == "rtl" else 0
-    for ch in chars:
-        t = unicodedata.bidirectional(ch)
-        if t in ("L", "R", "AL"):
-            return 0 if t == "L" else 1
-    return 0
-
-
-def levels(chars, para):
-    """The embedding level of each character (UBA rules W1-W7, N0-N2, I1-I2 and L1)."""
-    n = len(chars)
-    e = "R" if para else "L"
-    types = []
-    for ch in chars:
-        t = unicodedata.bidirectional(ch) or "L"
-        if t in ("LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"):
-            t = "BN"
-        types.append(t)
-    orig = list(types)
-    prev = e
-    for i, t in enumerate(types):                 # W1 (and BN, which X9 would have removed)
-        if t in ("NSM", "BN"):
-            types[i] = prev
-        prev = types[i]
-    strong = e
-    for i, t in enumerate(types):                 # W2, W3
-        if t == "EN" and strong == "AL":
-            types[i] = "AN"
-        if t in ("L", "R", "AL"):
-            strong = t
-        if t == "AL":
-            types[i] = "R"
-    for i in range(1, n - 1):                     # W4
-        a, t, b = types[i - 1], types[i], types[i + 1]
-        if t == "ES" and a == b == "EN":
-            types[i] = "EN"
-        elif t == "CS" and a == b and a in ("EN", "AN"):
-            types[i] = a
-    i = 0
-    while i < n:                                  # W5
-        if types[i] == "ET":
-            j = i
-            while j < n and types[j] == "ET":
-                j += 1
-            if (i > 0 and types[i - 1] == "EN") or (j < n and types[j] == "EN"):
-                types[i:j] = ["EN"] * (j - i)
-            i = j
-        else:
-            i += 1
-    strong = e
-    for i, t in enumerate(types):                 # W6, W7
-        if t in ("ES", "ET", "CS"):
-            types[i] = "ON"
-        elif t == "EN" and strong == "L":
-            types[i] = "L"
-        if t in ("L", "R"):
-            strong = t
-    _brackets(chars, types, e)                    # N0
-    dir_of = lambda t: "R" if t in ("R", "EN", "AN") else t       # noqa: E731
-    i = 0
-    while i < n:                                  # N1, N2
-        if types[i] in ("L", "R", "EN", "AN"):
-            i += 1
-            continue
-        j = i
-        while j < n and types[j] not in ("L", "R", "EN", "AN"):
-            j += 1
-        before = dir_of(types[i - 1]) if i else e
-        after = dir_of(types[j]) if j < n else e
-        types[i:j] = [before if before == after else e] * (j - i)
-        i = j
-    out = []
-    for t in types:                               # I1, I2
-        if para % 2 == 0:
-            out.append(para + (1 if t == "R" else 2 if t in ("AN", "EN") else 0))
-        else:
-            out.append(para + (1 if t in ("L", "EN", "AN") else 0))
-    for i in range(n - 1, -1, -1):                # L1: trailing whitespace
-        if orig[i] in ("WS", "S", "B", "BN"):
-            out[i] = para
-        else:
-            break
-    return out
-
-
-def _brackets(chars, types, e):
-    """N0: a pair of brackets takes the direction of what it holds (or of its context)."""
-    stack, pairs = [], []
-    for i, ch in enumerate(chars):
-        if types[i] != "ON":
-            continue
-        if ch in _PAIRS:
-            stack.append((ch, i))
-        elif ch in _CLOSERS:
-            for k in range(len(stack) - 1, -1, -1):
-                if stack[k][0] == _CLOSERS[ch]:
-                    pairs.append((stack[k][1], i))
-                    del stack[k:]
-                    break
-    opposite = "L" if e == "R" else "R"
-    for o, c in sorted(pairs):
-        inside = {("R" if t in ("EN", "AN") else t) for t in types[o + 1:c]} & {"L", "R"}
-        if not inside:
-            continue
-        if e in inside:
-            d = e
-        else:
-            before = next((("R" if t in ("EN", "AN") else t) for t in reversed(types[:o])
-                           if t in ("L", "R", "EN", "AN")), e)
-            d = opposite if before == opposite else e
-        types[o] = types[c] = d
-
-
-def reorder(runs):
-    """L2: the runs [(level, ...)] in visual order, left to right."""
-    runs = list(runs)
-    if not runs:
-        return runs
-    top = max(r[0] for r in runs)
-    low = min(r[0] for r in runs)
-    low += (low + 1) % 2                          # the lowest odd level
-    for lvl in range(top, low - 1, -1):
-        i = 0
-        while i < len(runs):
-            if runs[i][0] >= lvl:
-                j = i
-                while j < len(runs) and runs[j][0] >= lvl:
-                    j += 1
-                runs[i:j] = runs[i:j][::-1]
-                i = j
-            else:
-                i += 1
-    return runs
 
 
 # ----- layout: runs, positions, width (cached) ---------------------------------------------------
 
 class Run:
-    """Part of a laid-out string in one face and direction, at x along the baseline."""
-    __slots__ = ("text", "face", "rtl", "shaped", "x", "width")
+    """Part of a laid-out string in one face and direction, at x along the baseline.
+    `scale`: from the font's size to the text's (a bitmap font is drawn at its one size)."""
+    __slots__ = ("text", "face", "rtl", "shaped", "x", "width", "scale")
 
-    def __init__(self, text, face, rtl, shaped, x, width):
+    def __init__(self, text, face, rtl, shaped, x, width, scale=1.0):
         self.text, self.face, self.rtl, self.shaped = text, face, rtl, shaped
-        self.x, self.width = x, width
+        self.x, self.width, self.scale = x, width, scale
 
     def font(self, size, bold):
         return face_font(self.face, size, bold, self.shaped)
+
+    def stroke(self, size, bold):
+        """The stroke that emboldens a face without a Bold file (0: none)."""
+        return round(size / 28, 2) if bold and FACES[self.face].embolden else 0
 
     def kwargs(self):
         if self.shaped and HAVE_RAQM:
@@ -416,11 +322,12 @@ def layout(text, size, bold=False, base=None):
     seg = segment(text)
     if not seg:
         return Layout((), 0, False)
-    chars = [c for c, _ in seg]
-    para = paragraph_level(chars, base)
-    lv = levels(chars, para)
+    para, lv = bidi.resolve(text, base)
     logical = []                                  # [level, face, text]
-    for (ch, face), level in zip(seg, lv):
+    for ch, face, at in seg:
+        level = lv[at]
+        if level is None:                         # a joiner (BN): it stays in its word's run
+            level = logical[-1][0] if logical else para
         if logical and logical[-1][0] == level and logical[-1][1] == face:
             logical[-1][2] += ch
         else:
@@ -434,8 +341,9 @@ def layout(text, size, bold=False, base=None):
                 shaped = False
                 if rtl:
                     s = "".join(_MIRROR.get(c, c) for c in reversed(s))
-            run = Run(s, face, rtl, shaped, x, 0.0)
-            run.width = run.font(size, bold).getlength(s, **run.kwargs())
+            scale = size / FACES[face].ppem if FACES[face].ppem else 1.0
+            run = Run(s, face, rtl, shaped, x, 0.0, scale)
+            run.width = run.font(size, bold).getlength(s, **run.kwargs()) * scale
             runs.append(run)
             x += run.width
     return Layout(tuple(runs), math.ceil(x), False)
@@ -446,11 +354,13 @@ def layout(text, size, bold=False, base=None):
 class Text:
     """A rasterised string: `fill` (and `halo`, the outline behind it) are L masks in which
     (pad_x, pad_y) is the left end of the ascender line (of Noto Sans at this size)."""
-    __slots__ = ("fill", "halo", "pad_x", "pad_y", "width", "ascent", "descent", "size")
+    __slots__ = ("fill", "halo", "pad_x", "pad_y", "width", "ascent", "descent", "size",
+                 "color")
 
-    def __init__(self, fill, halo, pad_x, pad_y, width, ascent, descent, size):
+    def __init__(self, fill, halo, pad_x, pad_y, width, ascent, descent, size, color=None):
         self.fill, self.halo, self.pad_x, self.pad_y = fill, halo, pad_x, pad_y
         self.width, self.ascent, self.descent, self.size = width, ascent, descent, size
+        self.color = color        # RGBA: colour emoji laid over the fill, or None
 
     @property
     def pad(self):
@@ -467,8 +377,11 @@ def rasterise(text, size, bold=False, halo=0, base=None):
     with _FT_LOCK:
         ascent, descent = f.getmetrics()
         top, bottom, left, right = ascent, descent, 0.0, float(lay.width)
+        boxes = []
         for r in lay.runs:                        # room for taller glyphs, overhangs
-            x0, y0, x1, y1 = r.font(size, bold).getbbox(r.text, anchor="ls", **r.kwargs())
+            x0, y0, x1, y1 = (v * r.scale for v in r.font(size, bold).getbbox(
+                r.text, anchor="ls", stroke_width=r.stroke(size, bold), **r.kwargs()))
+            boxes.append((x0, y0, x1, y1))
             top, bottom = max(top, -y0), max(bottom, y1)
             left, right = min(left, r.x + x0), max(right, r.x + x1)
         pad_x = pad + math.ceil(-left)
@@ -477,15 +390,44 @@ def rasterise(text, size, bold=False, halo=0, base=None):
         h = pad_y + ascent + math.ceil(bottom) + pad
         fill = Image.new("L", (w, h), 0)
         outline = Image.new("L", (w, h), 0) if halo else None
+        color = None
         base_y = pad_y + ascent
-        for r in lay.runs:
-            rf, kw = r.font(size, bold), r.kwargs()
+        for r, box in zip(lay.runs, boxes):
+            rf, kw, sw = r.font(size, bold), r.kwargs(), r.stroke(size, bold)
+            if FACES[r.face].ppem:
+                color = _draw_bitmap_run(r, rf, kw, box, (pad_x + r.x, base_y), color,
+                                         (w, h), outline, halo)
+                continue
             ImageDraw.Draw(fill).text((pad_x + r.x, base_y), r.text, font=rf, fill=255,
-                                      anchor="ls", **kw)
+                                      anchor="ls", stroke_width=sw, stroke_fill=255, **kw)
             if halo:
                 ImageDraw.Draw(outline).text((pad_x + r.x, base_y), r.text, font=rf, fill=255,
-                                             anchor="ls", stroke_width=halo, stroke_fill=255, **kw)
-    return Text(fill, outline, pad_x, pad_y, lay.width, ascent, descent, size)
+                                             anchor="ls", stroke_width=halo + sw,
+                                             stroke_fill=255, **kw)
+    return Text(fill, outline, pad_x, pad_y, lay.width, ascent, descent, size, color)
+
+
+def _draw_bitmap_run(r, rf, kw, box, origin, color, size, outline, halo):
+    """A colour emoji run: drawn at the font's size, scaled to the text's, laid on `color`
+    (RGBA, made on first use); its shape widens the halo."""
+    x0, y0, x1, y1 = (round(v / r.scale) for v in box)
+    if x1 <= x0 or y1 <= y0:
+        return color
+    tile = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+    ImageDraw.Draw(tile).text((-x0, -y0), r.text, font=rf, anchor="ls", embedded_color=True,
+                              **kw)
+    w, h = max(1, round(tile.width * r.scale)), max(1, round(tile.height * r.scale))
+    tile = tile.resize((w, h), Image.LANCZOS)
+    at = (round(origin[0] + x0 * r.scale), round(origin[1] + y0 * r.scale))
+    if color is None:
+        color = Image.new("RGBA", size, (0, 0, 0, 0))
+    layer = Image.new("RGBA", size, (0, 0, 0, 0))
+    layer.paste(tile, at)
+    color = Image.alpha_composite(color, layer)
+    if halo:
+        grown = tile.getchannel("A").filter(ImageFilter.MaxFilter(2 * halo + 1))
+        outline.paste(255, at, grown)
+    return color
 
 
 def _rasterise_simple(text, size, bold, halo):
@@ -568,6 +510,11 @@ def draw(img, x, y, text, size, fill, bold=False, halo=None, halo_width=3, align
     if halo is not None:
         img.paste(halo, box, t.halo)
     img.paste(fill, box, t.fill)
+    if t.color is not None:
+        if img.mode in ("RGB", "RGBA"):
+            img.paste(t.color, box, t.color)
+        else:
+            img.paste(fill, box, t.color.getchannel("A"))
     return t.width
 
 

@@ -13,7 +13,7 @@ from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS
 from .listing import GameListing
-from .lobby import REMATCH_OF, Rematch, check_table
+from .lobby import GAME_LANGUAGE, REMATCH_OF, Rematch, check_table
 from .notify import HOW, BadSetting
 from .records import (
     FilmInput,
@@ -48,6 +48,7 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF", "Rematch",
+           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF",
+           "GAME_LANGUAGE", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]

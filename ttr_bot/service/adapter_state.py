@@ -1,6 +1,6 @@
 """What the Discord adapter asks the service to remember for it: the bot's own messages it edits
 later (the lobby message, the turn panel) or links to (the final post), whose DMs are closed,
-each user's language, and the last finished game of a user (for /ttr server export). Mixed into
+each user's and each server's language, and the last finished game of a user (for /ttr server export). Mixed into
 GameService, so the adapter never touches the store."""
 from typing import NamedTuple
 
@@ -47,6 +47,14 @@ class AdapterState:
     async def set_user_locale(self, user_id, locale):
         """None clears the choice."""
         await self.store.set_locale(user_id, locale, now=self.clock())
+
+    async def server_locale(self, guild_id):
+        """The server's /ttr server language choice, or None."""
+        return await self.store.get_guild_locale(guild_id)
+
+    async def set_server_locale(self, guild_id, locale):
+        """None clears the choice."""
+        await self.store.set_guild_locale(guild_id, locale, now=self.clock())
 
     async def last_finished_game(self, user_id):
         """The id of the user's latest finished game (including one they left to a computer

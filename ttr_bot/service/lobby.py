@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, replace
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
+from ..i18n import LOCALES
 from ..maps import MapError, variants
 from ..store import ChannelBusy, NewTimer, Owed, SeatTaken, WrongStatus
 from .effects import Effects, ServiceError
@@ -31,6 +32,10 @@ from .turns import (
     GameOptions,
 )
 
+# the option saying which language the game's public posts and board are in (a locale of
+# i18n.LOCALES, fixed when the lobby opens; a rematch copies it with the other options)
+GAME_LANGUAGE = "language"
+
 
 def game_options(options):
     """The /ttr new options with the time settings (deadline, remind, away) checked and their
@@ -40,6 +45,8 @@ def game_options(options):
     out = {**GameOptions(deadline=DEFAULT_DEADLINE).to_dict(), **options}
     bad = [k for k, allowed in (("deadline", DEADLINES), ("remind", REMINDS), ("away", AWAY_MODES))
            if out[k] not in allowed]
+    if GAME_LANGUAGE in out and out[GAME_LANGUAGE] not in LOCALES:
+        bad.append(GAME_LANGUAGE)
     if bad:
         raise ServiceError("service.bad_option", option=", ".join(bad))
     return out

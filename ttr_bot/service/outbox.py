@@ -8,8 +8,80 @@ MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row befor
 
 class OutboxAccess:
     async def owed_messages(self, limit=500):
-        """The owed rows of this process's guilds (every guild's without shards)."""
+        """The owed rows of this process's guilds (every guild's without shards), oldest
+        first, whatever their destination (tests, tools; the worker reads `deliverable`)."""
         return await self.store.pending_outbox(limit, shards=self.shards)
+
+    async def deliverable(self, lanes=200, per_lane=20):
+        """The first owed rows of each destination not refused until later (this process's
+        guilds): a destination owing thousands never hides another's."""
+        return await self.store.deliverable_outbox(self.clock(), lanes=lanes, per_lane=per_lane,
+                                                   shards=self.shards)
+
+    async def owed_in_lane(self, lane):
+        return await self.store.owed_in_lane(lane)
+
+    # ----- destinations Discord refuses (discord/outbox.py states the rules) -----------------
+    async def destination_refused(self, lane, retry_in, *, code=None, guild_id=None):
+        """Discord refused this destination: none of its rows is tried for `retry_in` seconds
+        (the other destinations go on). The block as it is now (attempts 1: it just began)."""
+        now = self.clock()
+        return await self.store.refuse_lane(lane, now, now + retry_in, guild_id=guild_id,
+                                            code=code)
+
+    async def destination_blocks(self):
+        return await self.store.lane_blocks(shards=self.shards)
+
+    async def destination_works(self, lane):
+        """A post went through: the block (if any) ends; it as it was, or None."""
+        return await self.store.clear_lane_block(lane)
+
+    async def retry_destinations(self, lanes):
+        """A permission may be back (a gateway event said something changed): these refused
+        destinations are tried again now, not at the end of their backoff."""
+        count = await self.store.retry_lanes_at(list(lanes), self.clock())
+        if count and self.on_outbox is not None:
+            self.on_outbox()
+        return count
+
+    async def give_up_destination(self, lane, reason):
+        """The destination was refused for too long (or the bot left its server): the open game
+        posting there is closed (`reason` is its end reason; its host and players are told by
+        DM, which goes through another destination), and every row it owes is given up."""
+        closed = None
+        if lane.startswith("c"):
+            closed = await self._close_for(int(lane[1:]), reason)
+        await self.store.fail_outbox_lane(lane, f"given up: {reason}", now=self.clock())
+        return closed
+
+    async def guild_gone(self, guild_id):
+        """The bot was removed from the server (GUILD_DELETE without `unavailable`): its open
+        games are closed as a destination given up is (end reason 'removed'), their players
+        told by DM where Discord still lets the bot write to them. The game ids closed."""
+        closed = []
+        for game_id in await self.store.open_games_in_guild(guild_id):
+            hosted = await self.load(game_id)
+            if hosted is None:
+                continue
+            if await self.give_up_destination(channel_lane(hosted.channel_id), "removed"):
+                closed.append(game_id)
+        for block in await self.store.lane_blocks():
+            if block.guild_id == guild_id:
+                await self.store.fail_outbox_lane(block.lane, "given up: removed",
+                                                  now=self.clock())
+        return closed
+
+    async def _close_for(self, channel_id, reason):
+        hosted = await self.game_in_channel(channel_id)
+        if hosted is None:
+            return None
+        async with self.lock(hosted.id):
+            hosted = await self._reload(hosted.id)
+            if hosted is None or not hosted.is_open or hosted.channel_id != channel_id:
+                return None
+            await self._cancel(hosted, reason=reason, dm_key=f"bot.closed.{reason}")
+        self._channels.pop(channel_id, None)
+        return hosted.id
 
     async def claim_messages(self, ids, lease=MESSAGE_LEASE):
         """Before sending these rows: lease them to this process, or False if another process
@@ -30,7 +102,11 @@ class OutboxAccess:
     async def retry_later(self, row_id, due_at):
         return await self.store.retry_outbox(row_id, due_at)
 
-    async def forget_sent(self, older_than):
+    async def forget_sent(self, older_than, votes_older_than=None):
+        """Housekeeping: rows sent or given up more than `older_than` seconds ago are deleted
+        (and the blocks of destinations owing nothing), closed votes after `votes_older_than`."""
+        if votes_older_than is not None:
+            await self.store.purge_votes(self.clock() - votes_older_than)
         return await self.store.purge_outbox(self.clock() - older_than)
 
     async def owe(self, items, game_id=None):
@@ -40,9 +116,10 @@ class OutboxAccess:
         await self.store.write_owed(owed, game_id, self.clock())
         self._committed(owed)
 
-    async def tell_cannot_post(self, game_id, row_id, missing):
+    async def tell_cannot_post(self, game_id, since, missing, key="bot.perm.dm"):
         """The bot may not post in the game's channel: the host and the player to move are
-        told privately, once per stuck message, what permission is missing."""
+        told privately, once per block (`since`: when it began), what permission is missing
+        (`key`: or that the game's thread is locked)."""
         hosted = await self.load(game_id)
         if hosted is None:
             return
@@ -50,7 +127,8 @@ class OutboxAccess:
         if hosted.game is not None and not hosted.game.over:
             users += [hosted.seats[s].user_id for s in hosted.game.to_move()]
         users = list(dict.fromkeys(u for u in users if u is not None))
-        await self.owe([dm_row(u, "bot.perm.dm", game_id=game_id, key_id=f"perm:{row_id}:{u}",
+        await self.owe([dm_row(u, key, game_id=game_id,
+                               key_id=f"perm:{hosted.channel_id}:{int(since)}:{u}",
                                channel=f"<#{hosted.channel_id}>", missing=missing)
                         for u in users], game_id)
 

@@ -29,6 +29,7 @@ from .models import (
     FinishedGame,
     Game,
     GameVersion,
+    LaneBlock,
     LeaderboardRow,
     MessageRef,
     NewTimer,
@@ -57,7 +58,7 @@ __all__ = [
     "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
-    "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD",
+    "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD", "LaneBlock",
 ]
 
 

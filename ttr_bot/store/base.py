@@ -32,6 +32,7 @@ from .models import (
     FinishedGame,
     Game,
     GameVersion,
+    LaneBlock,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -292,6 +293,16 @@ class Store(ABC):
     async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
         """None clears the choice (back to the guild's or Discord's locale)."""
 
+    # -- servers -------------------------------------------------------------------------------
+    @abstractmethod
+    async def get_guild_locale(self, guild_id: int) -> str | None:
+        """The language a server's new games are played in (/ttr server language), or None."""
+
+    @abstractmethod
+    async def set_guild_locale(self, guild_id: int, locale: str | None,
+                               now: float | None = None) -> None:
+        """None clears the choice (back to the server's Discord locale)."""
+
     @abstractmethod
     async def get_dms_closed(self, user_id: int) -> bool:
         """Whether DMs to the user failed last time (False for unknown users)."""
@@ -364,6 +375,48 @@ class Store(ABC):
         those shards (rows without a game: shard 0's)."""
 
     @abstractmethod
+    async def deliverable_outbox(
+        self, now: float, *, lanes: int = 200, per_lane: int = 20, shards: Shards | None = None,
+    ) -> list[OutboxRow]:
+        """What the delivery worker may look at now: the first `per_lane` owed rows of each
+        destination (lane) that is not refused until later (`refuse_lane`), at most `lanes`
+        destinations, the one whose first row is due soonest first, each lane's rows together
+        and in id order. However many rows one destination owes, the others' come too."""
+
+    @abstractmethod
+    async def owed_in_lane(self, lane: str) -> list[OutboxRow]:
+        """Every owed row of one destination, in id order (a catch-up after a long block)."""
+
+    @abstractmethod
+    async def refuse_lane(
+        self, lane: str, now: float, retry_at: float, *, guild_id: int | None = None,
+        code: int | None = None,
+    ) -> LaneBlock:
+        """Discord refused this destination: its rows wait until `retry_at`. The first refusal
+        starts the block (refused_since = now, attempts 1); later ones count an attempt."""
+
+    @abstractmethod
+    async def lane_blocks(self, *, shards: Shards | None = None) -> list[LaneBlock]:
+        """The refused destinations (of these shards' guilds; none: shard 0's)."""
+
+    @abstractmethod
+    async def clear_lane_block(self, lane: str) -> LaneBlock | None:
+        """A post went through (or the destination was given up): the block ends; it as it
+        was, or None if there was none."""
+
+    @abstractmethod
+    async def retry_lanes_at(self, lanes: Sequence[str], at: float) -> int:
+        """Refused destinations to try again at `at` (a permission may be back); how many."""
+
+    @abstractmethod
+    async def open_games_in_guild(self, guild_id: int) -> list[int]:
+        """Ids of the server's games in the lobby or in play, oldest first."""
+
+    @abstractmethod
+    async def purge_votes(self, before: float) -> int:
+        """Delete votes closed before `before`; returns how many."""
+
+    @abstractmethod
     async def claim_outbox(
         self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
     ) -> bool:
@@ -387,11 +440,13 @@ class Store(ABC):
 
     @abstractmethod
     async def fail_outbox_lane(self, lane: str, error: str, now: float | None = None) -> int:
-        """Give up every owed row of a lane (its channel is gone); returns how many."""
+        """Give up every owed row of a lane (its channel is gone, or refused for too long), and
+        end its block; returns how many rows."""
 
     @abstractmethod
     async def purge_outbox(self, before: float) -> int:
-        """Delete rows sent before `before`; returns how many."""
+        """Delete rows sent (or given up) before `before`, and the blocks of destinations that
+        owe nothing any more; returns how many rows."""
 
     # -- timers --------------------------------------------------------------------------------
     @abstractmethod

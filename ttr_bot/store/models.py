@@ -234,6 +234,18 @@ class OutboxRow:
 
 
 @dataclass(frozen=True, slots=True)
+class LaneBlock:
+    """A destination (outbox lane) Discord refuses: its rows wait until `retry_at`; the block
+    began at `refused_since` and has been tried `attempts` times (Discord's error `code`)."""
+    lane: str
+    guild_id: int | None
+    refused_since: float
+    retry_at: float
+    attempts: int
+    code: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class NewTimer:
     """A timer to add in the transaction of a change."""
     kind: str

@@ -11,6 +11,7 @@ from .errors import StoreError
 from .models import (
     FinishedGame,
     Game,
+    LaneBlock,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -35,6 +36,7 @@ SEAT_COLUMNS = ("game_id, seat, user_id, display_name, bot_level, notify, former
                 "timeouts, handover, human_turns")
 OUTBOX_COLUMNS = ("id, game_id, kind, lane, payload, key, held, seq, due_at, created_at, "
                   "attempts, sent_at, error")
+LANE_COLUMNS = "lane, guild_id, refused_since, retry_at, attempts, code"
 VOTE_COLUMNS = ("id, game_id, kind, target_seat, proposer, voters, ballots, status, created_at, "
                 "expires_at, closed_at")
 USER_COLUMNS = "user_id, locale, dms_closed, updated_at, notify"
@@ -171,6 +173,11 @@ def outbox_record(row: Sequence[Any]) -> OutboxRow:
      error) = row
     return OutboxRow(id_, game_id, kind, lane, json.loads(payload), key, bool(held), seq, due_at,
                      created_at, attempts, sent_at, error)
+
+
+def lane_record(row: Sequence[Any]) -> LaneBlock:
+    lane, guild_id, refused_since, retry_at, attempts, code = row
+    return LaneBlock(lane, guild_id, refused_since, retry_at, attempts, code)
 
 
 def vote_record(row: Sequence[Any]) -> Vote:

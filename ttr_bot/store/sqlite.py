@@ -43,6 +43,7 @@ from .models import (
     FinishedGame,
     Game,
     GameVersion,
+    LaneBlock,
     LeaderboardRow,
     MessageRef,
     OutboxRow,
@@ -61,6 +62,7 @@ from .models import (
 from .rows import (
     CHANGE_COLUMNS,
     GAME_COLUMNS,
+    LANE_COLUMNS,
     OUTBOX_COLUMNS,
     RATING_COLUMNS,
     RESULT_COLUMNS,
@@ -77,6 +79,7 @@ from .rows import (
     fill_vote,
     finished_records,
     game_record,
+    lane_record,
     leaderboard_row,
     new_ratings,
     now_or_clock,
@@ -646,6 +649,19 @@ class SqliteStore(Store):
             "updated_at = excluded.updated_at", (user_id, locale, now_or_clock(now)),
         )
 
+    async def get_guild_locale(self, guild_id: int) -> str | None:
+        row = await self._fetchone(
+            "SELECT locale FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return row[0] if row else None
+
+    async def set_guild_locale(self, guild_id: int, locale: str | None,
+                               now: float | None = None) -> None:
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, locale, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET locale = excluded.locale, "
+            "updated_at = excluded.updated_at", (guild_id, locale, now_or_clock(now)),
+        )
+
     async def get_dms_closed(self, user_id: int) -> bool:
         user = await self.get_user(user_id)
         return user.dms_closed if user else False
@@ -773,6 +789,74 @@ class SqliteStore(Store):
         )
         return [outbox_record(row) for row in rows]
 
+    async def deliverable_outbox(
+        self, now: float, *, lanes: int = 200, per_lane: int = 20, shards: Shards | None = None,
+    ) -> list[OutboxRow]:
+        rows = await self._fetchall(
+            f"WITH owed AS (SELECT {qualified(OUTBOX_COLUMNS, 'o')}, ROW_NUMBER() OVER "
+            "(PARTITION BY o.lane ORDER BY o.id) AS n FROM outbox o "
+            "LEFT JOIN games g ON g.id = o.game_id WHERE o.sent_at IS NULL "
+            f"AND {_on(shards, 'g.guild_id')} AND NOT EXISTS (SELECT 1 FROM outbox_lanes l "
+            "WHERE l.lane = o.lane AND l.retry_at > ?)), "
+            "heads AS (SELECT lane, due_at AS head_due, id AS head_id FROM owed WHERE n = 1 "
+            "ORDER BY due_at, id LIMIT ?) "
+            f"SELECT {qualified(OUTBOX_COLUMNS, 'w')} FROM owed w JOIN heads h ON h.lane = w.lane "
+            "WHERE w.n <= ? ORDER BY h.head_due, h.head_id, w.id",
+            (float(now), int(lanes), int(per_lane)))
+        return [outbox_record(row) for row in rows]
+
+    async def owed_in_lane(self, lane: str) -> list[OutboxRow]:
+        rows = await self._fetchall(
+            f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE lane = ? AND sent_at IS NULL ORDER BY id",
+            (lane,))
+        return [outbox_record(row) for row in rows]
+
+    async def refuse_lane(
+        self, lane: str, now: float, retry_at: float, *, guild_id: int | None = None,
+        code: int | None = None,
+    ) -> LaneBlock:
+        row = await self._fetchone(
+            "INSERT INTO outbox_lanes (lane, guild_id, refused_since, retry_at, attempts, code) "
+            "VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (lane) DO UPDATE SET "
+            "attempts = outbox_lanes.attempts + 1, retry_at = excluded.retry_at, "
+            "code = excluded.code, guild_id = COALESCE(excluded.guild_id, outbox_lanes.guild_id) "
+            f"RETURNING {LANE_COLUMNS}",
+            (lane, guild_id, float(now), float(retry_at), code))
+        return lane_record(row)
+
+    async def lane_blocks(self, *, shards: Shards | None = None) -> list[LaneBlock]:
+        rows = await self._fetchall(
+            f"SELECT {LANE_COLUMNS} FROM outbox_lanes WHERE {_on(shards, 'guild_id')} "
+            "ORDER BY retry_at, lane")
+        return [lane_record(row) for row in rows]
+
+    async def clear_lane_block(self, lane: str) -> LaneBlock | None:
+        row = await self._fetchone(
+            f"DELETE FROM outbox_lanes WHERE lane = ? RETURNING {LANE_COLUMNS}", (lane,))
+        return lane_record(row) if row else None
+
+    async def retry_lanes_at(self, lanes: Sequence[str], at: float) -> int:
+        if not lanes:
+            return 0
+        marks = ", ".join("?" * len(lanes))
+        cursor = await self._write(
+            f"UPDATE outbox_lanes SET retry_at = ? WHERE lane IN ({marks}) AND retry_at > ?",
+            (float(at), *lanes, float(at)))
+        return cursor.rowcount
+
+    async def open_games_in_guild(self, guild_id: int) -> list[int]:
+        marks = ", ".join("?" * len(OPEN_STATUSES))
+        rows = await self._fetchall(
+            f"SELECT id FROM games WHERE guild_id = ? AND status IN ({marks}) ORDER BY id",
+            (guild_id, *OPEN_STATUSES))
+        return [row[0] for row in rows]
+
+    async def purge_votes(self, before: float) -> int:
+        cursor = await self._write(
+            "DELETE FROM votes WHERE status != 'open' AND closed_at IS NOT NULL "
+            "AND closed_at < ?", (float(before),))
+        return cursor.rowcount
+
     async def claim_outbox(
         self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
     ) -> bool:
@@ -818,16 +902,22 @@ class SqliteStore(Store):
         return row[0] if row else None
 
     async def fail_outbox_lane(self, lane: str, error: str, now: float | None = None) -> int:
-        cursor = await self._write(
-            "UPDATE outbox SET sent_at = ?, error = ? WHERE lane = ? AND sent_at IS NULL",
-            (now_or_clock(now), error, lane),
-        )
-        return cursor.rowcount
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "UPDATE outbox SET sent_at = ?, error = ? WHERE lane = ? AND sent_at IS NULL",
+                (now_or_clock(now), error, lane),
+            )
+            await db.execute("DELETE FROM outbox_lanes WHERE lane = ?", (lane,))
+            return cursor.rowcount
 
     async def purge_outbox(self, before: float) -> int:
-        cursor = await self._write(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (float(before),))
-        return cursor.rowcount
+        async with self._transaction() as db:
+            cursor = await db.execute(
+                "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?", (float(before),))
+            await db.execute(
+                "DELETE FROM outbox_lanes WHERE NOT EXISTS (SELECT 1 FROM outbox o "
+                "WHERE o.lane = outbox_lanes.lane AND o.sent_at IS NULL)")
+            return cursor.rowcount
 
     # -- timers --------------------------------------------------------------------------------
     async def add_timer(

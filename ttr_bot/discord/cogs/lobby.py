@@ -9,11 +9,12 @@ import logging
 import discord
 from discord import app_commands
 
-from ...i18n import t
+from ...i18n import LOCALES, normalize, t
 from ...service import (
     AWAY_MODES,
     DEADLINES,
     DEFAULT_DEADLINE,
+    GAME_LANGUAGE,
     LEVELS,
     REMATCH_OF,
     REMINDS,
@@ -61,17 +62,33 @@ async def _lobby_changed(interaction, hosted):
     await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
 
 
-async def open_lobby(interaction, map_id, variant, options=None, thread=False):
-    """/ttr new: a lobby in this channel, or (`thread`) in a new public thread of it, with
-    the game's settings (`options`: deadline, reminders, away)."""
+async def game_language(interaction, chosen=None):
+    """The language a new game's public posts and board are in: the host's choice, else the
+    server's (/ttr server language), else the server's Discord locale if the bot speaks it,
+    else English. An explicit server choice beats Discord's locale because ordinary servers
+    cannot change theirs from en-US (and Discord has no Persian at all)."""
+    if chosen in LOCALES:
+        return chosen
+    server = await interaction.client.service.server_locale(interaction.guild_id) \
+        if interaction.guild_id else None
+    if server in LOCALES:
+        return server
+    guild = str(interaction.guild_locale or "") if interaction.guild_id else ""
+    return normalize(guild)
+
+
+async def open_lobby(interaction, map_id, variant, options=None, thread=None, language=None):
+    """/ttr new: a lobby in this channel, or (`thread`; None: when the bot may) in a new public
+    thread of it, with
+    the game's settings (`options`: deadline, reminders, away) and its language."""
     bot = interaction.client
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
     channel_id, options, note = interaction.channel_id, dict(options or {}), None
+    public = options[GAME_LANGUAGE] = await game_language(interaction, language)
     if thread is None:      # not asked: a thread when the bot may open one, silently
         thread = may_open_thread(interaction)
     if thread:
-        public = bot.delivery.public_locale(interaction)
         made, note = await open_thread(interaction, t(
             "bot.thread.name", public, map=map_name(map_id, public),
             host=player_name(interaction.user)))
@@ -84,8 +101,7 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=False):
     await post_lobby(interaction, hosted)
     if options.get("parent"):       # the channel's one line about it: where it is
         await post_in_parent(bot, options["parent"], t(
-            "bot.thread.started", bot.delivery.public_locale(hosted),
-            map=map_name(map_id, bot.delivery.public_locale(hosted)),
+            "bot.thread.started", public, map=map_name(map_id, public),
             host=player_name(interaction.user), thread=f"<#{channel_id}>"))
     lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>")
              if options.get("thread") else t("bot.lobby.opened", loc)]
@@ -219,18 +235,22 @@ class Lobby(GroupedCog):
     @app_commands.command(name="new", description=text("bot.cmd.new"))
     @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
                            thread=text("bot.opt.thread"), deadline=text("bot.opt.deadline"),
-                           reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"))
+                           reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"),
+                           language=text("bot.opt.game_language"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
         variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
         deadline=[app_commands.Choice(name=text(f"bot.deadline.{h}"), value=h) for h in DEADLINES],
         reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
-        away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES])
+        away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES],
+        language=[app_commands.Choice(name=text(f"bot.lang.{code}"), value=code)
+                  for code in LOCALES])
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
                   thread: bool | None = None, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
-                  away: str = "pause"):
+                  away: str = "pause", language: str | None = None):
         await open_lobby(interaction, map, variant,
-                         {"deadline": deadline, "remind": reminder, "away": away}, thread)
+                         {"deadline": deadline, "remind": reminder, "away": away}, thread,
+                         language)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):

@@ -1,0 +1,113 @@
+"""Any Discord display name is drawn without tofu: every character of a name in each script
+players use is drawn from a font whose own cmap (read by fontTools, not by text.py) maps it to
+a real glyph, nothing visible is lost, emoji come in colour, and on the board a name's letters
+show (two names of the same length draw differently)."""
+import io
+
+import pytest
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageChops
+
+from ttr_bot.bench.sample_games import PLAYERS, random_game
+from ttr_bot.render import render_board, render_final
+from ttr_bot.render import text as T
+
+NAMES = {
+    "latin": "Amélie Dörte Łukasz",
+    "vietnamese": "Nguyễn Thị Hương",
+    "cyrillic": "Дмитрий Ёлкин",
+    "greek": "Γιώργος Παπαδόπουλος",
+    "persian": "پریسا رضایی",
+    "arabic": "محمد عبد الله",
+    "hebrew": "דוד כהן",
+    "thai": "สมชาย ใจดี",
+    "devanagari": "राहुल शर्मा",
+    "japanese": "齋藤 髙橋 﨑 さくら",
+    "simplified": "张伟 王芳",
+    "traditional": "張偉 陳淑芬",
+    "korean": "김민준 이서연",
+    "emoji": "🚂TrainFan🚂",
+    "emoji sequences": "👨\u200d👩\u200d👧 🇯🇵 ❤️ 1️⃣",
+    "fancy letters": "𝓐𝓵𝓲𝓬𝓮 𝔹𝕠𝕓",
+    "symbols": "★彡 Star ♛",
+}
+SKIN = "\U0001F3FD"          # a skin-tone modifier: left out, the emoji keeps its default colour
+
+
+@pytest.fixture(scope="module")
+def cmaps():
+    cache = {}
+
+    def get(path):
+        if path not in cache:
+            cache[path] = TTFont(path, lazy=True)["cmap"].getBestCmap()
+        return cache[path]
+    return get
+
+
+@pytest.mark.parametrize("bold", [False, True])
+@pytest.mark.parametrize("script", list(NAMES))
+def test_every_character_of_a_name_has_a_real_glyph_in_its_font(script, bold, cmaps):
+    name = NAMES[script]
+    lay = T.layout(name, 24, bold)
+    drawn = "".join(r.text for r in lay.runs)
+    for run in lay.runs:
+        cmap = cmaps(T.FACES[run.face].files[bool(bold)])
+        for ch in run.text:
+            assert cmap.get(ord(ch), ".notdef") != ".notdef", (script, ch, T.FACES[run.face].name)
+    # nothing visible was left out (invisible format characters may be)
+    assert sorted(c for c in name if not T.ignorable(c)) == sorted(
+        c for c in drawn if not T.ignorable(c)), script
+    t = T.rasterise(name, 24, bold, 3)
+    assert t.fill.getbbox() is not None or t.color is not None
+
+
+def test_emoji_are_drawn_in_colour_at_the_texts_size():
+    t = T.rasterise("🚂TrainFan🚂", 24, True)
+    assert t.color is not None
+    rgb = t.color.convert("RGB")
+    alpha = t.color.getchannel("A")
+    coloured = sum(1 for (r, g, b), a in zip(rgb.get_flattened_data(), alpha.get_flattened_data())
+                   if a > 200 and max(r, g, b) - min(r, g, b) > 60)
+    assert coloured > 40                                 # a red locomotive, not a grey box
+    box = alpha.getbbox()
+    assert 18 <= box[3] - box[1] <= 36                   # about the text's size, not 40 ppem
+    assert abs(T.width("🚂", 48) - 2 * T.width("🚂", 24)) <= 2
+
+
+def test_a_skin_tone_is_left_out_and_a_missing_character_too():
+    assert [r.text for r in T.layout("👍" + SKIN + "Kai", 24).runs][0] == "👍"
+    assert "".join(r.text for r in T.layout("a\U000F0000b", 24).runs) == "ab"
+
+
+def test_bold_names_without_a_bold_font_are_emboldened():
+    regular, bold = T.rasterise("김민준", 24, False).fill, T.rasterise("김민준", 24, True).fill
+    ink = [sum(m.histogram()[128:]) for m in (regular, bold)]
+    assert ink[1] > ink[0] * 1.1
+
+
+def _png(data):
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.mark.parametrize("a, b", [("김민준", "준민김"), ("张伟王", "王伟张"), ("齋藤髙橋", "髙橋齋藤"),
+                                  ("🚂TrainFan", "TrainFan🚂"), ("דוד כהן", "כהן דוד")])
+def test_a_name_in_any_script_shows_on_the_board(a, b):
+    from tests.render.test_text import _name_box, game
+    g = game("usa")
+    names = ["Amélie", a, "Chidi", "Dörte"]
+    one = _png(render_board(g, names)).crop(_name_box(g, 1))
+    names[1] = b
+    two = _png(render_board(g, names)).crop(_name_box(g, 1))
+    assert min(sum(im.convert("L").histogram()[:120]) for im in (one, two)) > 50
+    assert ImageChops.difference(one, two).getbbox() is not None
+
+
+def test_every_picture_draws_such_names():
+    g = random_game("europe", PLAYERS["europe"], seed=3, until=0.5)
+    end = random_game("europe", PLAYERS["europe"], seed=3)
+    names = [NAMES[s] for s in ("korean", "emoji", "japanese", "persian", "simplified")][:g.n]
+    for loc in ("en", "fa", "ja"):
+        assert _png(render_board(g, names, locale=loc)).width >= 1600
+        assert _png(render_board(g, names, viewer=1, locale=loc)).width >= 1600
+    assert _png(render_final(end, names, locale="fa")).width >= 1600

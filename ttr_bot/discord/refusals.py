@@ -1,0 +1,188 @@
+"""Destinations Discord refuses, and what the outbox worker does about them (mixed into
+OutboxWorker). A destination is an outbox lane: a game's channel or thread, or a player's DMs.
+
+The rules:
+- Refused (403 50013 Missing Permissions, 50001 Missing Access; 400 50083 archived thread,
+  160005 locked thread) -> the destination is blocked on its own (`outbox_lanes`): none of its rows is
+  tried before its retry time, every other destination goes on. Retries back off: 1 minute,
+  doubling, at most an hour apart (`refused_backoff`).
+- The first refusal of a block tells the host and the player to move by DM (closed DMs are
+  skipped) which permission is missing, or that the game's thread is locked.
+- A gateway event that can give a permission back (a channel's or a role's update, the bot's own
+  member update, a thread's update, a server available again: the guilds intent brings them
+  all) retries at once every blocked destination of that server the bot's cache now says it may
+  post in; so does the worker's start (a permission given back while the bot was away).
+- An archived thread (Discord unarchives one on a post, unless it is locked): if Discord still
+  says archived, the bot unarchives it when it may (not locked, or it has Manage Threads) and
+  posts again at once; a locked one is reported to the host and waits for a moderator.
+- Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed (end reason
+  'no_access'; its host and players told by DM; its record, results and ratings kept), and the
+  rows it owes are marked given up. A friends' game nobody can see for three days is over
+  (Board Game Arena, likewise, ends a table its players cannot reach); they can start another
+  where the bot may post. Removal from the server closes its games the same way ('removed').
+- When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
+  the channel gets one catch-up post instead (the latest turn post, which shows the board as it is,
+  with a line saying how many moves it missed); the missed turn posts, reminders and notices are
+  marked given up ("caught up"). Posts with buttons that still matter (votes) and the closing
+  posts go out as usual.
+"""
+import logging
+from dataclasses import replace
+
+import discord
+
+log = logging.getLogger(__name__)
+REFUSED = (50013, 50001, 50083, 160005)   # Missing Permissions / Access, archived / locked thread
+ARCHIVED, LOCKED = 50083, 160005
+FIRST_RETRY, MAX_RETRY = 60.0, 3600.0
+GIVE_UP_AFTER = 3 * 86400.0
+CATCH_UP_AFTER = 1          # turn posts of one game missed: more, and they become one post
+SKIPPED_ON_CATCH_UP = ("turn", "reminder", "notice", "handover", "start")
+NEEDED = ("view_channel", "send_messages", "attach_files", "read_message_history")
+
+
+def refused_backoff(attempts):
+    """Seconds until the next try of a destination refused `attempts` times in a row."""
+    return min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, attempts - 1))
+
+
+def catch_up_plan(rows):
+    """[(the turn row to post as the catch-up, its held parts, rows skipped, moves missed)] of
+    one destination's owed rows, per game that missed more than CATCH_UP_AFTER turn posts."""
+    plans = []
+    for game_id in dict.fromkeys(r.game_id for r in rows):
+        mine = [r for r in rows if r.game_id == game_id]
+        ends = [r for r in mine if r.kind == "turn" and not r.held]
+        if game_id is None or len(ends) <= CATCH_UP_AFTER:
+            continue
+        last = ends[-1]
+        before = ends[-2].id if len(ends) > 1 else -1
+        parts = [r for r in mine if r.held and before < r.id < last.id]
+        skipped = [r for r in mine if r.id < last.id and r not in parts and
+                   r.kind in SKIPPED_ON_CATCH_UP]
+        moves = sum(1 for r in mine if r.kind == "turn" and r.id <= last.id)
+        plans.append((last, parts, skipped, moves))
+    return plans
+
+
+class Refusals:
+    """OutboxWorker's handling of refused destinations (self: the worker)."""
+
+    async def _refused_destination(self, head, exc):
+        lane, service = head.lane, self.service
+        channel_id = int(lane[1:])
+        if exc.code == ARCHIVED and await self._unarchive(channel_id):
+            await service.retry_later(head.id, self.clock())    # post again at once
+            return
+        hosted = await service.load(head.game_id) if head.game_id is not None else None
+        guild_id = hosted.guild_id if hosted is not None else None
+        previous = self._blocks.get(lane)
+        block = await service.destination_refused(
+            lane, refused_backoff((previous.attempts if previous else 0) + 1), code=exc.code,
+            guild_id=guild_id)
+        self._blocks[lane] = block
+        locked = exc.code in (ARCHIVED, LOCKED)
+        missing = [] if locked else self.missing_permissions(channel_id)
+        if block.attempts == 1:
+            log.warning("cannot post in channel %s (%s): %s", channel_id, exc.code,
+                        "the thread is locked" if locked else f"missing {missing}")
+            if head.game_id is not None:
+                await service.tell_cannot_post(
+                    head.game_id, block.refused_since, missing,
+                    key="bot.thread.locked_dm" if locked else "bot.perm.dm")
+        if self.clock() - block.refused_since >= GIVE_UP_AFTER:
+            log.warning("channel %s refused since %.0f: giving up its game", channel_id,
+                        block.refused_since)
+            await service.give_up_destination(lane, "no_access")
+            self._blocks.pop(lane, None)
+
+    async def _unarchive(self, thread_id):
+        """Unarchive the game's thread if the bot may (it is not locked, or the bot has Manage
+        Threads); True if it did."""
+        try:
+            thread = await self.bot.fetch_channel(thread_id)
+        except discord.HTTPException as exc:
+            log.info("could not look at thread %s: %s", thread_id, exc)
+            return False
+        if not isinstance(thread, discord.Thread):
+            return False
+        guild = thread.guild
+        me = guild.me if guild is not None else None
+        if thread.locked and (me is None or not thread.permissions_for(me).manage_threads):
+            return False
+        try:
+            await thread.edit(archived=False)
+        except discord.HTTPException as exc:
+            log.info("could not unarchive thread %s: %s", thread_id, exc)
+            return False
+        log.info("unarchived thread %s to post in it", thread_id)
+        return True
+
+    async def _catch_up(self, lane):
+        """The first post after a refusal, for a channel that missed many: one catch-up post
+        per game instead of each missed one. False if there is nothing to catch up (the rows
+        then go out one by one)."""
+        plans = catch_up_plan(await self.service.owed_in_lane(lane))
+        if not plans:
+            return False
+        if any(last.due_at > self.clock() for last, *_ in plans):
+            return False                # its post failed a moment ago: the head goes first
+        for last, parts, skipped, moves in plans:
+            if not await self.service.claim_messages([r.id for r in (*parts, *skipped, last)]):
+                return True             # another process is at it
+            card = replace(last, payload={**last.payload, "caught_up": moves})
+            if not await self._attempt(card, parts, ()):
+                return True             # still refused (or failed): retried as the rules say
+            await self.service.delivered([r.id for r in skipped], error="caught up")
+            log.info("%s caught up: one post for %d moves", lane, moves)
+        return True
+
+    async def _unblocked(self, lane):
+        if self._blocks.pop(lane, None) is not None and \
+                await self.service.destination_works(lane) is not None:
+            log.info("posting in %s works again", lane)
+
+    def missing_permissions(self, channel_id):
+        """The permissions the bot lacks in that channel, as Discord names them (from the
+        guild cache the guilds intent keeps); Send Messages when the cache cannot tell."""
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None or guild.me is None:
+            return ["send_messages"]
+        perms = channel.permissions_for(guild.me)
+        needed = list(NEEDED)
+        if isinstance(channel, discord.Thread):
+            needed[1] = "send_messages_in_threads"
+        missing = [name for name in needed if not getattr(perms, name)]
+        return missing or ["send_messages"]
+
+    def may_post(self, channel_id):
+        """Whether the cache says the bot may post there now (True when it cannot tell)."""
+        channel = self.bot.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        if channel is None or guild is None or guild.me is None:
+            return True
+        perms = channel.permissions_for(guild.me)
+        if isinstance(channel, discord.Thread):
+            if channel.locked and not perms.manage_threads:
+                return False
+            return perms.view_channel and perms.send_messages_in_threads
+        return perms.view_channel and perms.send_messages
+
+    async def permissions_changed(self, guild_id):
+        """A gateway event may have given a permission back in that server (None: in any,
+        as at start-up): its blocked destinations the bot may now post in are tried at once."""
+        if self.service is None:
+            return 0
+        # the blocks as the worker last read them (each step): no query per gateway event
+        blocks = (await self.service.destination_blocks() if guild_id is None
+                  else list(self._blocks.values()))
+        lanes = [b.lane for b in blocks
+                 if guild_id in (None, b.guild_id) and b.lane.startswith("c")
+                 and b.retry_at > self.clock() and self.may_post(int(b.lane[1:]))]
+        if not lanes:
+            return 0
+        log.info("permissions changed in server %s: trying %s again now", guild_id, lanes)
+        count = await self.service.retry_destinations(lanes)
+        self.wake()
+        return count
