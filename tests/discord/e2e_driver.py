@@ -37,7 +37,8 @@ BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 
 
 class Table:
-    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, workers=0, **bot_options):
+    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, workers=0, threads=False,
+                 **bot_options):
         import time
         self.fake = fake
         # the bot's worker processes (TTR_WORKERS): none by default, so the many bots these
@@ -47,6 +48,10 @@ class Table:
         self.bot_delay = bot_delay
         self.clock = clock or time.time
         self.bot_options = bot_options
+        # `/ttr new` opens a thread by default; a table stays in its channel unless `threads`
+        # (then it follows the game into its thread, as players do)
+        self.threads = threads
+        self.parent = None
         self.guild = fake.add_guild("Rails")
         self.channel = fake.add_text_channel(self.guild, "ticket-to-ride")
         self.bot = None
@@ -118,9 +123,12 @@ class Table:
 
     async def slash(self, user, sub, **options):
         known = set(self.fake.state.channels)
+        follow = sub == "new" and "thread" not in options
+        if follow and not self.threads:
+            options["thread"] = False
         handle = await self.fake.slash(user, self.channel, "ttr", sub, options)
         reply = await self.reply(handle)
-        if sub == "new" and "thread" not in options:
+        if follow and self.threads:
             self._follow_into_thread(known)
         return reply
 

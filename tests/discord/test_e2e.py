@@ -93,6 +93,9 @@ async def test_the_leak_check_can_fail():
     class Msg:
         def __init__(self, i, content):
             self.id, self.content = i, content
+
+        def text(self):
+            return self.content
     assert public_leaks([Msg(1, "all fine")], game.board, 10) == []
     assert public_leaks([Msg(1, f"Ann kept {ticket}")], game.board, 10)
     assert public_leaks([Msg(1, "Ann drew a card from the deck: red")], game.board, 10)

@@ -62,8 +62,8 @@ async def replay_log(table, game_id):
     return log, changes, g
 
 
-async def whole_game(fake, tmp_path, map_id, humans, bots):
-    table = Table(fake, db_file(tmp_path))
+async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False):
+    table = Table(fake, db_file(tmp_path), threads=threads)
     await table.start_bot(sync=True)
     users = [fake.add_user(f"p{i}", guild=table.guild) for i in range(humans)]
     players = [Player(table, u, seed=i) for i, u in enumerate(users)]
@@ -95,10 +95,19 @@ def check_cards(table, names, loc="en"):
     ("europe", 2, 2), ("usa", 1, 2), ("switzerland", 2, 1), ("nordic", 1, 1)])
 async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
         fake, tmp_path, map_id, humans, bots):
-    table, users, game_id = await whole_game(fake, tmp_path, map_id, humans, bots)
+    threads = map_id == "europe"        # the default: a thread; the others stay in the channel
+    table, users, game_id = await whole_game(fake, tmp_path, map_id, humans, bots, threads)
     hosted = await table.game()
     names = hosted.names()
     log, changes, game = await replay_log(table, game_id)
+    if threads:     # the channel itself: one line linking the thread, one with the result
+        assert table.parent is not None and hosted.channel_id == table.channel.id
+        lines = [m.body() for m in fake.messages_in(table.parent) if not m.ephemeral]
+        winners = ", ".join(names[w] for w in game.scores()[1])
+        assert lines == [
+            t("bot.thread.started", map=t("bot.map.europe"), host="p0",
+              thread=f"<#{table.channel.id}>"),
+            t("bot.thread.result", map="Europe", thread=f"<#{table.channel.id}>", names=winners)]
     public = table.public_messages()
     pngs = [a for m in public for a in m.attachments if a.filename.endswith(".png")]
     assert len(pngs) <= changes + 3, (len(pngs), changes)

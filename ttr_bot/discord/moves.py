@@ -284,6 +284,8 @@ async def picture(interaction, lines, loc, game, names, viewer=None):
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
         return None
+    if viewer is None:      # the public picture: the phone map, as the turn card shows it
+        return await bot.pictures.map(game, names, loc)
     return await bot.pictures.render(game, names, viewer=viewer, locale=loc)
 
 
