@@ -6,6 +6,12 @@
     python bot.py migrate-db --from sqlite:///ttr.sqlite3 --to postgresql://user@host/ttr
                                      copy every game and setting into an empty database and
                                      verify the copy (docs/postgresql.md)
+    python bot.py doctor [--repair] [--db DB]
+                                     check that every open game has the timers it waits on
+                                     (a deadline, a computer move, a vote's end...); --repair
+                                     re-arms what is missing. Exit status: 0 nothing wrong,
+                                     1 something was missing and is re-armed, 4 something is
+                                     missing (run again with --repair), 8 could not check
 
 Configuration comes from the environment and a .env file beside you, if there is one:
 DISCORD_TOKEN, TTR_DB (default ./ttr.sqlite3), TTR_DEV_GUILD (default server for `sync`:
@@ -56,7 +62,55 @@ def parse_args(argv):
                       help="an empty database to copy into (it is created or migrated first)")
     move.add_argument("--verify-only", action="store_true",
                       help="copy nothing: check that --to holds a true copy of --from")
+    doctor = sub.add_parser(
+        "doctor", help="check that every open game has a pending timer for what it waits on; "
+        "--repair re-arms what is missing")
+    doctor.add_argument("--db", metavar="DB", help="the database: a SQLite file, sqlite:///path "
+                        "or postgresql://... (default: TTR_DB, as the bot uses)")
+    doctor.add_argument("--repair", action="store_true", help="re-arm the missing timers")
     return parser.parse_args(argv)
+
+
+DOCTOR_OK, DOCTOR_REPAIRED, DOCTOR_FOUND, DOCTOR_FAILED = 0, 1, 4, 8   # as fsck's
+
+
+def doctor(args):
+    """Check (and with --repair re-arm) the timers of every open game; one line per problem,
+    then one of summary. Safe while the bot runs: a re-armed timer is one its handler would
+    ignore if it turned out not to be needed."""
+    from ttr_bot.discord.config import ConfigError, load
+    from ttr_bot.service import GameService
+    from ttr_bot.store import StoreError, open_store
+    try:
+        db = args.db or load().db_path
+    except ConfigError as exc:
+        print(f"doctor: configuration error: {exc}", file=sys.stderr)
+        return DOCTOR_FAILED
+
+    async def check():
+        store = open_store(db)
+        await store.open()
+        try:
+            return await GameService(store).check_timers(repair=args.repair)
+        finally:
+            await store.close()
+    try:
+        problems = asyncio.run(check())
+    except (StoreError, ValueError, OSError) as exc:
+        print(f"doctor: could not check {db}: {exc}", file=sys.stderr)
+        return DOCTOR_FAILED
+    for p in problems:
+        print(p.line(repaired=args.repair))
+    if not problems:
+        print("doctor: every open game has a pending timer for what it waits on")
+        return DOCTOR_OK
+    games = len({p.game_id for p in problems})
+    if args.repair:
+        print(f"doctor: re-armed {len(problems)} missing timer(s) in {games} game(s)")
+        return DOCTOR_REPAIRED
+    print(f"doctor: {len(problems)} missing timer(s) in {games} game(s); "
+          "run `python bot.py doctor --repair` to re-arm them")
+    return DOCTOR_FOUND
 
 
 async def rebuilds_to_snapshot(store, game_id, snapshot):
@@ -113,6 +167,8 @@ def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     if args.command == "migrate-db":      # needs no token and no Discord
         return migrate_db(args)
+    if args.command == "doctor":          # nor does this
+        return doctor(args)
     from ttr_bot.discord.config import ConfigError, load
     try:
         config = load()

@@ -29,6 +29,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "sqlite_only(reason): the test reads or damages the SQLite file itself; its "
         "PostgreSQL run is skipped with the reason")
+    config.addinivalue_line(
+        "markers", "drivers(*names): the service test runs on these store drivers (default: "
+        "sqlite only; see tests/service/conftest.py)")
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +42,23 @@ def pg_session():
     yield from pg_session_fixture()
 
 
+_WORKER_LINES = []    # under pytest-xdist: each worker's lines, gathered by the controller
+
+
+def pytest_sessionfinish(session):
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:        # an xdist worker: hand its lines to the controller
+        from tests.store.dbkit import summary_lines
+        workeroutput["ttr_summary"] = summary_lines()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """(pytest-xdist's hook, called in the controller as a worker ends)"""
+    _WORKER_LINES.extend(getattr(node, "workeroutput", {}).get("ttr_summary", []))
+
+
 def pytest_terminal_summary(terminalreporter):
     from tests.store.dbkit import summary_lines
-    for line in summary_lines():
+    for line in summary_lines() + sorted(set(_WORKER_LINES)):
         terminalreporter.write_line(line)

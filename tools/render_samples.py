@@ -11,7 +11,10 @@ For every map, from a computer-played game half-way and then a round or more:
 - `<map>-final.png`: the final picture; `<map>-private.png` (Europe and Nordic): the mid-game
   moment as the first player sees it;
 and `usa-closed-lane-400.png` (a three-player game: the other lane of a claimed double route
-drawn closed), `usa-map-ja-800.png` (the USA map in Japanese).
+drawn closed), `usa-map-ja-800.png` (the USA map in Japanese), `europe-choosing.png` and
+`europe-choosing-800.png` (the private board of the player to move right after drawing tickets:
+the offer numbered on the map as in the choice menu) and `europe-map-colourblind-800.png` (the
+public picture in the colour-blind palette).
 """
 import io
 import random
@@ -21,10 +24,16 @@ from pathlib import Path
 from PIL import Image
 
 from ttr_bot.bench.sample_games import _greedy, greedy_game, names_for
+from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes
+from ttr_bot.render.stats_card import render_stats
+from ttr_bot.stats import player_stats
+from ttr_bot.store import ResultRecord
 
+# players' names in the scripts Discord display names are written in (any_names)
+ANY_NAMES = ("پریسا رضایی", "김민준", "🚂TrainFan🚂", "齋藤 髙橋", "张伟")
 # (file, map, locale, player names): the pictures in another language
 LOCALIZED = (("usa-map-ja-800.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
 WIDTHS = (800, 400)          # a phone's width in device pixels (2x) and in CSS pixels
@@ -73,7 +82,22 @@ def main(argv=None):
             _save(out, f"{map_id}-private.png", render_board(mid, names_for(mid), viewer=0))
     closed_lane(out)
     localized(out)
+    any_names(out)
+    choosing(out)
     return 0
+
+
+def choosing(out):
+    """The ticket choice on the private board, and the colour-blind palette's public map."""
+    mid = greedy_game("europe", seed=7, until=0.5)
+    g = mid.copy()
+    seat = g.to_move()[0]
+    g.apply(DrawTickets(seat))
+    board = render_board(g, names_for(g), viewer=seat)
+    _save(Path(out), "europe-choosing.png", board)
+    _save(Path(out), "europe-choosing-800.png", board, width=800)
+    _save(Path(out), "europe-map-colourblind-800.png",
+          render_map(mid, names_for(mid), palette="colourblind"), width=800)
 
 
 def closed_lane(out):
@@ -89,6 +113,27 @@ def localized(out):
     for name, map_id, locale, names in LOCALIZED:
         mid = greedy_game(map_id, seed=7, until=0.5)
         _save(Path(out), name, render_map(mid, list(names[:mid.n]), locale=locale), width=800)
+
+
+def any_names(out):
+    """Persian pictures (mirrored panels, localized letters) with names in every script."""
+    out = Path(out)
+    mid = greedy_game("europe", seed=7, until=0.5)
+    end = greedy_game("europe", seed=7)
+    private = render_board(mid, list(ANY_NAMES[:mid.n]), viewer=0, locale="fa")
+    for w in WIDTHS:
+        _save(out, f"europe-private-fa-{w}.png", private, width=w)
+    _save(out, "europe-final-fa-800.png", render_final(end, list(ANY_NAMES[:end.n]), locale="fa"),
+          width=800)
+    usa = greedy_game("usa", seed=7, until=0.5)
+    _save(out, "usa-map-fa-800.png", render_map(usa, list(ANY_NAMES[:usa.n]), locale="fa"),
+          width=800)
+    rows = [ResultRecord(game_id=i, seat=0, user_id=7, score=60 + 7 * i, rank=1 + i % 3,
+                         won=i % 3 == 0, tickets_completed=2 + i % 4,
+                         map=("usa", "europe", "nordic", "switzerland")[i % 4],
+                         variant="base", finished_at=float(i), tickets_failed=i % 2,
+                         longest_bonus=i % 5 == 0) for i in range(12)]
+    _save(out, "stats-fa.png", render_stats(player_stats(7, rows, name=ANY_NAMES[0]), "fa"))
 
 
 def _save(out, name, data, width=None):

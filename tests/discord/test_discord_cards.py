@@ -2,7 +2,7 @@
 Discord's 1,024 characters and without hidden information, a folded card of many moves within
 V2's 4,000 characters and 40 components, the panel's rows carried over as they are."""
 from ttr_bot.discord import components
-from ttr_bot.discord.card_text import ALT_LIMIT, board_alt, private_alt, standings_lines
+from ttr_bot.discord.card_text import ALT_LIMIT, board_alt, standings_lines
 from ttr_bot.discord.format import ticket_text
 from ttr_bot.discord.turn_card import COMPONENTS_LIMIT, TEXT_LIMIT, Card, Picture, layout, stripped
 from ttr_bot.engine.dealer import Dealer
@@ -48,7 +48,6 @@ def test_alt_text_is_plain_within_the_limit_and_names_the_standings():
         alt = board_alt(g, NAMES, loc, moves)
         assert len(alt) <= ALT_LIMIT and "**" not in alt
         assert all(name in alt for name in NAMES)        # the standings always fit
-        assert len(private_alt(g, NAMES, 0, loc)) <= ALT_LIMIT
     assert "claimed Paris – Bruxelles (0)" in board_alt(g, NAMES, "en", moves)
 
 

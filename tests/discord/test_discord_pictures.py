@@ -125,3 +125,5 @@ async def test_the_phone_map_and_the_closeup_are_drawn_once_per_state_and_highli
     assert await pictures.closeup(game.copy(), NAMES, owned[:1]) == close
     assert await pictures.closeup(game, NAMES, []) is None       # nothing to show
     assert pictures.stats["drawn"] == 3 and pictures.stats["failed"] == 0
+    blind = await pictures.map(game, NAMES, highlight=owned, palette="colourblind")
+    assert blind == render_map(game, NAMES, owned, "en", None, "colourblind") != a

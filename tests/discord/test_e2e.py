@@ -240,8 +240,17 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert any(f.endswith(".png") for f in status.files)     # the board, as /ttr status shows
     hand = await table.slash(bob, "hand")
     assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
-    helptext = await table.slash(bob, "help")
-    assert "/ttr claim" in helptext.content
+    helptext = await table.slash(bob, "help")              # one screen, the buttons named
+    assert t("bot.btn.claim") in helptext.content and len(helptext.content.splitlines()) <= 20
+    handle = await fake.click(bob, helptext, "ttr:help:0:commands")
+    parts = [await handle.followup(0, timeout=20)]
+    while "ttr:help:0:ratings" not in parts[-1].custom_ids():    # the last part has the button
+        assert len(parts) < 4
+        parts.append(await handle.followup(len(parts), timeout=20))
+    listed = "\n".join(p.content for p in parts)
+    assert "/ttr claim" in listed and "/ttr server language" in listed
+    ratings = await table.click(bob, parts[-1], "ttr:help:0:ratings")
+    assert ratings.content.startswith(t("bot.ratings.rules.title"))
     export = await table.slash(bob, "server export")
     assert export.content == t("bot.export.none")
     done = await table.slash(bob, "me language", language="ja")

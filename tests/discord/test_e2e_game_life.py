@@ -61,6 +61,13 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
     plan = film_plan(film.game, film.names, film.actions)
     assert len(gif_frames(post.files["film.gif"])) == plan.frames
     assert await table.bot.service.final_post(game_id) == (table.channel.id, post.id)
+    assert "ttr:help:0:ratings" in post.custom_ids()            # "How ratings work"
+    assert "μ" not in post.content and "σ" not in post.content
+
+    # /ttr hand right after the end points to the final post
+    hand = await table.slash(bob, "hand")
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{post.id}"
+    assert hand.content == t("bot.hand.game_over", game=game_id, link=link)
 
     # the history links to it and hands out the record
     msg = await table.slash(alice, "server history")

@@ -23,8 +23,10 @@ async def fake():
 
 
 async def _open(table, host, others, **options):
+    await table.settle()            # what an earlier command owes is posted first (a cancel's)
     await table.slash(host, "new", map="usa", **options)
-    lobby = table.public_messages()[-1]
+    await table.settle()
+    lobby = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:lobby:"))
     game = lobby_game(lobby)
     for user in others:
         await table.click(user, lobby, f"ttr:lobby:{game}:join")
@@ -37,6 +39,7 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
     game_id, lobby = await _open(table, alice, [bob], language="fa")
     assert t("bot.btn.join", "fa") in str(lobby.components)      # the lobby's buttons
+    assert t("bot.settings.language", "fa", language=t("bot.lang.fa", "fa")) in lobby.content
     await table.slash(alice, "start")
     await table.settle()
 
@@ -86,11 +89,13 @@ async def test_the_server_language_is_the_default_and_needs_manage_server(fake, 
     hosted = await table.bot.service.load(game_id)
     assert hosted.options["language"] == "ja"
     await table.slash(alice, "cancel")
+    await table.settle()
 
     # the host's choice beats the server's; "auto" gives the server's Discord locale back
     game_id, lobby = await _open(table, alice, [bob], language="th")
     assert (await table.bot.service.load(game_id)).options["language"] == "th"
     await table.slash(alice, "cancel")
+    await table.settle()
     await table.slash(mod, "server language", language="auto")
     game_id, _ = await _open(table, alice, [bob])
     assert (await table.bot.service.load(game_id)).options["language"] == "en"

@@ -158,9 +158,17 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     await fake.stop_bot(table.bot)
 
 
-async def test_a_role_update_also_brings_the_post_back(fake, tmp_path):
-    table, game_id, (alice, bob), before = await game_refused_for_a_while(fake, tmp_path, moves=1)
+async def given_back(fake, table):
+    """The channel's overwrite lifted (what it owed goes out): how many posts it shows then."""
     await fake.set_bot_can_send(table.channel, True)
+    await asyncio.sleep(0.2)
+    await table.settle()
+    return len(table.public_messages())
+
+
+async def test_a_role_update_also_brings_the_post_back(fake, tmp_path):
+    table, game_id, (alice, bob), _ = await game_refused_for_a_while(fake, tmp_path, moves=1)
+    before = await given_back(fake, table)
     role = fake.bot_role(table.guild)           # now the bot's role loses Send Messages
     everyone = table.guild.roles[table.guild.id]
     await fake.set_role_permissions(table.guild, everyone, everyone.permissions & ~P["send_messages"])
@@ -253,3 +261,44 @@ async def test_archived_threads_take_the_post_and_a_locked_one_is_reported(fake,
     assert (await service.load(game_id)).status == "active"
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_the_bots_own_roles_given_back_bring_the_post_back(fake, tmp_path):
+    table, game_id, _, _ = await game_refused_for_a_while(fake, tmp_path, moves=1)
+    before = await given_back(fake, table)
+    everyone = table.guild.roles[table.guild.id]
+    await fake.set_role_permissions(table.guild, everyone, everyone.permissions & ~P["send_messages"])
+    await fake.set_bot_roles(table.guild, [])       # its role taken away: nothing lets it post
+    hosted = await table.bot.service.load(game_id)
+    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="y")], game_id)
+    await table.settle()
+    assert len(table.public_messages()) == before
+    await fake.set_bot_roles(table.guild, [fake.bot_role(table.guild)])   # GUILD_MEMBER_UPDATE
+
+    async def posted():
+        return any(t("bot.return.done", name="y") in m.content for m in table.public_messages())
+    assert await wait_until(posted, timeout=5.0)
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_removal_while_the_bot_was_away_closes_the_games_too(fake, tmp_path):
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    await fake.stop_bot(table.bot)
+    await fake.remove_bot(table.guild)              # nobody connected: no GUILD_DELETE seen
+    await table.start_bot()
+    hosted = await table.bot.service.load(game_id)
+    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="z")], game_id)
+
+    async def closed():
+        return (await table.bot.service.load(game_id)).status == "cancelled"
+    assert await wait_until(closed, timeout=5.0)
+    await table.settle()
+    assert (await table.bot.service.load(game_id)).end_reason == "removed"
+    text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
+    assert any(m.content == text for m in fake.dms_to(alice))
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+

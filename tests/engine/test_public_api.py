@@ -158,3 +158,13 @@ def test_the_package_exports_its_api():
         assert getattr(engine, name) is not None, name
     assert engine.events.claim_route(0, 3, cards(red=2), 2) == {
         "type": "claim_route", "seat": 0, "route": 3, "cards": {"red": 2}, "points": 2}
+
+
+def test_the_game_declares_every_state_field_and_nothing_else():
+    """`Game`'s annotations (what the type checker knows of a game) are state.FIELDS, in their
+    order, after what a game is made from: a field added to one and not the other fails here."""
+    from ttr_bot.engine.game import Game
+    from ttr_bot.engine.state import FIELDS
+    declared = list(Game.__annotations__)
+    assert declared[:4] == ["board", "rules", "n", "dealer"]
+    assert declared[4:] == [f.name for f in FIELDS]

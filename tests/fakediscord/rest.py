@@ -153,6 +153,13 @@ class Rest:
     async def middleware(self, request: web.Request, handler):
         if not request.path.startswith(API + "/"):
             return await handler(request)
+        self.fake.in_flight += 1
+        try:
+            return await self._handle(request, handler)
+        finally:
+            self.fake.in_flight -= 1
+
+    async def _handle(self, request: web.Request, handler):
         fake = self.fake
         try:
             rec = await _parse(request)

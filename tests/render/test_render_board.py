@@ -1,7 +1,6 @@
 """The board picture, checked on its pixels: claimed slots carry the owner's colour at their
-centres, the last move is highlighted, a private board rings only its player's ticket cities,
-every map renders at 1600–2000 px in under 1 MiB, and rendering is deterministic across
-threads."""
+centres, the last move is highlighted, every map renders at 1600–2000 px in under 1 MiB, and
+rendering is deterministic across threads."""
 import io
 import math
 from concurrent.futures import ThreadPoolExecutor
@@ -195,56 +194,7 @@ def test_a_new_station_is_highlighted():
 
 # ----- private board ------------------------------------------------------------------------
 
-def _ring_hits(img, lay, node, rgb):
-    n = node
-    r = TICKET_R
-    pts = [to_px(lay, n.x + r * math.cos(a), n.y + r * math.sin(a))
-           for a in [i * math.pi / 4 for i in range(8)]]
-    return sum(close(img.getpixel(p), rgb, 12) for p in pts)
-
-
-@pytest.mark.parametrize("map_id", ["usa", "europe", "nordic"])
-def test_private_board_rings_only_that_players_ticket_cities(map_id):
-    g = game(map_id)
-    board = g.board
-    mine = {c for t in g.tickets[0] for c in (board.tickets[t].origin,) + board.tickets[t].dests}
-    theirs = {c for s in range(1, g.n) for t in g.tickets[s]
-              for c in (board.tickets[t].origin,) + board.tickets[t].dests} - mine
-    assert mine and theirs
-    img = png(render_board(g, names(g), viewer=0))
-    public = png(render_board(g, names(g)))
-    lay = page_layout(board, "private")
-    publay = page_layout(board, "board")
-    for place in mine:
-        for node in board.place_nodes[place]:
-            n = board.nodes[node]
-            hits = max(_ring_hits(img, lay, n, P.TICKET_OPEN), _ring_hits(img, lay, n, P.TICKET_DONE))
-            assert hits >= 5, (place, hits)
-            assert max(_ring_hits(public, publay, n, P.TICKET_OPEN),
-                       _ring_hits(public, publay, n, P.TICKET_DONE)) <= 1
-    for place in theirs:
-        for node in board.place_nodes[place]:
-            n = board.nodes[node]
-            assert _ring_hits(img, lay, n, P.TICKET_OPEN) <= 1, place
-            assert _ring_hits(img, lay, n, P.TICKET_DONE) <= 1, place
-
-
-def test_completed_tickets_are_ringed_in_the_completed_colour():
-    g = game("usa").copy()
-    board = g.board
-    t = board.tickets[g.tickets[0][0]]
-    # give seat 0 a way between the ticket's cities: every route on a shortest path
-    from ttr_bot.bench.sample_games import _way
-    for r in _way(g, 0, set(board.place_nodes[t.origin]), set(board.place_nodes[t.dests[0]])) or []:
-        g.owner[r] = 0
-        g.routes_of[0].append(r)
-    img = png(render_board(g, names(g), viewer=0))
-    lay = page_layout(board, "private")
-    n = board.nodes[board.place_nodes[t.origin][0]]
-    others_open = any(t.origin in (board.tickets[o].origin,) + board.tickets[o].dests
-                      for o in g.tickets[0][1:])
-    if not others_open:
-        assert _ring_hits(img, lay, n, P.TICKET_DONE) >= 5
+# The tickets on the private board and the final picture: test_render_tickets.py
 
 
 def test_the_private_board_differs_only_for_its_viewer():

@@ -72,11 +72,16 @@ def test_the_public_picture_is_the_map_alone_and_small(map_id):
 def test_nothing_hidden_is_drawn_on_the_public_picture():
     g = game("europe")
     other = g.copy()
-    # another deal of what only the players know: hands, tickets, offered tickets
+    # another deal of what only the players know: hands, tickets, offered tickets, the decks
     other.hands = [list(reversed(h)) for h in other.hands]
     other.tickets = list(reversed(other.tickets))
-    assert (other.hands, other.tickets) != (g.hands, g.tickets)
-    assert render_map(g, NAMES[:g.n]) == render_map(other, NAMES[:g.n])
+    other.offers = [list(t[:3]) for t in g.tickets]
+    other.deck = list(reversed(other.deck))
+    assert (other.hands, other.tickets, other.offers) != (g.hands, g.tickets, g.offers)
+    for highlight in (None, [1, 2]):
+        assert render_map(g, NAMES[:g.n], highlight) == render_map(other, NAMES[:g.n], highlight)
+    r = next(r for r, o in enumerate(g.owner) if o >= 0)
+    assert render_closeup(g, NAMES[:g.n], [r]) == render_closeup(other, NAMES[:g.n], [r])
     assert render_map(g, NAMES[:g.n]) == render_map(g, ["x"] * g.n)   # nor the names
 
 
@@ -308,3 +313,27 @@ def test_the_phone_pictures_keep_every_solid_colour_exact(map_id):
         assert {P.player_rgb(g.owner[r]), P.HIGHLIGHT, P.INK} <= seen, kind
         if kind == "map" and closed_lanes(g.board, g.n, g.owner):
             assert {P.CLOSED_FILL, P.CLOSED_LINE} <= seen
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_every_city_name_has_a_place_of_its_own_on_the_phone_map(map_id):
+    """At a phone's width a name must read: on the public map and the close-up's, no two names
+    overlap and no name covers another city's marker."""
+    from ttr_bot.render import static as S
+    from ttr_bot.render import text as T
+    board = load_board(map_id)
+    for scale in (D.MAP_SCALE, C.ZOOM):
+        size = S.label_size(scale)
+        boxes = []
+        for node, (x, y, _) in S.place_labels(board, scale, size).items():
+            w = T.width(board.nodes[node].name, size, True)
+            boxes.append((x, y, x + w, y + round(size * 0.78), node))
+        assert len(boxes) == sum(1 for n in board.nodes if not n.country)
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (
+                    board.nodes[a[4]].name, board.nodes[b[4]].name)
+            for n in board.nodes:
+                if n.index != a[4]:
+                    assert not (a[0] - 4 < n.x * scale < a[2] + 4 and a[1] - 4 < n.y * scale < a[3] + 4), (
+                        board.nodes[a[4]].name, n.name)

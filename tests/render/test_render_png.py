@@ -44,13 +44,16 @@ def decode(data):
     return img.convert("RGB")
 
 
-def pictures(g):
+def pictures(g, scheme=P.STANDARD):
     """(kind, RGB image before the encoding, the PNG bytes) of the public, a private and the
-    final picture of this game."""
-    n = names(g)
-    return [("board", board_image(g, n), render_board(g, n)),
-            ("private", board_image(g, n, viewer=0), render_board(g, n, viewer=0)),
-            ("final", final_image(g, n), render_final(g, n))]
+    final picture of this game, in the players' colours of `scheme`."""
+    n, s = names(g), scheme
+    return [("board", board_image(g, n, scheme=s), render_board(g, n, palette=s)),
+            ("private", board_image(g, n, viewer=0, scheme=s), render_board(g, n, viewer=0, palette=s)),
+            ("final", final_image(g, n, scheme=s), render_final(g, n, palette=s))]
+
+
+SCHEMES = list(P.SCHEMES)
 
 
 # ----- the palette ------------------------------------------------------------------------
@@ -74,12 +77,15 @@ def test_the_palette_holds_every_solid_colour_and_no_more_than_256():
 
 # ----- solid colours stay exact ---------------------------------------------------------------
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("map_id", MAPS)
-def test_no_pixel_drawn_in_a_solid_colour_changes_in_the_file(map_id):
+def test_no_pixel_drawn_in_a_solid_colour_changes_in_the_file(map_id, scheme):
     """Every pixel that has one of palette.py's solid colours in the drawn picture has exactly
-    that colour in the decoded file (card and player colours, marks, highlight, ink, ...)."""
-    for g in (game(map_id, until=0.5), game(map_id), game(map_id, 0.5, 7, greedy_game)):
-        for kind, img, data in pictures(g):
+    that colour in the decoded file (card and player colours of either scheme, marks,
+    highlight, ink, ticket badges...)."""
+    games = (game(map_id, until=0.5), game(map_id), game(map_id, 0.5, 7, greedy_game))
+    for g in games if scheme == P.STANDARD else games[:2]:
+        for kind, img, data in pictures(g, scheme):
             back = decode(data)
             r, gr, b = ImageChops.difference(img, back).split()
             changed = ImageChops.lighter(ImageChops.lighter(r, gr), b).point(lambda v: 255 if v else 0)
@@ -90,7 +96,8 @@ def test_no_pixel_drawn_in_a_solid_colour_changes_in_the_file(map_id):
             assert lost == {}, (kind, lost)
             # and the check is not empty: the information colours are there
             drawn = {rgb for _, rgb in img.getcolors(1 << 16)}
-            wanted = {P.player_rgb(s) for s in range(g.n)} | {P.player_ink(s) for s in range(g.n)}
+            wanted = {P.player_rgb(s, scheme) for s in range(g.n)}
+            wanted |= {P.player_ink(s, scheme) for s in range(g.n)}
             wanted |= {P.INK, P.CAR_LINE}
             wanted |= {P.slot_fill(rt.color) for r, rt in enumerate(g.board.routes) if g.owner[r] < 0}
             wanted |= {P.HIGHLIGHT} if kind != "final" else set()
@@ -98,11 +105,14 @@ def test_no_pixel_drawn_in_a_solid_colour_changes_in_the_file(map_id):
             assert wanted <= drawn, (kind, wanted - drawn)
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("map_id", MAPS)
-def test_claimed_cars_free_slots_and_cards_read_back_exactly(map_id):
+def test_claimed_cars_free_slots_and_cards_read_back_exactly(map_id, scheme):
     g = game(map_id)
     board = g.board
-    for kind, _, data in pictures(g):
+    # the colour-blind marks are solid: the car's own colour is read beside its mark
+    off = 13 if P.scheme_of(scheme).filled else 0
+    for kind, _, data in pictures(g, scheme):
         img = decode(data)
         lay = page_layout(board, kind)
 
@@ -113,8 +123,9 @@ def test_claimed_cars_free_slots_and_cards_read_back_exactly(map_id):
         seats = set()
         for r, seat in enumerate(g.owner):
             if seat >= 0:
-                for x, y, _ in board.routes[r].slots:
-                    assert px(x, y) == P.player_rgb(seat), (kind, board.route_label(r), seat)
+                for x, y, a in board.routes[r].slots:
+                    assert any(px(*along(x, y, a, d)) == P.player_rgb(seat, scheme)
+                               for d in {off, -off}), (kind, board.route_label(r), seat)
                 seats.add(seat)
         assert seats == set(range(g.n))
         # free coloured slots: their fill beside the letter, where nothing else is drawn over it

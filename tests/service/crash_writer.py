@@ -130,8 +130,8 @@ async def shared(db, round_no):
             svc.forget(game_id)
             continue
         print("done", game_id, eff.seq, digest(logged), flush=True)
-    while time.monotonic() < deadline:      # every game is over: wait for the kill
-        await asyncio.sleep(0.05)
+    # every game is over: wait for the kill
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
     await svc.close()
 
 

@@ -8,7 +8,11 @@ service, as the interactions would), for SECONDS. Latency: the fake's receipt of
 (its creation time) minus the outbox row's creation time (the commit), for every channel post
 and every DM (new or edited hand messages are counted when the edit arrives).
 
-    python -m ttr_bot.bench outbox [--games 20] [--rate 5] [--seconds 30]
+With --blocked N, N more games are started in channels where the bot then loses Send Messages,
+each owing --stuck posts (165): the healthy games' figures show whether those stop them (issue
+23: with 4 blocked channels and 660 stuck rows, the healthy games got nothing before).
+
+    python -m ttr_bot.bench outbox [--games 20] [--rate 5] [--seconds 30] [--blocked 4]
 """
 import argparse
 import asyncio
@@ -26,6 +30,7 @@ async def run(args, fakediscord):
     from ..discord.bot import TTRBot
     from ..discord.config import Config
     from ..engine.actions import type_name
+    from ..service.owed import notice_row
     rng = random.Random(args.seed)
     received = {}                   # nonce -> wall time the fake stored the post
     with tempfile.TemporaryDirectory(prefix="ttr-bench-outbox-") as tmp:
@@ -38,13 +43,26 @@ async def run(args, fakediscord):
                          bot_delay=0.5)
             await fake.start_bot(bot)
             svc = bot.service
-            games = []
+            games, blocked = [], set()
             for ch, (a, b) in zip(channels, users):
                 lobby = await svc.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
                                              name=a.username, map_id="usa")
                 await svc.join(ch.id, b.id, b.username)
                 await svc.start(ch.id, a.id)
                 games.append(lobby.id)
+            for i in range(args.blocked):       # channels where the bot lost Send Messages
+                ch = fake.add_text_channel(guild, f"blocked{i}")
+                a, b = (fake.add_user(f"{n}{i}x", guild=guild) for n in "ab")
+                lobby = await svc.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
+                                             name=a.username, map_id="usa")
+                await svc.join(ch.id, b.id, b.username)
+                await svc.start(ch.id, a.id)
+                await bot.outbox.drain(timeout=60)
+                await fake.set_bot_can_send(ch, False)
+                hosted = await svc.load(lobby.id)
+                await svc.owe([notice_row(hosted, "bot.return.done", name=f"n{k}")
+                               for k in range(args.stuck)], lobby.id)
+                blocked.add(f"c{ch.id}")
             end = time.perf_counter() + args.seconds
             moves = 0
             while time.perf_counter() < end:
@@ -60,7 +78,7 @@ async def run(args, fakediscord):
                 await svc.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
                 moves += 1
                 await asyncio.sleep(1 / args.rate)
-            await bot.outbox.drain(timeout=120)
+            await bot.outbox.drain(timeout=60)
             for m in fake.state.messages.values():
                 if m.nonce:
                     received[m.nonce] = datetime.fromisoformat(m.timestamp).timestamp()
@@ -68,7 +86,7 @@ async def run(args, fakediscord):
             for m in fake.state.messages.values():
                 if m.edited_timestamp:
                     edits[m.id] = datetime.fromisoformat(m.edited_timestamp).timestamp()
-            rows = [r for r in await svc.store.pending_outbox(10 ** 6)]
+            rows = [r for r in await svc.store.pending_outbox(10 ** 6) if r.lane not in blocked]
             db = svc.store
             sent = await db._fetchall("SELECT id, kind, lane, created_at, sent_at FROM outbox "
                                       "WHERE sent_at IS NOT NULL")
@@ -78,7 +96,8 @@ async def run(args, fakediscord):
         at = received.get(f"ttr{row_id}") or received.get(f"ttr{row_id}.0")
         if at is None:          # an edit (a hand message changed in place): when it was marked
             at = sent_at
-        latency["channel" if lane.startswith("c") else "dm"].append(at - created)
+        if lane not in blocked:
+            latency["channel" if lane.startswith("c") else "dm"].append(at - created)
     return moves, latency, len(rows)
 
 
@@ -89,6 +108,9 @@ def main(argv=None):
     parser.add_argument("--rate", type=float, default=5.0, help="moves per second (5)")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--blocked", type=int, default=0,
+                        help="more games in channels the bot may not post in (0)")
+    parser.add_argument("--stuck", type=int, default=165, help="posts each of those owes (165)")
     args = parser.parse_args(argv)
     fakediscord = import_fake()
     if fakediscord is None:
@@ -97,7 +119,10 @@ def main(argv=None):
         return 2
     moves, latency, left = asyncio.run(run(args, fakediscord))
     print(f"outbox on the fake Discord: {args.games} games, {moves} moves at {args.rate:g}/s, "
-          f"board pictures drawn; {left} rows still owed at the end")
+          f"board pictures drawn; {left} rows of theirs still owed at the end")
+    if args.blocked:
+        print(f"  and {args.blocked} games in channels the bot may not post in, "
+              f"{args.stuck} posts owed each")
     for lane, values in latency.items():
         ms = [v * 1000 for v in values]
         print(f"  {lane:<7} {len(ms):>5} rows: commit -> Discord p50 {percentile(sorted(ms), 50):.0f}"

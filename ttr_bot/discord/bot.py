@@ -103,6 +103,16 @@ class TTRBot(commands.Bot):
         if self.config.syncs_commands:
             await sync_tree(self, self.config.dev_guild)
 
+    @property
+    def busy(self):
+        """Whether the bot has work in hand that no one is waiting on: a timer firing or due,
+        a post or DM owed and due, or the outbox worker not yet started after READY (what a
+        health check would read; the end-to-end tests wait until it is False and the fake
+        Discord has nothing in flight). Interactions are discord.py's tasks, not counted here."""
+        if self.service is None or self.is_closed():
+            return False
+        return not self.outbox.running or self.outbox.busy or self.service.busy
+
     def serves(self, guild_id):
         """Whether this process serves that server (None: a DM, shard 0's)."""
         return self.served.owns(guild_id)

@@ -113,12 +113,6 @@ def closeup_alt(shows, names, loc):
     return cut(t("bot.alt.closeup", loc, items=sep(loc).join(items)))
 
 
-def private_alt(game, names, seat, loc):
-    """A player's private board: the public picture's words, and where their own hand and
-    tickets are (in the message's text, for them alone; never in the description)."""
-    return cut(board_alt(game, names, loc) + "\n" + t("bot.alt.private", loc))
-
-
 def final_alt(game, names, loc):
     players, winners = game.scores()
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])

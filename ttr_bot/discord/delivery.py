@@ -45,6 +45,7 @@ from .format import (
     summary_lines,
 )
 from .hands import HandMessages
+from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -100,14 +101,16 @@ class Delivery(HandMessages):
         await self.handlers[row.kind](row, parts=parts, merged=merged)
 
     # ----- rendering -------------------------------------------------------------------------------
-    async def render(self, game, names, viewer=None, locale="en", final=False):
+    async def render(self, game, names, viewer=None, locale="en", final=False,
+                     palette="standard"):
         """PNG bytes of the board, drawn off the event loop and reused while the state is the
         same (pictures.py); None if drawing failed (the post then goes out with a text summary
         instead: a picture never blocks a turn)."""
         return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
-                                              final=final)
+                                              final=final, palette=palette)
 
-    async def card_pictures(self, game, names, loc, events, moves, since=None):
+    async def card_pictures(self, game, names, loc, events, moves, since=None,
+                            palette="standard"):
         """The pictures of a card whose board changed: the close-up of what was claimed or
         built (first; left out when the routes are too far apart for it to show more than the
         map), then the phone map with every route claimed since the player to move last
@@ -118,20 +121,24 @@ class Delivery(HandMessages):
         if claimed or built:
             shows = closeup_contents(game, claimed, built)
             if (shows.get("scale") or 0) > 1.0:
-                png = await self.bot.pictures.closeup(game, names, claimed, loc, cities=built)
+                png = await self.bot.pictures.closeup(game, names, claimed, loc, cities=built,
+                                                      palette=palette)
                 if png:
                     pictures.append(turn_card.Picture(png, "closeup.png",
                                                       closeup_alt(shows, names, loc)))
         highlight = claimed | set(since.routes if since is not None else ())
-        png = await self.bot.pictures.map(game, names, loc, highlight=highlight, cities=built)
+        png = await self.bot.pictures.map(game, names, loc, highlight=highlight, cities=built,
+                                          palette=palette)
         if png:
             pictures.append(turn_card.Picture(png, "map.png", board_alt(game, names, loc, moves)))
         return tuple(pictures)
 
     @staticmethod
     def as_file(png, name="board.png", description=None):
-        """A picture to send; `description` is its alt text (every picture has one)."""
-        return discord.File(io.BytesIO(png), filename=name, description=description)
+        """A picture as an attachment; `description`: its alt text (1,024 characters at most)."""
+        if description:
+            return discord.File(io.BytesIO(png), filename=name, description=description[:1024])
+        return discord.File(io.BytesIO(png), filename=name)
 
     # ----- sending ----------------------------------------------------------------------------------
     async def send(self, channel_id, content, *, row=None, part=None, **kwargs):
@@ -214,7 +221,7 @@ class Delivery(HandMessages):
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
         await self.update_lobby(hosted.id, loc)
-        png = await self.bot.pictures.map(game, names, loc)
+        png = await self.bot.pictures.map(game, names, loc, palette=game_palette(hosted))
         kwargs = {"file": self.as_file(png, "map.png", board_alt(game, names, loc))} if png else {}
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
@@ -273,7 +280,8 @@ class Delivery(HandMessages):
             tail.append(t("bot.turn.computer", loc, name=current.name))
         pictures = ()
         if board_changed(events):
-            pictures = await self.card_pictures(game, names, loc, events, moves, since)
+            pictures = await self.card_pictures(game, names, loc, events, moves, since,
+                                                palette=game_palette(at))
             if not pictures:
                 moves += summary_lines(game, names, loc)
         standings = standings_lines(game, names, loc) + [row_line(game, loc)]
@@ -306,7 +314,7 @@ class Delivery(HandMessages):
         score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        png = await self.render(game, names, locale=loc, final=True)
+        png = await self.render(game, names, locale=loc, final=True, palette=game_palette(hosted))
         end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
@@ -406,7 +414,7 @@ class Delivery(HandMessages):
                       "cancelled" if hosted.status == CANCELLED else "started")
             lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
             if status == "lobby":
-                lines.insert(1, settings_line(hosted.settings, loc))
+                lines.insert(1, settings_line(hosted.settings, loc, hosted))
             view = components.lobby_view(hosted, loc) if status == "lobby" else None
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
@@ -511,11 +519,19 @@ def message_text(message):
     return "\n".join(out)
 
 
-def settings_line(settings, loc):
-    """The lobby's line about time: the deadline per turn and what happens while away."""
+def settings_line(settings, loc, hosted=None):
+    """The lobby's line about the game's settings: the deadline per turn, what happens while
+    away, the colour-blind palette when the game's public pictures use it, and the language
+    of its posts when the game has one of its own."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
-    return deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    if hosted is not None and game_palette(hosted) != "standard":
+        line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)
+    language = hosted.options.get(GAME_LANGUAGE) if hosted is not None else None
+    if language in LOCALES:
+        line += " " + t("bot.settings.language", loc, language=t(f"bot.lang.{language}", loc))
+    return line
 
 
 def vote_what(vote, hosted, loc):

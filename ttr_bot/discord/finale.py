@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 import discord
 
 from ..i18n import t
-from ..ratings import Z
-from ..stats import figure
+from ..ratings import MIN_GAMES, display_rating, provisional
 from . import components
 from .card_text import plain
 from .format import map_title
@@ -90,7 +89,10 @@ async def final_post(bot, hosted, loc, png=None):
     end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
                     film_alt=film_alt(hosted.board, loc))
     try:
-        end.lines = rating_lines(await bot.service.game_rating(hosted.id), loc)
+        rating = await bot.service.game_rating(hosted.id)
+        end.lines = rating_lines(rating, loc)
+        if rating.rated:
+            end.view = components.rematch_view(hosted.id, loc, ratings=True)
     except Exception:
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
@@ -103,15 +105,21 @@ async def final_post(bot, hosted, loc, png=None):
 
 def rating_lines(rating, loc):
     """What the game did to the ratings in its server, best placed first; or why it was not
-    rated. The values are the leaderboard's (mu - 3 sigma)."""
+    rated. Figures are display ratings (ratings.display_rating: 1000 to start). A player still
+    in their first MIN_GAMES rated games sees their rating marked provisional, without the
+    change: one early game moves it a lot either way, and a newcomer should not read a loss
+    in their first game as a verdict (as chess sites do)."""
     if not rating.rated:
         return ["", t(rating.reason, loc)] if rating.reason else []
-    lines = ["", t("bot.end.rated", loc, z=Z)]
+    lines = ["", t("bot.end.rated", loc)]
     for d in rating.changes:
-        after = figure(d.after.conservative)
-        if d.before is None:
-            lines.append(t("bot.end.rating_new", loc, name=d.name, after=after))
+        after = display_rating(d.after)
+        if d.before is None or provisional(d.games):
+            lines.append(t("bot.end.rating_new", loc, name=d.name, after=after,
+                           count=d.games, need=MIN_GAMES))
         else:
+            change = after - display_rating(d.before)
             lines.append(t("bot.end.rating", loc, name=d.name, after=after,
-                           before=figure(d.before.conservative)))
+                           before=display_rating(d.before),
+                           change=f"+{change}" if change >= 0 else f"−{-change}"))
     return lines

@@ -13,9 +13,11 @@ import logging
 import discord
 
 from ..i18n import t
-from .card_text import private_alt, since_lines
+from .card_text import since_lines
 from .format import fit, hand_lines
 from .moves import panel_for  # the same panel the channel's buttons lead to
+from .palettes import seat_palette
+from .private_alt import private_board_alt
 
 log = logging.getLogger(__name__)
 WHY_ORDER = (None, "turn", "tunnel", "offer", "start", "end")   # the later, the stronger
@@ -45,7 +47,8 @@ class HandMessages:
         if was_closed and not fresh:
             return
         loc = await self.bot.locale_for_user(user)
-        content, view, png, alt = await self._hand_content(hosted, seat, why, loc)
+        content, view, png = await self._hand_content(hosted, seat, why, loc)
+        alt = private_board_alt(hosted.game, seat, loc)
         ref = await service.posted_message(hosted.id, hand_kind(user))
         try:
             if why is None and ref is not None:
@@ -95,6 +98,6 @@ class HandMessages:
         view = None
         if not game.over:
             _, view = panel_for(hosted, seat, loc)
-        png = await self.render(game, hosted.names(), viewer=seat, locale=loc)
-        alt = private_alt(game, hosted.names(), seat, loc) if png else None
-        return fit("\n".join(lines)), view, png, alt
+        png = await self.render(game, hosted.names(), viewer=seat, locale=loc,
+                                palette=await seat_palette(self.bot, hosted, seat))
+        return fit("\n".join(lines)), view, png

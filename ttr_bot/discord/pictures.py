@@ -13,7 +13,8 @@ Three methods make every picture (the turn posts through `Delivery.render`, `/tt
         the board with its panel: a private board (`viewer`), the final picture (`final`), or
         the public board with the standings drawn (before the turn card had them in text).
 
-Each gives PNG bytes, or None when the picture could not be drawn. A picture is a pure function
+Each also takes `palette=` (keyword: the players' colour scheme, "standard" or "colourblind",
+render/palette.py) and gives PNG bytes, or None when the picture could not be drawn. A picture is a pure function
 of the game's state, the names, the viewer's seat, the language, the kind of page and the
 highlighted routes and cities, so it is cached under a digest of exactly those: `/ttr status` on the turn just posted gets
 the very bytes of the post's picture, a private board is drawn again only once something in
@@ -41,15 +42,18 @@ RENDER_TIMEOUT = 30.0              # a worker drawing longer than this is stuck:
 
 
 def picture_key(game, names, viewer=None, locale="en", final=False, *, kind=None,
-                highlight=None, cities=None):
+                highlight=None, cities=None, palette="standard"):
     """What a picture is drawn from, as a digest: the whole game state (state.FIELDS: the
     dealer's generator is not drawn, so it is left out), the board, names, seat, language,
-    and for the newer pictures their kind ("map", "closeup") and highlighted routes/cities."""
+    for the newer pictures their kind ("map", "closeup") and highlighted routes/cities, and
+    the players' colour scheme (render/palette.py) when it is not the standard one."""
     state = {f.name: f.to_json(getattr(game, f.name)) for f in FIELDS}
     parts = [game.board.map_id, game.board.variant, game.n, state, list(names), viewer, locale,
              bool(final)]
     if kind is not None or highlight is not None or cities is not None:
         parts += [kind, _ids(highlight), _ids(cities)]
+    if palette != "standard":
+        parts.append(palette)
     text = json.dumps(parts, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -72,29 +76,34 @@ class Pictures:
     def cached_bytes(self):
         return self._bytes
 
-    async def render(self, game, names, viewer=None, locale="en", final=False, highlight=None):
+    async def render(self, game, names, viewer=None, locale="en", final=False, highlight=None,
+                     *, palette="standard"):
         """PNG bytes of the board with its panel (`viewer`: that seat's private board; `final`:
-        the end's score picture; `highlight`: route indices to ring, None: the last move's), or
-        None if it could not be drawn."""
+        the end's score picture; `highlight`: route indices to ring, None: the last move's;
+        `palette`: the players' colour scheme, render/palette.py), or None if it could not be
+        drawn."""
         names = list(names)
         if final:
-            key = picture_key(game, names, viewer, locale, True)
-            return await self._get(key, game, render_final, (names, locale))
+            key = picture_key(game, names, viewer, locale, True, palette=palette)
+            return await self._get(key, game, render_final, (names, locale, palette))
         highlight = _ids(highlight)
-        key = picture_key(game, names, viewer, locale, False, highlight=highlight)
-        return await self._get(key, game, render_board, (names, viewer, locale, highlight))
+        key = picture_key(game, names, viewer, locale, False, highlight=highlight,
+                          palette=palette)
+        return await self._get(key, game, render_board,
+                               (names, viewer, locale, highlight, None, palette))
 
-    async def map(self, game, names, locale="en", highlight=None, cities=None):
+    async def map(self, game, names, locale="en", highlight=None, cities=None, *,
+                  palette="standard"):
         """PNG bytes of the public phone picture (the map alone, render.render_map), or None.
         `highlight`: route indices to ring (None: what the last move claimed); `cities`: node
         indices of stations to ring (None: the last move's station)."""
         names = list(names)
         highlight, cities = _ids(highlight), _ids(cities)
         key = picture_key(game, names, None, locale, kind="map", highlight=highlight,
-                          cities=cities)
-        return await self._get(key, game, render_map, (names, highlight, locale, cities))
+                          cities=cities, palette=palette)
+        return await self._get(key, game, render_map, (names, highlight, locale, cities, palette))
 
-    async def closeup(self, game, names, routes, locale="en", cities=()):
+    async def closeup(self, game, names, routes, locale="en", cities=(), *, palette="standard"):
         """PNG bytes of the close-up (render.render_closeup: 600 x 450, the map around
         `routes` and `cities`, highlighted, larger), or None (also when both are empty)."""
         names = list(names)
@@ -102,8 +111,9 @@ class Pictures:
         if not routes and not cities:
             return None
         key = picture_key(game, names, None, locale, kind="closeup", highlight=routes,
-                          cities=cities)
-        return await self._get(key, game, render_closeup, (names, routes, locale, cities))
+                          cities=cities, palette=palette)
+        return await self._get(key, game, render_closeup,
+                               (names, routes, locale, cities, palette))
 
     async def _get(self, key, game, function, args):
         """The cached picture under `key`, or function(copy of game, *args) drawn in a worker

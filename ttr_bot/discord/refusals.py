@@ -12,14 +12,18 @@ The rules:
   member update, a thread's update, a server available again: the guilds intent brings them
   all) retries at once every blocked destination of that server the bot's cache now says it may
   post in; so does the worker's start (a permission given back while the bot was away).
-- An archived thread (Discord unarchives one on a post, unless it is locked): if Discord still
-  says archived, the bot unarchives it when it may (not locked, or it has Manage Threads) and
-  posts again at once; a locked one is reported to the host and waits for a moderator.
+- A thread Discord archived (a week without a message) takes the post: Discord unarchives a
+  thread for a post of anyone who may send messages there ("unless the thread has been locked
+  by a moderator"), so the bot simply posts. A locked one (400 50083 while archived, 160005
+  while not) is reported to the host and waits for a moderator to unlock it: unlocking is a
+  THREAD_UPDATE, which retries it at once.
 - Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed (end reason
   'no_access'; its host and players told by DM; its record, results and ratings kept), and the
   rows it owes are marked given up. A friends' game nobody can see for three days is over
   (Board Game Arena, likewise, ends a table its players cannot reach); they can start another
-  where the bot may post. Removal from the server closes its games the same way ('removed').
+  where the bot may post. Removal from the server closes its games the same way ('removed'):
+  on GUILD_DELETE, or, if that happened while the bot was away, on the first 50001 Missing
+  Access from a server the bot's guild cache does not have.
 - When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
   the channel gets one catch-up post instead (the latest turn post, which shows the board as it is,
   with a line saying how many moves it missed); the missed turn posts, reminders and notices are
@@ -33,7 +37,7 @@ import discord
 
 log = logging.getLogger(__name__)
 REFUSED = (50013, 50001, 50083, 160005)   # Missing Permissions / Access, archived / locked thread
-ARCHIVED, LOCKED = 50083, 160005
+ARCHIVED, LOCKED, MISSING_ACCESS = 50083, 160005, 50001
 FIRST_RETRY, MAX_RETRY = 60.0, 3600.0
 GIVE_UP_AFTER = 3 * 86400.0
 CATCH_UP_AFTER = 1          # turn posts of one game missed: more, and they become one post
@@ -71,11 +75,14 @@ class Refusals:
     async def _refused_destination(self, head, exc):
         lane, service = head.lane, self.service
         channel_id = int(lane[1:])
-        if exc.code == ARCHIVED and await self._unarchive(channel_id):
-            await service.retry_later(head.id, self.clock())    # post again at once
-            return
         hosted = await service.load(head.game_id) if head.game_id is not None else None
         guild_id = hosted.guild_id if hosted is not None else None
+        if exc.code == MISSING_ACCESS and guild_id is not None and self.bot.is_ready() and \
+                self.bot.get_guild(guild_id) is None:
+            # not in the server at all: removed while the bot was away (no GUILD_DELETE came)
+            log.info("not in server %s any more: closing its games", guild_id)
+            await service.guild_gone(guild_id)
+            return
         previous = self._blocks.get(lane)
         block = await service.destination_refused(
             lane, refused_backoff((previous.attempts if previous else 0) + 1), code=exc.code,
@@ -96,32 +103,10 @@ class Refusals:
             await service.give_up_destination(lane, "no_access")
             self._blocks.pop(lane, None)
 
-    async def _unarchive(self, thread_id):
-        """Unarchive the game's thread if the bot may (it is not locked, or the bot has Manage
-        Threads); True if it did."""
-        try:
-            thread = await self.bot.fetch_channel(thread_id)
-        except discord.HTTPException as exc:
-            log.info("could not look at thread %s: %s", thread_id, exc)
-            return False
-        if not isinstance(thread, discord.Thread):
-            return False
-        guild = thread.guild
-        me = guild.me if guild is not None else None
-        if thread.locked and (me is None or not thread.permissions_for(me).manage_threads):
-            return False
-        try:
-            await thread.edit(archived=False)
-        except discord.HTTPException as exc:
-            log.info("could not unarchive thread %s: %s", thread_id, exc)
-            return False
-        log.info("unarchived thread %s to post in it", thread_id)
-        return True
-
     async def _catch_up(self, lane):
         """The first post after a refusal, for a channel that missed many: one catch-up post
         per game instead of each missed one. False if there is nothing to catch up (the rows
-        then go out one by one)."""
+        then go out one by one), None if another process holds them."""
         plans = catch_up_plan(await self.service.owed_in_lane(lane))
         if not plans:
             return False
@@ -129,7 +114,7 @@ class Refusals:
             return False                # its post failed a moment ago: the head goes first
         for last, parts, skipped, moves in plans:
             if not await self.service.claim_messages([r.id for r in (*parts, *skipped, last)]):
-                return True             # another process is at it
+                return None             # another process is at it
             card = replace(last, payload={**last.payload, "caught_up": moves})
             if not await self._attempt(card, parts, ()):
                 return True             # still refused (or failed): retried as the rules say

@@ -6,12 +6,13 @@ thousands of them; treat them as immutable.
 `cards` fields are 9-tuples of counts indexed by card (cards.py); `seat` is the acting seat.
 """
 from dataclasses import dataclass
+from typing import TypeAlias
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class KeepTickets:
     seat: int
-    tickets: tuple      # Ticket ids (Board.tickets indices) from the player's offer
+    tickets: tuple[int, ...]    # Ticket ids (Board.tickets indices) from the player's offer
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -24,13 +25,13 @@ class DrawCard:
 class ClaimRoute:
     seat: int
     route: int          # route index
-    cards: tuple        # 9 counts
+    cards: tuple[int, ...]      # 9 counts
 
 
 @dataclass(slots=True, unsafe_hash=True)
 class TunnelPay:
     seat: int
-    cards: tuple
+    cards: tuple[int, ...]
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -47,7 +48,7 @@ class DrawTickets:
 class BuildStation:
     seat: int
     city: int           # node index
-    cards: tuple
+    cards: tuple[int, ...]
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -55,7 +56,9 @@ class Pass:
     seat: int
 
 
-ACTION_TYPES = {
+Action: TypeAlias = (KeepTickets | DrawCard | ClaimRoute | TunnelPay | TunnelDecline | DrawTickets
+                     | BuildStation | Pass)
+ACTION_TYPES: dict[str, type[Action]] = {
     "keep_tickets": KeepTickets, "draw_card": DrawCard, "claim_route": ClaimRoute,
     "tunnel_pay": TunnelPay, "tunnel_decline": TunnelDecline, "draw_tickets": DrawTickets,
     "build_station": BuildStation, "pass": Pass,
@@ -63,5 +66,5 @@ ACTION_TYPES = {
 TYPE_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 
 
-def type_name(action):
+def type_name(action: Action) -> str:
     return TYPE_NAMES[type(action)]

@@ -4,6 +4,7 @@ Everything that differs between editions lives in `Rules` (the BGA way): the eng
 and never asks which map it is playing. `ttr_bot.maps` builds these objects from maps/*.json.
 """
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Route:
     any_cards: int = 0  # Nordic: N any cards replace one required card (3 on ferries, 4 on Murmansk–Lieksa)
     twin: int = -1      # route index of the parallel lane, or -1
     lane: int = 1       # 1 or 2: order among lanes of the same colour between the same places
-    slots: tuple = ()   # ((x, y, angle_degrees_clockwise), …) one per car, for the picture
+    slots: tuple[tuple[float, float, float], ...] = ()   # (x, y, angle_degrees_clockwise) per car, for the picture
 
 
 @dataclass(frozen=True)
@@ -43,15 +44,15 @@ class Ticket:
     multi-destination tickets. Ends are place names (a city, or a country)."""
     id: int             # unique within the variant's decks (the index in Board.tickets)
     origin: str
-    dests: tuple
-    points: tuple
+    dests: tuple[str, ...]
+    points: tuple[int, ...]
     long: bool = False
 
     @property
-    def multi(self):
+    def multi(self) -> bool:
         return len(self.dests) > 1
 
-    def label(self):
+    def label(self) -> str:
         if self.multi:
             return f"{self.origin} – " + "/".join(self.dests)
         return f"{self.origin} – {self.dests[0]}"
@@ -65,14 +66,14 @@ class Rules:
     hand_size: int = 4
     end_trains: int = 2
     double_routes_min_players: int = 4
-    route_points: dict = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21})
-    locomotives_only_on: frozenset = frozenset()   # {"tunnel", "ferry"}; empty: anywhere
+    route_points: dict[int, int] = field(default_factory=lambda: {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21})
+    locomotives_only_on: frozenset[str] = frozenset()   # {"tunnel", "ferry"}; empty: anywhere
     faceup_locomotive_limit: bool = True           # a face-up locomotive is the whole draw
     flush_locomotives: int = 3                     # 3 face-up locomotives flush the row
     flush_limit: int = 3
     longest_path_bonus: int = 10
     globetrotter_bonus: int = 0
-    tie_breaks: tuple = ("tickets", "longest_path")  # also "fewest_stations"
+    tie_breaks: tuple[str, ...] = ("tickets", "longest_path")  # also "fewest_stations"
     start_long: int = 0
     start_regular: int = 3
     start_keep_min: int = 2
@@ -82,9 +83,9 @@ class Rules:
     unkept_draw: str = "bottom"
     min_players: int = 2
     max_players: int = 5
-    notes: tuple = ()              # open questions settled for this map, shown in /ttr rules
+    notes: tuple[str, ...] = ()    # open questions settled for this map, shown in /ttr rules
 
-    def both_lanes_open(self, n_players):
+    def both_lanes_open(self, n_players: int) -> bool:
         """May both lanes of a double route be claimed (by different players) in a game of
         this size? (docs/rules.md §3.4, §8, §9)"""
         return n_players >= self.double_routes_min_players
@@ -98,18 +99,23 @@ class Board:
     name: str
     width: int
     height: int
-    nodes: tuple        # Node
-    routes: tuple       # Route
-    tickets: tuple      # Ticket: the variant's regular and long tickets, deck order of the file
+    nodes: tuple[Node, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]   # the variant's regular and long tickets, deck order of the file
     rules: Rules
-    countries: tuple = ()   # ((name, x, y), …) label positions of Switzerland's countries
+    countries: tuple[tuple[str, float, float], ...] = ()   # (name, x, y): label positions of Switzerland's countries
 
-    def __post_init__(self):
-        places = {}
+    if TYPE_CHECKING:   # derived in __post_init__ (set there, not dataclass fields at run time)
+        place_nodes: dict[str, tuple[int, ...]] = field(init=False)   # place -> its nodes
+        node_routes: tuple[tuple[int, ...], ...] = field(init=False)  # node -> its routes
+        route_ends: tuple[tuple[int, int], ...] = field(init=False)   # route -> (a, b)
+
+    def __post_init__(self) -> None:
+        places: dict[str, list[int]] = {}
         for n in self.nodes:
             places.setdefault(n.name, []).append(n.index)
         object.__setattr__(self, "place_nodes", {k: tuple(v) for k, v in places.items()})
-        adj = [[] for _ in self.nodes]
+        adj: list[list[int]] = [[] for _ in self.nodes]
         for r in self.routes:
             adj[r.a].append(r.index)
             adj[r.b].append(r.index)
@@ -117,13 +123,13 @@ class Board:
         object.__setattr__(self, "route_ends", tuple((r.a, r.b) for r in self.routes))
 
     @property
-    def regular_tickets(self):
+    def regular_tickets(self) -> list[Ticket]:
         return [t for t in self.tickets if not t.long]
 
     @property
-    def long_tickets(self):
+    def long_tickets(self) -> list[Ticket]:
         return [t for t in self.tickets if t.long]
 
-    def route_label(self, route):
+    def route_label(self, route: int | Route) -> str:
         r = self.routes[route] if isinstance(route, int) else route
         return f"{self.nodes[r.a].name} – {self.nodes[r.b].name}"

@@ -4,6 +4,7 @@ Cards are small ints so that a hand is a 9-slot count list (`[0] * N_CARD_KINDS`
 card): indexing beats dict lookups in the simulations the computer players run. The colours
 are 0..N_COLORS-1 and the locomotive is the last kind.
 """
+from collections.abc import Sequence
 
 COLORS = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red")
 N_COLORS = len(COLORS)
@@ -18,7 +19,7 @@ LOCOMOTIVES = 14
 DECK_SIZE = COLORED_PER_KIND * N_COLORS + LOCOMOTIVES  # 110
 
 
-def full_deck():
+def full_deck() -> list[int]:
     """The 110 train cards, in a fixed order (shuffle it with the game's dealer)."""
     deck = []
     for c in range(N_COLORS):
@@ -27,10 +28,10 @@ def full_deck():
     return deck
 
 
-def route_color_name(color):
+def route_color_name(color: int) -> str:
     return "gray" if color == GRAY else COLORS[color]
 
 
-def counts_to_dict(counts):
+def counts_to_dict(counts: Sequence[int]) -> dict[str, int]:
     """[0, 2, 0, …] -> {"blue": 2}; zero counts left out."""
     return {CARD_NAMES[i]: n for i, n in enumerate(counts) if n}

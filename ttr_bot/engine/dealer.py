@@ -3,21 +3,25 @@
 of its dealer and its actions."""
 import random
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .errors import DeckError
 
 
 class Dealer:
-    def __init__(self, seed=0, train=None, tickets=None, long_tickets=None, reshuffles=()):
+    def __init__(self, seed: int = 0, train: Sequence[int] | None = None,
+                 tickets: Sequence[int] | None = None, long_tickets: Sequence[int] | None = None,
+                 reshuffles: Iterable[Sequence[int]] = ()) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.fixed = {"train": train, "tickets": tickets, "long_tickets": long_tickets}
+        self.fixed: dict[str, Sequence[int] | None] = {"train": train, "tickets": tickets, "long_tickets": long_tickets}
         self.reshuffles = list(reshuffles)
         self.used_reshuffles = 0
-        self.dealt = {}              # kind -> the initial order used, top first
-        self.dealt_reshuffles = []   # every discard-to-deck order used, top first
+        self.dealt: dict[str, list[int]] = {}      # kind -> the initial order used, top first
+        self.dealt_reshuffles: list[list[int]] = []   # every discard-to-deck order used, top first
 
-    def order(self, kind, items):
+    def order(self, kind: str, items: Iterable[int]) -> list[int]:
         """The initial order of a deck, top first. `items` is the deck in canonical order."""
         fixed = self.fixed.get(kind)
         if fixed is None:
@@ -30,7 +34,7 @@ class Dealer:
         self.dealt[kind] = list(order)
         return order
 
-    def reshuffle(self, discard):
+    def reshuffle(self, discard: Sequence[int]) -> list[int]:
         """The discard pile becomes the deck: the next fixed order, else a shuffle."""
         if self.used_reshuffles < len(self.reshuffles):
             fixed = self.reshuffles[self.used_reshuffles]
@@ -45,7 +49,7 @@ class Dealer:
         self.dealt_reshuffles.append(list(order))
         return order
 
-    def clone(self):
+    def clone(self) -> "Dealer":
         d = Dealer.__new__(Dealer)
         d.seed = self.seed
         d.rng = random.Random()
@@ -57,19 +61,19 @@ class Dealer:
         d.dealt_reshuffles = list(self.dealt_reshuffles)
         return d
 
-    def state(self):
+    def state(self) -> dict[str, Any]:
         return {"rng": _rng_state_to_json(self.rng.getstate()), "used_reshuffles": self.used_reshuffles}
 
-    def restore(self, state):
+    def restore(self, state: dict[str, Any]) -> None:
         self.rng.setstate(_rng_state_from_json(state["rng"]))
         self.used_reshuffles = state["used_reshuffles"]
 
 
-def _rng_state_to_json(st):
+def _rng_state_to_json(st: tuple[Any, ...]) -> list[Any]:
     version, internal, gauss = st
     return [version, list(internal), gauss]
 
 
-def _rng_state_from_json(st):
+def _rng_state_from_json(st: Sequence[Any]) -> tuple[Any, ...]:
     version, internal, gauss = st
     return (version, tuple(internal), gauss)

@@ -6,7 +6,12 @@ table may see them); what only the acting seat may see is under `"private"`, whi
 strip before telling the others. Card payments are `{"colour": count}` dicts
 (`cards.counts_to_dict`).
 """
+from collections.abc import Sequence
+from typing import Any, TypeAlias
+
 from .cards import counts_to_dict
+
+Event: TypeAlias = dict[str, Any]
 
 KEEP_TICKETS = "keep_tickets"
 TURN = "turn"
@@ -23,78 +28,80 @@ FINAL_ROUND = "final_round"
 GAME_OVER = "game_over"
 
 
-def keep_tickets(seat, count, setup, tickets, returned):
+def keep_tickets(seat: int, count: int, setup: bool, tickets: Sequence[int],
+                 returned: list[int]) -> Event:
     """`seat` kept `count` tickets, at setup or after drawing. Private: the kept ticket ids and
     those returned."""
     return {"type": KEEP_TICKETS, "seat": seat, "count": count, "setup": setup,
             "private": {"tickets": list(tickets), "returned": returned}}
 
 
-def turn(seat):
+def turn(seat: int) -> Event:
     """It is `seat`'s turn."""
     return {"type": TURN, "seat": seat}
 
 
-def draw_card_blind(seat, card):
+def draw_card_blind(seat: int, card: int) -> Event:
     """`seat` drew from the deck. Private: the card."""
     return {"type": DRAW_CARD, "seat": seat, "from": "deck", "private": {"card": card}}
 
 
-def draw_card_faceup(seat, card):
+def draw_card_faceup(seat: int, card: int) -> Event:
     """`seat` took face-up `card`."""
     return {"type": DRAW_CARD, "seat": seat, "from": "faceup", "card": card}
 
 
-def reshuffle():
+def reshuffle() -> Event:
     """The discard pile became the deck."""
     return {"type": RESHUFFLE}
 
 
-def tunnel_reveal(seat, route, cards, revealed, extra):
+def tunnel_reveal(seat: int, route: int, cards: Sequence[int], revealed: list[int],
+                  extra: int) -> Event:
     """`seat` laid `cards` on tunnel `route`; the deck's top cards `revealed` ask for `extra`
     more."""
     return {"type": TUNNEL_REVEAL, "seat": seat, "route": route, "cards": counts_to_dict(cards),
             "revealed": revealed, "extra": extra}
 
 
-def claim_route(seat, route, cards, points):
+def claim_route(seat: int, route: int, cards: Sequence[int], points: int) -> Event:
     """`seat` claimed `route` with `cards` (a tunnel: laid and extra together) and scored
     `points`."""
     return {"type": CLAIM_ROUTE, "seat": seat, "route": route, "cards": counts_to_dict(cards),
             "points": points}
 
 
-def tunnel_pay(seat, route, cards):
+def tunnel_pay(seat: int, route: int, cards: Sequence[int]) -> Event:
     """`seat` paid a tunnel's extra cost with `cards`."""
     return {"type": TUNNEL_PAY, "seat": seat, "route": route, "cards": counts_to_dict(cards)}
 
 
-def tunnel_decline(seat, route):
+def tunnel_decline(seat: int, route: int) -> Event:
     """`seat` declined the extra cost; the laid cards went back to its hand."""
     return {"type": TUNNEL_DECLINE, "seat": seat, "route": route}
 
 
-def draw_tickets(seat, count, offer):
+def draw_tickets(seat: int, count: int, offer: list[int]) -> Event:
     """`seat` drew `count` tickets to choose from. Private: their ids."""
     return {"type": DRAW_TICKETS, "seat": seat, "count": count, "private": {"offer": offer}}
 
 
-def build_station(seat, city, cards):
+def build_station(seat: int, city: int, cards: Sequence[int]) -> Event:
     """`seat` built a station on node `city` with `cards`."""
     return {"type": BUILD_STATION, "seat": seat, "city": city, "cards": counts_to_dict(cards)}
 
 
-def pass_turn(seat):
+def pass_turn(seat: int) -> Event:
     """`seat` passed (nothing else was legal)."""
     return {"type": PASS, "seat": seat}
 
 
-def final_round(seat):
+def final_round(seat: int) -> Event:
     """`seat` is down to the last trains: everyone has one more turn, `seat` last."""
     return {"type": FINAL_ROUND, "seat": seat}
 
 
-def game_over(reason):
+def game_over(reason: str) -> Event:
     """The game ended: `reason` is "trains" (the last round is over) or "passes" (every
     player passed in a row)."""
     return {"type": GAME_OVER, "reason": reason}

@@ -4,13 +4,23 @@
 (docs/record-format.md), plus the winners. Mid-game it scores as if the game ended now; tickets still
 being chosen do not count.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .cards import counts_to_dict
 from .network import best_ticket_score, longest_trail, tickets_score
 
+if TYPE_CHECKING:
+    from .board import Rules
+    from .game import Game
 
-def final_scores(game):
+Score = dict[str, Any]   # one seat's final score, in the replay output's shape (record-format.md)
+
+
+def final_scores(game: Game) -> tuple[list[Score], list[int]]:
     board, rules, n = game.board, game.rules, game.n
-    players = []
+    players: list[Score] = []
     for p in range(n):
         held = [board.tickets[t] for t in game.tickets[p]]
         if game.stations_of[p]:
@@ -42,7 +52,7 @@ def final_scores(game):
     return players, winners(players, rules, [len(s) for s in game.stations_of])
 
 
-def _award(players, bonus, measure, points):
+def _award(players: list[Score], bonus: str, measure: str, points: int) -> None:
     """Every player with the maximum gets the bonus, even when the maximum is 0 (§11.8)."""
     if not points:
         return
@@ -52,7 +62,7 @@ def _award(players, bonus, measure, points):
             pl["bonuses"][bonus] = points
 
 
-def winners(players, rules, stations_used):
+def winners(players: list[Score], rules: Rules, stations_used: list[int]) -> list[int]:
     """Seats of the winners: most points, then the map's tie-breaks (§5.4, §6, §11.9)."""
     best = max(pl["total"] for pl in players)
     tied = [p for p, pl in enumerate(players) if pl["total"] == best]

@@ -8,12 +8,17 @@ seat may do now, and the queries beside it (`claimable_routes`, `route_blocked`,
 interface asks, with the same rules (seat_rules.py). The state's fields are declared in
 state.py.
 """
+from __future__ import annotations
+
 from collections import deque
+from collections.abc import Callable, Sequence
 from itertools import combinations
+from typing import Any
 
 from . import events as ev
 from . import payment, seat_rules, state
 from .actions import (
+    Action,
     BuildStation,
     ClaimRoute,
     DrawCard,
@@ -23,14 +28,52 @@ from .actions import (
     TunnelDecline,
     TunnelPay,
 )
+from .board import Board, Route, Rules
 from .cards import LOCO, N_CARD_KINDS, full_deck
+from .dealer import Dealer
 from .errors import Illegal
-from .final_scores import final_scores
+from .events import Event
+from .final_scores import Score, final_scores
+from .payment import Payment
 from .state import CHOOSING, IDLE, OVER, PLAY, SECOND_CARD, SETUP, TUNNEL, PendingTunnel
+
+Plan = Callable[[], list[Event]]    # a validated action, ready to change the state
 
 
 class Game:
-    def __init__(self, board, n_players, dealer):
+    # what a game is made from (the constructor's arguments)
+    board: Board
+    rules: Rules
+    n: int
+    dealer: Dealer
+    # the state: state.FIELDS, in its order (tests/engine/test_public_api.py keeps them equal)
+    deck: list[int]
+    discard: list[int]
+    faceup: list[int]
+    hands: list[list[int]]
+    trains: list[int]
+    stations_left: list[int]
+    owner: list[int]
+    routes_of: list[list[int]]
+    route_points: list[int]
+    stations_of: list[list[int]]
+    tickets: list[list[int]]
+    offers: list[list[int] | None]
+    phase: str
+    step: str
+    current: int
+    turn: int
+    final_turns_left: int | None
+    final_trigger: int | None
+    passes: int
+    reshuffles: int
+    station_owner: dict[int, int]
+    ticket_deck: deque[int]
+    long_deck: deque[int]
+    tunnel: PendingTunnel | None
+    last_move: tuple[int, str, int | None] | None
+
+    def __init__(self, board: Board, n_players: int, dealer: Dealer) -> None:
         rules = board.rules
         if not rules.min_players <= n_players <= rules.max_players:
             raise ValueError(f"{board.name} takes {rules.min_players}–{rules.max_players} players")
@@ -58,14 +101,14 @@ class Game:
         self._deal()
 
     @classmethod
-    def from_state(cls, board, n_players, dealer, fields):
+    def from_state(cls, board: Board, n_players: int, dealer: Dealer, fields: dict[str, Any]) -> Game:
         """A game in the given state (every field of state.FIELDS, nothing else; the values
         are used as they are), dealing nothing."""
         g = cls.__new__(cls)
         g._set_up(board, n_players, dealer, fields)
         return g
 
-    def _set_up(self, board, n_players, dealer, fields):
+    def _set_up(self, board: Board, n_players: int, dealer: Dealer, fields: dict[str, Any]) -> None:
         state.check_complete(fields)
         self.board = board
         self.rules = board.rules
@@ -74,11 +117,13 @@ class Game:
         self.__dict__.update(fields)
 
     # ----- setup -------------------------------------------------------------------------
-    def _deal(self):
+    def _deal(self) -> None:
         rules = self.rules
         for _ in range(rules.hand_size):
             for p in range(self.n):
-                self.hands[p][self._draw()] += 1
+                card = self._draw()
+                assert card is not None      # a fresh deck holds every hand
+                self.hands[p][card] += 1
         self._refill()
         for p in range(self.n):
             offer = [self.long_deck.popleft() for _ in range(min(rules.start_long, len(self.long_deck)))]
@@ -86,7 +131,7 @@ class Game:
             self.offers[p] = offer
 
     # ----- card flow (docs/rules.md §3.2, §3.3, §11.1–3) -----------------------------------
-    def _draw(self):
+    def _draw(self) -> int | None:
         """The top card of the deck, reshuffling the discard pile only now (§11.1)."""
         if not self.deck:
             if not self.discard:
@@ -96,10 +141,10 @@ class Game:
             self.reshuffles += 1
         return self.deck.pop()
 
-    def _can_draw(self):
+    def _can_draw(self) -> bool:
         return bool(self.deck or self.discard)
 
-    def _refill(self, changed=False):
+    def _refill(self, changed: bool = False) -> None:
         """Fill empty face-up slots, then apply the three-locomotive rule if the row changed."""
         while len(self.faceup) < 5:
             card = self._draw()
@@ -124,10 +169,10 @@ class Game:
 
     # ----- queries -----------------------------------------------------------------------
     @property
-    def over(self):
+    def over(self) -> bool:
         return self.phase == OVER
 
-    def to_move(self):
+    def to_move(self) -> list[int]:
         """Seats that may act now: everyone still choosing at setup, else the current seat."""
         if self.phase == SETUP:
             return [p for p in range(self.n) if self.offers[p] is not None]
@@ -135,23 +180,23 @@ class Game:
             return []
         return [self.current]
 
-    def turns_taken(self, seat):
+    def turns_taken(self, seat: int) -> int:
         """Turns `seat` has finished so far. Turns go round from seat 0 and `turn` counts the
         finished ones (the ticket choice at the start is not a turn), so seat s has finished
         turns s, s + n, s + 2n, ... below `turn`; a turn in progress does not count yet."""
         return len(range(seat, self.turn, self.n))
 
-    def route_blocked(self, seat, r):
+    def route_blocked(self, seat: int, r: int) -> str | None:
         """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
         reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or
         None."""
         return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r)
 
-    def route_blocks(self, seat):
+    def route_blocks(self, seat: int) -> list[str | None]:
         """`route_blocked` for every route."""
         return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat])
 
-    def claimable_routes(self, seat):
+    def claimable_routes(self, seat: int) -> list[tuple[Route, list[Payment]]]:
         """[(Route, payments)] `seat` may claim right now and can pay for, with every payment;
         [] unless it is `seat`'s turn with nothing pending."""
         if not seat_rules.idle_turn(self.phase, self.step, self.current, seat):
@@ -159,52 +204,54 @@ class Game:
         return seat_rules.claimable_routes(self.board, self.n, self.owner, seat,
                                            self.trains[seat], self.hands[seat])
 
-    def station_cost(self, seat):
+    def station_cost(self, seat: int) -> int:
         """Cards `seat`'s next station costs."""
         return seat_rules.station_cost(self.rules, self.stations_left[seat])
 
-    def station_sites(self, seat):
+    def station_sites(self, seat: int) -> list[int]:
         """Node indices where `seat` may build a station now (whatever its cards)."""
         return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[seat])
 
-    def keep_min(self, seat):
+    def keep_min(self, seat: int) -> int:
         """The fewest tickets `seat` must keep from its current offer."""
         return seat_rules.keep_min(self.rules, self.phase, self.offers[seat])
 
-    def _faceup_takeable(self, second):
+    def _faceup_takeable(self, second: bool) -> set[int]:
         limit = self.rules.faceup_locomotive_limit
         return {c for c in self.faceup if not (second and limit and c == LOCO)}
 
-    def _can_take_second(self):
+    def _can_take_second(self) -> bool:
         return self._can_draw() or bool(self._faceup_takeable(True))
 
-    def _affordable_routes(self, seat):
+    def _affordable_routes(self, seat: int) -> list[tuple[int, list[Payment] | None]]:
         return seat_rules.affordable_routes(self.board, self.n, self.owner, seat,
                                             self.trains[seat], self.hands[seat])
 
-    def _any_station(self, seat):
+    def _any_station(self, seat: int) -> bool:
         return bool(self.station_sites(seat)
                     and payment.station_payments(self.hands[seat], self.station_cost(seat)))
 
-    def can_pass(self, seat):
+    def can_pass(self, seat: int) -> bool:
         """docs/rules.md §3.6, §11.12: only with no other action at all."""
         return not (self._can_draw() or self.faceup or self.ticket_deck
                     or self._affordable_routes(seat) or self._any_station(seat))
 
     # ----- legal actions -------------------------------------------------------------------
-    def legal_actions(self, seat):
+    def legal_actions(self, seat: int) -> list[Action]:
         if seat not in self.to_move():
             return []
         if self.phase == SETUP or self.step == CHOOSING:
             return self._keep_options(seat)
         if self.step == TUNNEL:
             t = self.tunnel
-            return [TunnelPay(seat, p) for p in payment.tunnel_extra_options(self.hands[seat], t.extra, t.color)] \
-                + [TunnelDecline(seat)]
+            assert t is not None
+            answers: list[Action] = [TunnelPay(seat, p) for p in
+                                     payment.tunnel_extra_options(self.hands[seat], t.extra, t.color)]
+            return answers + [TunnelDecline(seat)]
         if self.step == SECOND_CARD:
-            out = [DrawCard(seat)] if self._can_draw() else []
-            return out + [DrawCard(seat, c) for c in sorted(self._faceup_takeable(True))]
-        out = [DrawCard(seat)] if self._can_draw() else []
+            draws: list[Action] = [DrawCard(seat)] if self._can_draw() else []
+            return draws + [DrawCard(seat, c) for c in sorted(self._faceup_takeable(True))]
+        out: list[Action] = [DrawCard(seat)] if self._can_draw() else []
         out += [DrawCard(seat, c) for c in sorted(set(self.faceup))]
         if self.ticket_deck:
             out.append(DrawTickets(seat))
@@ -221,13 +268,14 @@ class Game:
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
 
-    def _keep_options(self, seat):
+    def _keep_options(self, seat: int) -> list[Action]:
         offer = self.offers[seat]
+        assert offer is not None       # to_move: a seat choosing has an offer
         lo = self.keep_min(seat)
         return [KeepTickets(seat, combo) for k in range(lo, len(offer) + 1)
                 for combo in combinations(offer, k)]
 
-    def check(self, action):
+    def check(self, action: Action) -> Illegal | None:
         """None if the action is legal now, else the Illegal reason (nothing changes)."""
         try:
             self._validate(action)
@@ -238,12 +286,12 @@ class Game:
     explain = check     # the name PlayerView shares
 
     # ----- apply -------------------------------------------------------------------------
-    def apply(self, action):
+    def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events; raise Illegal and change nothing otherwise."""
         plan = self._validate(action)
         return plan()
 
-    def _validate(self, a):
+    def _validate(self, a: Action) -> Plan:
         if self.phase == OVER:
             raise Illegal("game_over")
         seat = a.seat
@@ -283,7 +331,7 @@ class Game:
         raise Illegal("unknown_action")
 
     # keep tickets
-    def _v_keep(self, a):
+    def _v_keep(self, a: KeepTickets) -> Plan:
         offer = self.offers[a.seat]
         if self.phase == SETUP:
             if offer is None:
@@ -293,6 +341,7 @@ class Game:
                 raise Illegal("not_your_turn")
             if self.step != CHOOSING:
                 raise Illegal("no_ticket_offer")
+        assert offer is not None       # choosing: the seat has an offer
         kept = list(a.tickets)
         if len(set(kept)) != len(kept) or any(t not in offer for t in kept):
             raise Illegal("not_offered")
@@ -301,8 +350,9 @@ class Game:
             raise Illegal("keep_at_least", count=lo)
         return lambda: self._do_keep(a.seat, kept)
 
-    def _do_keep(self, seat, kept):
+    def _do_keep(self, seat: int, kept: list[int]) -> list[Event]:
         offer = self.offers[seat]
+        assert offer is not None
         self.offers[seat] = None
         self.tickets[seat].extend(kept)
         returned = [t for t in offer if t not in kept]
@@ -319,7 +369,7 @@ class Game:
         return events + self._end_turn(seat, "draw_tickets")
 
     # draw cards
-    def _v_draw(self, a):
+    def _v_draw(self, a: DrawCard) -> Plan:
         second = self.step == SECOND_CARD
         if a.card == -1:
             if not self._can_draw():
@@ -331,11 +381,12 @@ class Game:
                 raise Illegal("second_locomotive")
         return lambda: self._do_draw(a.seat, a.card, second)
 
-    def _do_draw(self, seat, card, second):
+    def _do_draw(self, seat: int, card: int, second: bool) -> list[Event]:
         events = []
         before = self.reshuffles
         if card == -1:
             got = self._draw()
+            assert got is not None     # _v_draw: the deck or the discard pile has a card
             self.hands[seat][got] += 1
             events.append(ev.draw_card_blind(seat, got))
         else:
@@ -354,7 +405,7 @@ class Game:
         return events
 
     # claim
-    def _v_claim(self, a):
+    def _v_claim(self, a: ClaimRoute) -> Plan:
         routes = self.board.routes
         if not 0 <= a.route < len(routes):
             raise Illegal("unknown_route")
@@ -366,14 +417,14 @@ class Game:
         color = payment.route_payment(self.rules, route, a.cards)
         return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color)
 
-    def _check_hand(self, seat, cards):
+    def _check_hand(self, seat: int, cards: Sequence[int]) -> None:
         if len(cards) != N_CARD_KINDS or any(c < 0 for c in cards):
             raise Illegal("bad_cards")
         hand = self.hands[seat]
         if any(cards[i] > hand[i] for i in range(N_CARD_KINDS)):
             raise Illegal("cards_not_in_hand")
 
-    def _do_claim(self, seat, r, cards, color):
+    def _do_claim(self, seat: int, r: int, cards: Payment, color: int) -> list[Event]:
         hand = self.hands[seat]
         for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
@@ -399,7 +450,7 @@ class Game:
             return events + self._place_route(seat, r, cards)
         return self._place_route(seat, r, cards)
 
-    def _place_route(self, seat, r, cards):
+    def _place_route(self, seat: int, r: int, cards: Payment) -> list[Event]:
         route = self.board.routes[r]
         for i in range(N_CARD_KINDS):
             self.discard.extend([i] * cards[i])
@@ -414,15 +465,18 @@ class Game:
         return events + self._end_turn(seat, "claim_route", record=False)
 
     # tunnels
-    def _v_tunnel(self, a):
+    def _v_tunnel(self, a: TunnelPay | TunnelDecline) -> Plan:
         if isinstance(a, TunnelDecline):
             return lambda: self._do_tunnel_decline(a.seat)
         self._check_hand(a.seat, a.cards)
-        payment.tunnel_extra_payment(a.cards, self.tunnel.extra, self.tunnel.color)
+        t = self.tunnel
+        assert t is not None           # step TUNNEL
+        payment.tunnel_extra_payment(a.cards, t.extra, t.color)
         return lambda: self._do_tunnel_pay(a.seat, tuple(a.cards))
 
-    def _do_tunnel_pay(self, seat, cards):
+    def _do_tunnel_pay(self, seat: int, cards: Payment) -> list[Event]:
         t = self.tunnel
+        assert t is not None
         self.tunnel = None
         self.step = IDLE
         hand = self.hands[seat]
@@ -432,8 +486,9 @@ class Game:
         total = tuple(t.laid[i] + cards[i] for i in range(N_CARD_KINDS))
         return [ev.tunnel_pay(seat, t.route, cards)] + self._place_route(seat, t.route, total)
 
-    def _do_tunnel_decline(self, seat):
+    def _do_tunnel_decline(self, seat: int) -> list[Event]:
         t = self.tunnel
+        assert t is not None
         self.tunnel = None
         self.step = IDLE
         hand = self.hands[seat]
@@ -445,7 +500,7 @@ class Game:
         return [ev.tunnel_decline(seat, t.route)] + self._end_turn(seat, "tunnel_decline", record=False)
 
     # tickets
-    def _do_draw_tickets(self, seat):
+    def _do_draw_tickets(self, seat: int) -> list[Event]:
         k = min(self.rules.draw_tickets, len(self.ticket_deck))
         offer = [self.ticket_deck.popleft() for _ in range(k)]
         self.offers[seat] = offer
@@ -454,7 +509,7 @@ class Game:
         return [ev.draw_tickets(seat, k, offer)]
 
     # stations
-    def _v_station(self, a):
+    def _v_station(self, a: BuildStation) -> Plan:
         why = seat_rules.station_blocked(self.board, self.station_owner, self.stations_left[a.seat], a.city)
         if why:
             raise Illegal(why)
@@ -462,7 +517,7 @@ class Game:
         payment.station_payment(a.cards, self.station_cost(a.seat))
         return lambda: self._do_station(a.seat, a.city, tuple(a.cards))
 
-    def _do_station(self, seat, city, cards):
+    def _do_station(self, seat: int, city: int, cards: Payment) -> list[Event]:
         hand = self.hands[seat]
         for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
@@ -475,17 +530,17 @@ class Game:
         self._refill()
         return [ev.build_station(seat, city, cards)] + self._end_turn(seat, "build_station", record=False)
 
-    def _do_pass(self, seat):
+    def _do_pass(self, seat: int) -> list[Event]:
         self.passes += 1
         return [ev.pass_turn(seat)] + self._end_turn(seat, "pass")
 
     # ----- turn end (docs/rules.md §4, §3.6, §11.13) ----------------------------------------
-    def _end_turn(self, seat, kind, record=True):
+    def _end_turn(self, seat: int, kind: str, record: bool = True) -> list[Event]:
         if record:
             self.last_move = (seat, kind, None)
         self.step = IDLE
         self.turn += 1
-        events = []
+        events: list[Event] = []
         if self.final_turns_left is not None:
             self.final_turns_left -= 1
         elif self.trains[seat] <= self.rules.end_trains:
@@ -501,12 +556,12 @@ class Game:
         return events
 
     # ----- scores ------------------------------------------------------------------------
-    def scores(self):
+    def scores(self) -> tuple[list[Score], list[int]]:
         """Final scores now (docs/rules.md §5; §11.14 mid-game: as if the game ended now)."""
         return final_scores(self)
 
     # ----- copies -------------------------------------------------------------------------
-    def copy(self, dealer=None):
+    def copy(self, dealer: Dealer | None = None) -> Game:
         """An independent copy; it gets its own dealer (a clone of this one unless given), so
         simulations on the copy never disturb this game's shuffles."""
         g = Game.__new__(Game)

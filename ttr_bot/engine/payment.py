@@ -5,24 +5,35 @@ A payment is a 9-tuple of card counts. `route_payment` says whether one is valid
 colour it used (that colour decides a tunnel's extra cost); `route_payments` lists the ways a
 hand can pay, one per distinct mix, for `legal_actions` and the computer players.
 """
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, TypeAlias
+
 from .cards import GRAY, LOCO, N_CARD_KINDS, N_COLORS
 from .errors import Illegal
 
+if TYPE_CHECKING:
+    from .board import Route, Rules
 
-def locos_allowed(rules, route):
+Payment: TypeAlias = tuple[int, ...]    # 9 card counts
+Hand: TypeAlias = Sequence[int]         # 9 card counts
+
+
+def locos_allowed(rules: Rules, route: Route) -> bool:
     only = rules.locomotives_only_on
     if not only:
         return True
     return ("tunnel" in only and route.tunnel) or ("ferry" in only and route.ferry > 0)
 
 
-def usable_cards(hand, color, locos_ok):
+def usable_cards(hand: Hand, color: int, locos_ok: bool) -> int:
     """How many cards of `hand` could go into a route of `color` without substitutions: that
     colour (on gray, the colour held most), plus the locomotives if they may be used there."""
     return (max(hand[:N_COLORS]) if color == GRAY else hand[color]) + (hand[LOCO] if locos_ok else 0)
 
 
-def could_pay(route, hand, locos_ok):
+def could_pay(route: Route, hand: Hand, locos_ok: bool) -> bool:
     """The count test before listing payments: False when `hand` certainly cannot pay for
     `route` (`locos_ok`: `locos_allowed` for it). Nordic substitutions always pass: they need
     the full enumeration."""
@@ -33,11 +44,11 @@ def could_pay(route, hand, locos_ok):
     return usable_cards(hand, route.color, locos_ok) >= route.length
 
 
-def _colors_for(route):
+def _colors_for(route: Route) -> Sequence[int]:
     return range(N_COLORS) if route.color == GRAY else (route.color,)
 
 
-def route_payment(rules, route, cards):
+def route_payment(rules: Rules | None, route: Route, cards: Hand) -> int:
     """The colour a valid payment used (-1 for locomotives only), or raise Illegal."""
     total = sum(cards)
     length = route.length
@@ -51,7 +62,7 @@ def route_payment(rules, route, cards):
         raise Illegal("pay_exact", count=length)
     if len(used) > 1:
         raise Illegal("pay_one_color")
-    if locos and not locos_allowed(rules, route):
+    if locos and rules is not None and not locos_allowed(rules, route):
         raise Illegal("no_locos_here")
     if locos < route.ferry:
         raise Illegal("ferry_locos", count=route.ferry)
@@ -63,7 +74,7 @@ def route_payment(rules, route, cards):
     return color
 
 
-def _nordic_ferry(route, cards, total, locos, used):
+def _nordic_ferry(route: Route, cards: Hand, total: int, locos: int, used: list[int]) -> int:
     """Any 3 cards may replace one required locomotive (docs/rules.md §11.6)."""
     extra = total - route.length
     if extra < 0 or extra % 2 or extra // 2 > route.ferry:
@@ -79,7 +90,7 @@ def _nordic_ferry(route, cards, total, locos, used):
     raise Illegal("pay_one_color")
 
 
-def _any_cards_route(route, cards, total, used):
+def _any_cards_route(route: Route, cards: Hand, total: int, used: list[int]) -> int:
     """Murmansk–Lieksa: any 4 cards replace one card of the chosen colour; no locomotive
     otherwise (docs/rules.md §11.6)."""
     n = route.any_cards
@@ -95,7 +106,7 @@ def _any_cards_route(route, cards, total, used):
     raise Illegal("pay_any_cards", count=route.length, any=n)
 
 
-def route_payments(rules, route, hand):
+def route_payments(rules: Rules, route: Route, hand: Hand) -> list[Payment]:
     """Distinct valid payments from `hand` (9 counts). Nordic substitutions are listed once per
     number of substituted cards, paying them with the cards the player holds most of."""
     if route.any_cards:
@@ -121,10 +132,10 @@ def route_payments(rules, route, hand):
     return out
 
 
-def _substitute_payments(route, hand):
+def _substitute_payments(route: Route, hand: Hand) -> list[Payment]:
     if not _substitution_possible(route, hand):
         return []
-    out = set()
+    out: set[Payment] = set()
     colors = [c for c in _colors_for(route) if hand[c]]
     zero = next((c for c in _colors_for(route) if not hand[c]), None)
     if zero is not None:
@@ -139,7 +150,7 @@ def _substitute_payments(route, hand):
     return sorted(out)
 
 
-def _substitution_possible(route, hand):
+def _substitution_possible(route: Route, hand: Hand) -> bool:
     """Could `_substitute_for_color` offer any payment from `hand`? Counted, not enumerated
     (most routes fail, and the enumeration is dear): the fewest substitutions the best colour
     needs must leave enough cards to stand in for them."""
@@ -154,7 +165,7 @@ def _substitution_possible(route, hand):
     return sum(hand) >= length + (route.any_cards - 1) * subs
 
 
-def _substitute_for_color(route, hand, color):
+def _substitute_for_color(route: Route, hand: Hand, color: int) -> Iterator[Payment]:
     n = route.any_cards
     for subs in range(0, (route.ferry or route.length) + 1):
         p = [0] * N_CARD_KINDS
@@ -194,13 +205,13 @@ def _substitute_for_color(route, hand, color):
         yield tuple(p)
 
 
-def tunnel_extra(revealed, color_used):
+def tunnel_extra(revealed: Sequence[int], color_used: int) -> int:
     """Extra cards a tunnel costs after the reveal (docs/rules.md §6: only locomotives count when the
     player paid with locomotives only)."""
     return sum(1 for c in revealed if c == LOCO or (color_used >= 0 and c == color_used))
 
 
-def tunnel_extra_payment(cards, extra, color_used):
+def tunnel_extra_payment(cards: Hand, extra: int, color_used: int) -> None:
     if sum(cards) != extra:
         raise Illegal("tunnel_pay_exact", count=extra)
     for c in range(N_COLORS):
@@ -208,7 +219,7 @@ def tunnel_extra_payment(cards, extra, color_used):
             raise Illegal("tunnel_pay_color")
 
 
-def tunnel_extra_options(hand, extra, color_used):
+def tunnel_extra_options(hand: Hand, extra: int, color_used: int) -> list[Payment]:
     out = []
     have = hand[color_used] if color_used >= 0 else 0
     for n_loco in range(max(0, extra - have), min(extra, hand[LOCO]) + 1):
@@ -220,14 +231,14 @@ def tunnel_extra_options(hand, extra, color_used):
     return out
 
 
-def station_payment(cards, count):
+def station_payment(cards: Hand, count: int) -> None:
     if sum(cards) != count:
         raise Illegal("station_cost", count=count)
     if sum(1 for c in range(N_COLORS) if cards[c]) > 1:
         raise Illegal("pay_one_color")
 
 
-def station_payments(hand, count):
+def station_payments(hand: Hand, count: int) -> list[Payment]:
     out = []
     for color in range(N_COLORS):
         for n_loco in range(max(0, count - hand[color]), min(count, hand[LOCO]) + 1):

@@ -6,12 +6,20 @@ The functions take plain state (owner list, trains, hand…) so that `Game` and 
 answer with the same code: the engine's legality checks, the Discord adapter's choice lists and
 the computer players cannot drift apart.
 """
+from __future__ import annotations
+
 from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from . import payment
 from .cards import LOCO
 from .state import IDLE, PLAY, SETUP
+
+if TYPE_CHECKING:
+    from .board import Board, Route, Rules
+    from .payment import Hand, Payment
 
 # why a route cannot be claimed, whatever the cards (message keys, like Illegal's)
 ROUTE_TAKEN = "route_taken"
@@ -28,13 +36,13 @@ class _Table:
     """Per-board facts the queries below run over (computed once per board: `legal_actions`
     asks them on every turn of every simulated game)."""
 
-    def __init__(self, board):
+    def __init__(self, board: Board) -> None:
         self.board = board
         self.shortest = min((r.length for r in board.routes), default=0)
         # The routes a hand can pay for without substitutions are, per (colour, locomotives
         # usable), the shortest ones: groups sorted by length, so that a bisection finds them.
         rules = board.rules
-        groups = {}
+        groups: dict[tuple[int, bool], list[Route]] = {}
         for r in sorted(board.routes, key=lambda r: (r.length, r.index)):
             if not r.any_cards:
                 groups.setdefault((r.color, payment.locos_allowed(rules, r)), []).append(r)
@@ -45,17 +53,18 @@ class _Table:
         self.substituted = tuple(r for r in board.routes if r.any_cards)
 
 
-_TABLES = {}
+_TABLES: dict[int, _Table] = {}
 
 
-def _table(board):
+def _table(board: Board) -> _Table:
     table = _TABLES.get(id(board))
     if table is None or table.board is not board:
         table = _TABLES[id(board)] = _Table(board)
     return table
 
 
-def route_blocked(board, n, owner, seat, trains, r):
+def route_blocked(board: Board, n: int, owner: Sequence[int], seat: int, trains: int | None,
+                  r: int) -> str | None:
     """Why `seat` may not claim route r whatever cards it holds (a reason key above), or None.
     `trains=None` leaves the seat's trains out of it."""
     if owner[r] >= 0:
@@ -72,12 +81,14 @@ def route_blocked(board, n, owner, seat, trains, r):
     return None
 
 
-def route_blocks(board, n, owner, seat, trains=None):
+def route_blocks(board: Board, n: int, owner: Sequence[int], seat: int,
+                 trains: int | None = None) -> list[str | None]:
     """`route_blocked` for every route, in board order."""
     return [route_blocked(board, n, owner, seat, trains, r) for r in range(len(board.routes))]
 
 
-def affordable_routes(board, n, owner, seat, trains, hand):
+def affordable_routes(board: Board, n: int, owner: Sequence[int], seat: int, trains: int | None,
+                      hand: Hand) -> list[tuple[int, list[Payment] | None]]:
     """[(route index, payments or None)]: the routes `seat` may claim and can pay for with
     `hand`, in board order. A count test finds the routes the hand can pay for and leaves their
     payments (None) to `payment.route_payments`; Nordic substitutions need the full
@@ -87,7 +98,7 @@ def affordable_routes(board, n, owner, seat, trains, hand):
     if total < table.shortest:
         return []
     locos = hand[LOCO]
-    out = []
+    out: list[tuple[int, list[Payment] | None]] = []
     for color, locos_ok, lengths, rows in table.groups:
         # payment.could_pay for every route of the group at once: the ones short enough
         have = payment.usable_cards(hand, color, locos_ok)
@@ -104,12 +115,13 @@ def affordable_routes(board, n, owner, seat, trains, hand):
     return out
 
 
-def idle_turn(phase, step, current, seat):
+def idle_turn(phase: str, step: str, current: int, seat: int) -> bool:
     """Is it `seat`'s turn with nothing pending (a second card, a ticket choice, a tunnel)?"""
     return phase == PLAY and step == IDLE and current == seat
 
 
-def claimable_routes(board, n, owner, seat, trains, hand):
+def claimable_routes(board: Board, n: int, owner: Sequence[int], seat: int, trains: int | None,
+                     hand: Hand) -> list[tuple[Route, list[Payment]]]:
     """[(Route, payments)] `seat` may claim and can pay for, whoever's turn it is: every
     payment `payment.route_payments` lists."""
     routes, rules = board.routes, board.rules
@@ -117,12 +129,13 @@ def claimable_routes(board, n, owner, seat, trains, hand):
             for r, pays in affordable_routes(board, n, owner, seat, trains, hand)]
 
 
-def station_cost(rules, stations_left):
+def station_cost(rules: Rules, stations_left: int) -> int:
     """Cards the seat's next station costs: 1, then 2, then 3 (§6)."""
     return rules.stations - stations_left + 1
 
 
-def station_blocked(board, station_owner, stations_left, city):
+def station_blocked(board: Board, station_owner: Mapping[int, int], stations_left: int,
+                    city: int) -> str | None:
     """Why the seat may not build a station on node `city` whatever its cards (a reason key
     above), or None."""
     if not stations_left:
@@ -135,14 +148,14 @@ def station_blocked(board, station_owner, stations_left, city):
     return None
 
 
-def station_sites(board, station_owner, stations_left):
+def station_sites(board: Board, station_owner: Mapping[int, int], stations_left: int) -> list[int]:
     """Node indices where the seat may build a station now: cities without one ([] when the
     map has no stations or the seat has none left)."""
     return [c for c in range(len(board.nodes))
             if station_blocked(board, station_owner, stations_left, c) is None]
 
 
-def keep_min(rules, phase, offer):
+def keep_min(rules: Rules, phase: str, offer: Sequence[int] | None) -> int:
     """The fewest tickets of `offer` the seat must keep; all of them when fewer are offered
     (§11.11); 0 without an offer."""
     need = rules.start_keep_min if phase == SETUP else rules.draw_keep_min

@@ -5,6 +5,9 @@ dealer's generator state and the orders it dealt travel with it, so the game con
 as it would have, and can still be exported as a record. The fields and their JSON forms are
 those of state.FIELDS, in that order.
 """
+from typing import Any
+
+from .board import Board
 from .dealer import Dealer
 from .game import Game
 from .state import FIELDS
@@ -12,7 +15,7 @@ from .state import FIELDS
 VERSION = 1
 
 
-def to_dict(game):
+def to_dict(game: Game) -> dict[str, Any]:
     d = {"v": VERSION, "map": game.board.map_id, "variant": game.board.variant, "n": game.n}
     for f in FIELDS:
         d[f.name] = f.to_json(getattr(game, f.name))
@@ -23,7 +26,7 @@ def to_dict(game):
     return d
 
 
-def from_dict(board, d):
+def from_dict(board: Board, d: dict[str, Any]) -> Game:
     if d.get("v") != VERSION:
         raise ValueError(f"unknown snapshot version {d.get('v')!r}")
     if (d["map"], d["variant"]) != (board.map_id, board.variant):

@@ -6,7 +6,8 @@ The board, its rules, the number of players and the dealer are what a game is ma
 state: they are the constructor's arguments.
 """
 from collections import deque
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 SETUP, PLAY, OVER = "setup", "play", "over"                   # phases
 IDLE, SECOND_CARD, CHOOSING, TUNNEL = "idle", "second_card", "choosing", "tunnel"   # steps of a turn
@@ -17,52 +18,52 @@ class PendingTunnel(NamedTuple):
     §6, §11.5). The laid cards are out of the player's hand until then."""
     route: int          # route index
     color: int          # colour the laid cards used (-1: locomotives only)
-    laid: tuple         # 9 card counts
-    revealed: list      # the cards turned over from the deck
+    laid: tuple[int, ...]   # 9 card counts
+    revealed: list[int]     # the cards turned over from the deck
     extra: int          # extra cards required
 
 
-def _same(x):
+def _same(x: Any) -> Any:
     return x
 
 
-def _lists(x):
+def _lists(x: list[list[int]]) -> list[list[int]]:
     return [list(v) for v in x]
 
 
-def _offers(x):
+def _offers(x: list[list[int] | None]) -> list[list[int] | None]:
     return [None if o is None else list(o) for o in x]
 
 
-def _station_owner_json(x):
+def _station_owner_json(x: Mapping[int, int]) -> list[list[int]]:
     return [[city, seat] for city, seat in x.items()]
 
 
-def _station_owner_load(x):
+def _station_owner_load(x: list[list[int]]) -> dict[int, int]:
     return {city: seat for city, seat in x}
 
 
-def _tunnel_json(t):
+def _tunnel_json(t: PendingTunnel | None) -> list[Any] | None:
     return None if t is None else [t.route, t.color, list(t.laid), list(t.revealed), t.extra]
 
 
-def _tunnel_load(t):
+def _tunnel_load(t: list[Any] | None) -> PendingTunnel | None:
     return None if t is None else PendingTunnel(t[0], t[1], tuple(t[2]), list(t[3]), t[4])
 
 
-def _last_move_json(m):
+def _last_move_json(m: tuple[int, str, int | None] | None) -> list[Any] | None:
     return None if m is None else list(m)
 
 
-def _last_move_load(m):
+def _last_move_load(m: list[Any] | None) -> tuple[int, str, int | None] | None:
     return None if m is None else tuple(m)
 
 
 class Field(NamedTuple):
     name: str
-    copy: object        # value -> an independent copy (None: immutable, shared by copies)
-    to_json: object     # value -> plain JSON data (lists are JSON already: passed as they are)
-    from_json: object   # JSON data -> value
+    copy: Callable[[Any], Any] | None   # value -> an independent copy (None: immutable, shared)
+    to_json: Callable[[Any], Any]       # value -> plain JSON data (lists are JSON already)
+    from_json: Callable[[Any], Any]     # JSON data -> value
 
 
 # In snapshot order: stored snapshots and the service's golden data depend on it.
@@ -97,7 +98,7 @@ NAMES = frozenset(f.name for f in FIELDS)
 MUTABLE = tuple((f.name, f.copy) for f in FIELDS if f.copy is not None)
 
 
-def check_complete(state):
+def check_complete(state: Mapping[str, Any]) -> None:
     """Raise TypeError unless `state` names every declared field and nothing else."""
     if state.keys() != NAMES:
         missing = sorted(NAMES - state.keys())

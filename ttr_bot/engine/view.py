@@ -9,61 +9,66 @@ search-based computer player simulates on.
 """
 from collections import Counter, deque
 from dataclasses import dataclass
+from random import Random
 
-from . import seat_rules
+from . import network, seat_rules
+from .actions import Action
+from .board import Board, Route
 from .cards import DECK_SIZE, N_CARD_KINDS, full_deck
 from .dealer import Dealer
+from .errors import Illegal
 from .game import Game
-from .state import TUNNEL
+from .payment import Payment
+from .state import TUNNEL, PendingTunnel
 
 
 @dataclass
 class PlayerView:
-    board: object
+    board: Board
     n: int
     seat: int
     phase: str
     step: str
     current: int
     turn: int
-    final_turns_left: object
-    faceup: list
+    final_turns_left: int | None
+    faceup: list[int]
     deck_size: int
-    discard: list            # the discard pile is public: every card in it was seen
+    discard: list[int]       # the discard pile is public: every card in it was seen
     ticket_deck_size: int
-    owner: list
-    station_owner: dict
-    trains: list
-    stations_left: list
-    hand_sizes: list
-    ticket_counts: list
-    route_points: list
-    hand: list               # own
-    tickets: list            # own kept ticket ids
-    offer: object            # own ticket ids to choose from, or None
-    tunnel: object           # own PendingTunnel, or None
+    owner: list[int]
+    station_owner: dict[int, int]
+    trains: list[int]
+    stations_left: list[int]
+    hand_sizes: list[int]
+    ticket_counts: list[int]
+    route_points: list[int]
+    hand: list[int]          # own
+    tickets: list[int]       # own kept ticket ids
+    offer: list[int] | None  # own ticket ids to choose from, or None
+    tunnel: PendingTunnel | None   # own pending tunnel, or None
     passes: int
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[Action]:
         """Same as the game's: legality depends only on what the player knows."""
         return determinize(self, None).legal_actions(self.seat)
 
-    def explain(self, action):
+    def explain(self, action: Action) -> Illegal | None:
         """The engine's Illegal reason for `action` now, or None if it is legal."""
         return determinize(self, None).check(action)
 
-    def route_blocked(self, r):
+    def route_blocked(self, r: int) -> str | None:
         """Why this seat may not claim route r whatever its cards and whoever's turn it is (a
         reason key), or None."""
         return seat_rules.route_blocked(self.board, self.n, self.owner, self.seat,
                                         self.trains[self.seat], r)
 
-    def route_blocks(self):
+    def route_blocks(self) -> list[str | None]:
         """`route_blocked` for every route."""
         return seat_rules.route_blocks(self.board, self.n, self.owner, self.seat,
                                        self.trains[self.seat])
 
-    def claimable_routes(self):
+    def claimable_routes(self) -> list[tuple[Route, list[Payment]]]:
         """[(Route, payments)] this seat may claim right now and can pay for; [] unless it is
         its turn with nothing pending."""
         if not seat_rules.idle_turn(self.phase, self.step, self.current, self.seat):
@@ -71,21 +76,52 @@ class PlayerView:
         return seat_rules.claimable_routes(self.board, self.n, self.owner, self.seat,
                                            self.trains[self.seat], self.hand)
 
-    def station_cost(self):
+    def station_cost(self) -> int:
         """Cards this seat's next station costs."""
         return seat_rules.station_cost(self.board.rules, self.stations_left[self.seat])
 
-    def station_sites(self):
+    def station_sites(self) -> list[int]:
         """Node indices where this seat may build a station now (whatever its cards)."""
         return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[self.seat])
 
-    def keep_min(self):
+    def idle_turn(self) -> bool:
+        """Is it this seat's turn with nothing pending (what a claim or a station needs)?"""
+        return seat_rules.idle_turn(self.phase, self.step, self.current, self.seat)
+
+    def ticket_routes(self) -> dict[int, int]:
+        """{route index: how many of this seat's unfinished tickets it serves}: the routes on
+        a cheapest way (in trains, over its own routes and those still open to it) to finish
+        each one (network.ticket_routes). Stations are left out: they are a last resort."""
+        blocks = self.route_blocks()
+        costs: list[int | None] = [0 if o == self.seat else
+                 (self.board.routes[r].length if blocks[r] is None else None)
+                 for r, o in enumerate(self.owner)]
+        return network.ticket_routes(self.board, costs, self.tickets)
+
+    def open_ticket_nodes(self) -> list[int]:
+        """Node indices of the places on this seat's tickets not yet joined by its own routes,
+        in the order of its tickets (each node once)."""
+        board = self.board
+        own = [r for r, o in enumerate(self.owner) if o == self.seat]
+        comp = network.components(len(board.nodes), board, own)
+        out: dict[int, None] = {}
+        for tid in self.tickets:
+            ticket = board.tickets[tid]
+            if network.ticket_result(board, comp, ticket)[0]:
+                continue
+            for place in (ticket.origin, *ticket.dests):
+                for node in board.place_nodes[place]:
+                    out.setdefault(node, None)
+        return list(out)
+
+    def keep_min(self) -> int:
         """The fewest tickets this seat must keep from its current offer (0 without one)."""
         return seat_rules.keep_min(self.board.rules, self.phase, self.offer)
 
 
-def view(game, seat):
+def view(game: Game, seat: int) -> PlayerView:
     hidden_tunnel = game.tunnel if game.step == TUNNEL and game.current == seat else None
+    offer = game.offers[seat]
     return PlayerView(
         board=game.board, n=game.n, seat=seat, phase=game.phase, step=game.step,
         current=game.current, turn=game.turn, final_turns_left=game.final_turns_left,
@@ -95,11 +131,11 @@ def view(game, seat):
         stations_left=list(game.stations_left), hand_sizes=[sum(h) for h in game.hands],
         ticket_counts=[len(t) for t in game.tickets], route_points=list(game.route_points),
         hand=list(game.hands[seat]), tickets=list(game.tickets[seat]),
-        offer=None if game.offers[seat] is None else list(game.offers[seat]),
+        offer=None if offer is None else list(offer),
         tunnel=hidden_tunnel, passes=game.passes)
 
 
-def determinize(v, rng):
+def determinize(v: PlayerView, rng: Random | None) -> Game:
     """A Game consistent with the view: own cards and tickets as they are, the rest dealt from
     what this player cannot see (shuffled with `rng`; in canonical order when rng is None)."""
     board = v.board
@@ -113,7 +149,7 @@ def determinize(v, rng):
     pool = [c for c, k in sorted(unseen.items()) for _ in range(max(k, 0))]
     if rng is not None:
         rng.shuffle(pool)
-    hands = []
+    hands: list[list[int]] = []
     for p in range(v.n):
         if p == v.seat:
             hands.append(list(v.hand))
@@ -129,20 +165,20 @@ def determinize(v, rng):
     free = [t.id for t in board.tickets if t.id not in mine and not t.long]
     if rng is not None:
         rng.shuffle(free)
-    tickets = []
+    tickets: list[list[int]] = []
     for p in range(v.n):
         if p == v.seat:
             tickets.append(list(v.tickets))
         else:
             tickets.append([free.pop() for _ in range(min(v.ticket_counts[p], len(free)))])
-    routes_of = [[] for _ in range(v.n)]
+    routes_of: list[list[int]] = [[] for _ in range(v.n)]
     for r, o in enumerate(v.owner):
         if o >= 0:
             routes_of[o].append(r)
-    stations_of = [[] for _ in range(v.n)]
+    stations_of: list[list[int]] = [[] for _ in range(v.n)]
     for city, o in v.station_owner.items():
         stations_of[o].append(city)
-    offers = [None] * v.n
+    offers: list[list[int] | None] = [None] * v.n
     if v.offer is not None:
         offers[v.seat] = list(v.offer)
     return Game.from_state(board, v.n, Dealer(0), {

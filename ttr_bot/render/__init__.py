@@ -1,11 +1,11 @@
 """The board pictures: pure functions of (game state, map, viewer) -> PNG bytes, Pillow only.
 
-    render_map(game, names, highlight=None, locale="en", cities=None) -> bytes
+    render_map(game, names, highlight=None, locale="en", cities=None, palette=...) -> bytes
         The public picture, made for a phone: the map alone (no panel: the turn card's text
         has the standings), names and marks large enough to read at a phone's width. Rings
         `highlight` (route indices, e.g. every route claimed since a player's last turn) and
         `cities` (node indices, stations built); None: what the last move claimed or built.
-    render_closeup(game, names, routes, locale="en", cities=()) -> bytes
+    render_closeup(game, names, routes, locale="en", cities=(), palette=...) -> bytes
         The close-up of what changed: a crop of the map around `routes` (and `cities`),
         highlighted, at a larger scale (closeup.py: 600 x 450, 1.5x the public map; routes far
         apart: the map around them reduced, less on one side).
@@ -13,20 +13,27 @@
         What that close-up shows, as data for its alt text: each route's label and owner, each
         station's city and owner, the lanes the claims closed (the words are the caller's), and
         its scale over the map's (under 1: routes far apart, the close-up adds nothing).
-    render_board(game, names, viewer=None, locale="en", highlight=None, cities=None) -> bytes
+    render_board(game, names, viewer=None, locale="en", highlight=None, cities=None,
+                 palette=...) -> bytes
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
-        that player's private board: the same plus their tickets (cities ringed on the map,
-        completed ones in green) and hand.
-    render_final(game, names, locale="en") -> bytes
-        The end: score breakdown per player, the winner, the longest path drawn on the map.
+        that player's private board: the same plus their hand and tickets, both cities of each
+        tagged with the ticket's number on the map (done ones filled green), and while they
+        choose, the offered tickets numbered as the menu and joined by a line (tickets.py).
+    render_final(game, names, locale="en", palette=...) -> bytes
+        The end: score breakdown per player, the winner, the longest path and every player's
+        tickets made (solid lines) and failed (dashed) drawn on the map.
+
+`palette` is "standard" (the default) or "colourblind" (palette.SCHEMES: player colours that
+stay apart to colour-blind eyes, solid owner marks).
 
 Every picture draws the lanes of double routes that the game has closed (2-3 players, the
 engine's rule) as closed: a hatched ghost of a slot.
 
 All are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
-`fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto Sans Thai, Noto Sans
-Arabic and a Japanese subset of Noto Sans CJK JP (`text.py` picks the font of each character,
-orders right-to-left text and shapes it). A map's static layer (map, free slots, cities, names,
+`fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto fonts for Thai, Arabic,
+Hebrew, Indic scripts, Japanese, Chinese and Korean, and Noto Color Emoji (`text.py` picks the
+font of each character and shapes it; `bidi.py` orders right-to-left text; a right-to-left
+language's panel is drawn as its mirror, `text.mirrored`). A map's static layer (map, free slots, cities, names,
 panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).
@@ -39,29 +46,30 @@ from .draw import board_png, final_png, map_png
 __all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map"]
 
 
-def render_map(game, names, highlight=None, locale="en", cities=None):
+def render_map(game, names, highlight=None, locale="en", cities=None, palette="standard"):
     """PNG bytes of the public phone picture: the map alone. `highlight`: route indices to
     ring (None: the last move's claim); `cities`: node indices to ring (None: the last move's
     station). `names` are not drawn (kept for the same call shape as the other pictures)."""
-    return map_png(game, names, _ids(highlight), locale, _ids(cities))
+    return map_png(game, names, _ids(highlight), locale, _ids(cities), palette)
 
 
-def render_closeup(game, names, routes, locale="en", cities=()):
+def render_closeup(game, names, routes, locale="en", cities=(), palette="standard"):
     """PNG bytes (600 x 450) of a crop of the map around `routes` (route indices) and `cities`
     (station node indices), highlighted, at 1.5 times the public map's scale (when they are
     too far apart for that: at its scale, or reduced). ValueError when both are empty."""
-    return closeup_png(game, names, _ids(routes), locale, _ids(cities))
+    return closeup_png(game, names, _ids(routes), locale, _ids(cities), palette)
 
 
-def render_board(game, names, viewer=None, locale="en", highlight=None, cities=None):
+def render_board(game, names, viewer=None, locale="en", highlight=None, cities=None,
+                 palette="standard"):
     """PNG bytes of the board with its panel (public, or `viewer`'s private board);
     `highlight` / `cities` as for render_map."""
-    return board_png(game, names, viewer, locale, _ids(highlight), _ids(cities))
+    return board_png(game, names, viewer, locale, _ids(highlight), _ids(cities), palette)
 
 
-def render_final(game, names, locale="en"):
-    """PNG bytes of the final picture: scores, winner, longest path."""
-    return final_png(game, names, locale)
+def render_final(game, names, locale="en", palette="standard"):
+    """PNG bytes of the final picture: scores, winner, longest path, everybody's tickets."""
+    return final_png(game, names, locale, palette)
 
 
 def _ids(xs):

@@ -100,7 +100,7 @@ def _node_box(lay, node, reach=REACH):
     return (x0, y0, x1, y1)
 
 
-def closeup_picture(g, names, routes, locale="en", cities=()):
+def closeup_picture(g, names, routes, locale="en", cities=(), scheme="standard"):
     """(RGB image, OUT_W x OUT_H as a rule, the palette to encode it with) of the close-up around
     `routes` (route indices) and `cities` (node indices of stations), both highlighted."""
     board = g.board
@@ -124,14 +124,15 @@ def closeup_picture(g, names, routes, locale="en", cities=()):
               if _meets((i[0] + lay.ox - 4, i[1] + lay.oy - 4, i[0] + lay.ox + 420,
                          i[1] + lay.oy + 40), box)]
     view = SimpleNamespace(board=board, owner=owner, station_owner=built, last_move=None, n=g.n)
-    D.overlay(img, shifted, view, routes=routes, cities=cities, closed=closed, labels=labels)
+    D.overlay(img, shifted, view, routes=routes, cities=cities, closed=closed, labels=labels,
+              scheme=scheme)
     if size != img.size:
         img = img.resize(size, Image.Resampling.BOX)
     return img, art.palette
 
 
-def closeup_png(g, names, routes, locale="en", cities=()):
-    return PNG.encode(*closeup_picture(g, names, routes, locale, cities))
+def closeup_png(g, names, routes, locale="en", cities=(), scheme="standard"):
+    return PNG.encode(*closeup_picture(g, names, routes, locale, cities, scheme))
 
 
 def closeup_contents(g, routes, cities=()):

@@ -2,16 +2,15 @@
 (a palette PNG with the static page's palette, png.py)."""
 from types import SimpleNamespace
 
-from ..engine.network import best_ticket_score, longest_trail_routes, tickets_score
+from ..engine.network import longest_trail_routes
 from ..engine.seat_rules import DOUBLE_CLOSED, route_blocked
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
 from . import static as S
+from . import tickets as TK
 from .geometry import layout, map_layout
 
-MARK_R = 7             # radius of a player's mark on a car, picture pixels at scale 1: it fills the
-                       # car's height, so that it still reads on a phone
 HOUSE_R = 12
 MAP_SCALE = 0.8        # the public map's scale: ~1400 px wide, names relatively larger, and a
                        # whole game's pictures in a few MiB
@@ -58,7 +57,8 @@ def highlighted(g, routes=None, cities=None):
 def _palette(art):
     """The palette of a page: from the static page and from the same page with everything a
     turn can draw on the map (cars of every player on three routes in four, stations, the
-    highlight, ticket rings or the longest path), so that the edges of those get entries."""
+    highlight, ticket badges and lines or the longest path, in each colour scheme), so that
+    the edges of those get entries."""
     board, kind = art.sprites.board, art.layout.kind
     n = board.rules.max_players
     owner = [-1] * len(board.routes)
@@ -69,15 +69,26 @@ def _palette(art):
     first = next(r for r, seat in enumerate(owner) if seat >= 0)
     sample = SimpleNamespace(board=board, owner=owner, station_owner=stations,
                              last_move=(0, "claim_route", first), n=n)
-    rings = ([(c, P.TICKET_DONE if i % 2 else P.TICKET_OPEN) for i, c in enumerate(cities)]
-             if kind == "private" else [])
     trails = [[r for r in range(len(board.routes)) if r % 5 == 0]] if kind == "final" else []
-    img = art.page.copy()
     closed = [r for r in range(len(board.routes)) if r % 4 == 3]
     halos = [r for r in range(len(board.routes)) if r % 7 == 0] if kind != "final" else []
-    overlay(img, art, sample, highlight=kind != "final", trails=trails, rings=rings,
-            routes=halos, closed=closed)
-    return PNG.make_palette([art.page, img])
+    pairs = list(zip(cities[::2], cities[1::2]))
+    states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
+    marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
+             for i, pair in enumerate(pairs)]
+    samples = [art.page]
+    for scheme in P.SCHEMES:
+        img = art.page.copy()
+        under = [lambda im, scheme=scheme:
+                 TK.draw_final_lines(im, board, art.layout, marks, scheme)] if kind == "final" else []
+        overlay(img, art, sample, highlight=kind != "final", trails=trails, routes=halos,
+                closed=closed, scheme=scheme, under=under)
+        if kind == "private":
+            TK.draw_private(img, board, art.layout, marks)
+        elif kind == "final":
+            TK.draw_final_ends(img, board, art.layout, marks, scheme)
+        samples.append(img)
+    return PNG.make_palette(samples)
 
 
 def _art(board, kind, locale):
@@ -86,13 +97,15 @@ def _art(board, kind, locale):
 
 # ----- the map overlay -------------------------------------------------------------------
 
-def overlay(img, art, g, *, highlight=True, trails=(), rings=(), routes=None, cities=None,
-            closed=None, labels=None):
+def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
+            closed=None, labels=None, scheme=P.STANDARD, under=()):
     """Draw the state `g` (board, owner, station_owner, last_move, n) over the static page.
     `highlight`: ring `routes` and `cities` (None: what the last move claimed or built);
     `closed`: the lanes to draw closed (None: those the game closes); `labels`: the city names
-    to draw over the cars (None: all of them)."""
+    to draw over the cars (None: all of them); `scheme`: the players' colours and marks
+    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest."""
     lay, sp, board = art.layout, art.sprites, g.board
+    style = P.scheme_of(scheme)
     ox, oy = lay.ox, lay.oy
     k = lay.scale
 
@@ -104,6 +117,8 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=(), routes=None, ci
         bx, by = round(px - mask.width / 2), round(py - mask.height / 2)
         img.paste(rgb, (bx, by, bx + mask.width, by + mask.height), mask)
 
+    for draw_under in under:
+        draw_under(img)
     for routes in trails:
         for box, mask in sp.trail(routes):
             put(P.TRAIL, box, mask)
@@ -123,17 +138,13 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=(), routes=None, ci
         cars = sp.car_pieces(r)
         for box, out, _ in cars:            # the outlines first: no car's covers its neighbour's body
             put(P.CAR_LINE, box, out)
-        rgb = P.player_rgb(seat)
+        rgb = P.player_rgb(seat, scheme)
         for box, _, body in cars:
             put(rgb, box, body)
-        mark = sp.mark(P.player_shape(seat), round(MARK_R * k))
-        ink = P.player_ink(seat)
+        mark = sp.mark(P.player_shape(seat, scheme), round(style.mark_r * k), style.filled)
+        ink = P.player_ink(seat, scheme)
         for x, y, _ in board.routes[r].slots:
             at(ink, x, y, mark)
-    for node, rgb in rings:
-        n = board.nodes[node]
-        at(P.CAR_LINE, n.x, n.y, sp.ring(TICKET_R - 1, 9))
-        at(rgb, n.x, n.y, sp.ring(TICKET_R, 5))
     for node in rung:
         n = board.nodes[node]
         at(P.HIGHLIGHT, n.x, n.y, sp.ring(round((TICKET_R + 6) * k), round(7 * k)))
@@ -144,72 +155,58 @@ def overlay(img, art, g, *, highlight=True, trails=(), rings=(), routes=None, ci
         outline, body = sp.house(round(HOUSE_R * k))
         hx, hy = n.x + S.STATION_AT[0], n.y + S.STATION_AT[1]
         at(P.CAR_LINE, hx, hy, outline)
-        at(P.player_rgb(seat), hx, hy, body)
-        at(P.player_ink(seat), hx, hy + 2, sp.mark(P.player_shape(seat), round(5 * k)))
-
-
-def _ticket_rows(g, seat):
-    """[(label, points text, completed)] and the rings to draw on the map."""
-    board = g.board
-    held = [board.tickets[i] for i in g.tickets[seat]]
-    if not held:
-        return [], []
-    if g.stations_of[seat]:
-        results, _ = best_ticket_score(board, seat, g.routes_of[seat], held, g.stations_of[seat],
-                                       g.owner)
-    else:
-        results = tickets_score(board, g.routes_of[seat], held)
-    rows, state = [], {}
-    for ticket, (done, _) in zip(held, results):
-        rows.append((ticket.label(), "/".join(str(p) for p in ticket.points), done))
-        for place in (ticket.origin,) + tuple(ticket.dests):
-            for node in board.place_nodes.get(place, ()):
-                state[node] = state.get(node, True) and done
-    rings = [(node, P.TICKET_DONE if done else P.TICKET_OPEN) for node, done in sorted(state.items())]
-    return rows, rings
+        at(P.player_rgb(seat, scheme), hx, hy, body)
+        at(P.player_ink(seat, scheme), hx, hy + 2,
+           sp.mark(P.player_shape(seat, scheme), round(5 * k), style.filled))
 
 
 # ----- pages ----------------------------------------------------------------------------------
 
-def board_png(g, names, viewer=None, locale="en", highlight=None, cities=None):
-    return PNG.encode(*board_picture(g, names, viewer, locale, highlight, cities))
+def board_png(g, names, viewer=None, locale="en", highlight=None, cities=None,
+              scheme=P.STANDARD):
+    return PNG.encode(*board_picture(g, names, viewer, locale, highlight, cities, scheme))
 
 
-def map_png(g, names, highlight=None, locale="en", cities=None):
-    return PNG.encode(*map_picture(g, names, highlight, locale, cities))
+def map_png(g, names, highlight=None, locale="en", cities=None, scheme=P.STANDARD):
+    return PNG.encode(*map_picture(g, names, highlight, locale, cities, scheme))
 
 
-def final_png(g, names, locale="en"):
-    return PNG.encode(*final_picture(g, names, locale))
+def final_png(g, names, locale="en", scheme=P.STANDARD):
+    return PNG.encode(*final_picture(g, names, locale, scheme))
 
 
-def board_image(g, names, viewer=None, locale="en"):
+def board_image(g, names, viewer=None, locale="en", scheme=P.STANDARD):
     """The board as an RGB image (before the encoding)."""
-    return board_picture(g, names, viewer, locale)[0]
+    return board_picture(g, names, viewer, locale, scheme=scheme)[0]
 
 
-def final_image(g, names, locale="en"):
-    return final_picture(g, names, locale)[0]
+def final_image(g, names, locale="en", scheme=P.STANDARD):
+    return final_picture(g, names, locale, scheme)[0]
 
 
-def map_picture(g, names, highlight=None, locale="en", cities=None):
+def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STANDARD):
     """(RGB image, palette) of the public phone picture: the map alone, nobody's hidden
     information (hands and tickets are not even read). `names` are not drawn (the card's text
     has the standings); they are taken for the same call as the other pictures."""
     art = _art(g.board, "map", locale)
     img = art.page.copy()
-    overlay(img, art, g, routes=highlight, cities=cities)
+    overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
     return img, art.palette
 
 
-def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=None):
-    """(RGB image, the palette to encode it with) of the board."""
+def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=None,
+                  scheme=P.STANDARD):
+    """(RGB image, the palette to encode it with) of the board; a private board (`viewer`)
+    tags its player's tickets and offer on the map (tickets.py)."""
     kind = "board" if viewer is None else "private"
     art = _art(g.board, kind, locale)
     img = art.page.copy()
-    rows, rings = _ticket_rows(g, viewer) if viewer is not None else ([], [])
-    overlay(img, art, g, rings=rings, routes=highlight, cities=cities)
-    panel = PN.Panel(g.board, kind, art.layout.portrait, locale)
+    overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    rows = []
+    if viewer is not None:
+        rows, marks = TK.private_marks(g, viewer)
+        TK.draw_private(img, g.board, art.layout, marks)
+    panel = PN.Panel(g.board, kind, art.layout.portrait, locale, scheme)
     panel.draw(img, art.layout, g, names, viewer, rows)
     return img, art.palette
 
@@ -226,12 +223,17 @@ def longest_path_trails(g, players):
     return out
 
 
-def final_picture(g, names, locale="en"):
-    """(RGB image, the palette to encode it with) of the final picture."""
+def final_picture(g, names, locale="en", scheme=P.STANDARD):
+    """(RGB image, the palette to encode it with) of the final picture: every player's tickets
+    made and failed on the map (tickets.py), the longest path, the scores."""
     art = _art(g.board, "final", locale)
     img = art.page.copy()
     players, winners = g.scores()
-    overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players))
-    PN.Panel(g.board, "final", art.layout.portrait, locale).draw_final(img, art.layout, g, names,
-                                                                       players, winners)
+    marks = TK.final_marks(g, players)
+    board, lay = g.board, art.layout
+    overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players), scheme=scheme,
+            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
+    TK.draw_final_ends(img, board, lay, marks, scheme)
+    PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,
+                                                                      players, winners)
     return img, art.palette

@@ -47,6 +47,7 @@ engine's Illegal.
 """
 import io
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
@@ -274,22 +275,29 @@ class _Frames:
         w, h = x1 - x0, y1 - y0
         img = Image.new("RGB", (w, h), P.PANEL_BG)
         d = ImageDraw.Draw(img)
-        n = len(points)
+        # a right-to-left language's band is drawn as its mirror (the first seat on the right)
+        with T.mirrored(img, (0, 0, w - 1, h - 1)) if self.base == "rtl" else nullcontext():
+            self._band(img, d, label, points, winners, w, h)
         if self.portrait:
             d.line((0, 0, 0, h), fill=P.RULE, width=2)
+        else:
+            d.line((0, 0, w, 0), fill=P.RULE, width=2)
+        return img
+
+    def _band(self, img, d, label, points, winners, w, h):
+        n = len(points)
+        if self.portrait:
             _fit_draw(img, 20, 40, label, 24, w - 40, self.base)
             row = 62
             for seat in range(n):
                 self._cell(img, d, seat, points[seat], winners, 16, 80 + seat * row, w - 32, row - 8)
-            return img
-        d.line((0, 0, w, 0), fill=P.RULE, width=2)
+            return
         lw = 150
         _fit_draw(img, 14, h / 2, label, 20, lw - 20, self.base)
         cw = (w - lw - 8) / n
         for seat in range(n):
             self._cell(img, d, seat, points[seat], winners, round(lw + seat * cw), 6,
                        round(cw) - 6, h - 12)
-        return img
 
     def _cell(self, img, d, seat, score, winners, x, y, w, h):
         won = winners is not None and seat in winners

@@ -3,7 +3,9 @@
 Every train-card colour has a letter (from the message catalog, `render.letter.<colour>`) drawn
 on its cards and route slots. Players differ by hue, by lightness (dark red, mid blue, light
 green, yellow, near-black) and by a shape drawn on every one of their cars and on their
-swatches: ring, square, triangle, diamond, bar pair.
+swatches: ring, square, triangle, diamond, bar pair. The colour-blind scheme (a player's own
+setting for their private pictures, a game's option for the public ones) has other player
+colours and larger, solid marks (`SCHEMES`, checked by vision.py's distances in a test).
 
 Every colour the picture fills an area with is named here and listed by `solid_colours()`: the
 PNG encoder (`png.py`) keeps each of them exact in its palette. Pillow maps a pixel to the
@@ -12,6 +14,8 @@ closer than that would swallow each other, which `png.conflicts` finds and a tes
 (hence PAGE_BG and SCORE_BG on multiples of 4, clear of the white card, and tunnel teeth in
 OUTLINE rather than a shade 5 levels off the black slot's outline).
 """
+from typing import NamedTuple
+
 from ..engine.cards import COLORS, GRAY, LOCO
 
 # Train-card / route colours, index = card index (engine/cards.py).
@@ -49,6 +53,7 @@ BANNER = (200, 30, 40)
 TRAIL = (255, 215, 0)           # longest path
 TICKET_OPEN = (255, 120, 0)     # private board: a ticket city, ticket not yet completed
 TICKET_DONE = (0, 150, 70)      # … completed
+TICKET_OFFER = (96, 32, 160)    # … offered, while the player chooses (tickets.py)
 TURN_BG = (255, 244, 200)       # the row of the player to play
 WHITE = (255, 255, 255)
 OUTLINE = (20, 20, 20)          # train cards, ferry discs, tunnel teeth
@@ -69,19 +74,53 @@ PLAYERS = (
     ((255, 200, 0), (20, 20, 20), "diamond"),       # yellow, lightest
     ((40, 40, 40), (255, 255, 255), "bars"),        # near-black
 )
+# The colour-blind players: blue against amber/brown (the axis every dichromat keeps) in
+# lightness steps, and black. Chosen by search for the largest least CIEDE2000 distance between
+# two of them to normal eyes and under Machado 2009's deuteranopia, protanopia and tritanopia
+# (severity 1): 25.8, against 4.7 for PLAYERS (green and yellow, protanopia); the first three
+# seats, a 3-player game's, are 28.3 apart. `python -m ttr_bot.render.vision` prints the figures.
+COLOURBLIND_PLAYERS = (
+    ((0, 187, 255), (20, 20, 20), "ring"),          # sky blue, light
+    ((119, 85, 0), (255, 255, 255), "square"),      # brown, dark
+    ((0, 51, 238), (255, 255, 255), "triangle"),    # blue, dark
+    ((204, 153, 0), (20, 20, 20), "diamond"),       # amber, light
+    ((40, 40, 40), (255, 255, 255), "bars"),        # near-black
+)
 CAR_LINE = (15, 15, 18)
 
 
-def player_rgb(seat):
-    return PLAYERS[seat % len(PLAYERS)][0]
+class Scheme(NamedTuple):
+    """The players' colours and how their marks are drawn on cars and stations."""
+    players: tuple
+    mark_r: int         # radius of the mark on a car, picture pixels
+    filled: bool        # solid marks (the colour-blind scheme: they carry the owner at 800 px)
 
 
-def player_ink(seat):
-    return PLAYERS[seat % len(PLAYERS)][1]
+STANDARD, COLOURBLIND = "standard", "colourblind"
+SCHEMES = {
+    STANDARD: Scheme(PLAYERS, 7, False),
+    COLOURBLIND: Scheme(COLOURBLIND_PLAYERS, 7, True),
+}
 
 
-def player_shape(seat):
-    return PLAYERS[seat % len(PLAYERS)][2]
+def scheme_of(name):
+    """The Scheme called `name`; the standard one for anything else (an old or unknown value)."""
+    return SCHEMES.get(name) or SCHEMES[STANDARD]
+
+
+def player_rgb(seat, scheme=STANDARD):
+    players = scheme_of(scheme).players
+    return players[seat % len(players)][0]
+
+
+def player_ink(seat, scheme=STANDARD):
+    players = scheme_of(scheme).players
+    return players[seat % len(players)][1]
+
+
+def player_shape(seat, scheme=STANDARD):
+    players = scheme_of(scheme).players
+    return players[seat % len(players)][2]
 
 
 def route_rgb(color):
@@ -121,9 +160,10 @@ def solid_colours():
     ones (card and player colours, marks, highlight, ink) first. (Gray routes are drawn in
     slot_fill(GRAY); GRAY_RGB itself is not drawn.)"""
     out = list(CARD_RGB)
-    for fill, ink, _ in PLAYERS:
-        out += [fill, ink]
-    out += [CAR_LINE, HIGHLIGHT, TRAIL, TICKET_OPEN, TICKET_DONE, INK, INK_SOFT, BANNER]
+    for scheme in SCHEMES.values():
+        for fill, ink, _ in scheme.players:
+            out += [fill, ink]
+    out += [CAR_LINE, HIGHLIGHT, TRAIL, TICKET_OPEN, TICKET_DONE, TICKET_OFFER, INK, INK_SOFT, BANNER]
     out += list(LOCO_STRIPES) + list(CARD_INK)
     out += [BOARD_BG, PAGE_BG, PANEL_BG, FRAME, RULE, HALO, CITY_FILL, CITY_LINE, COUNTRY_INK,
             TURN_BG, WHITE, OUTLINE, ROUTE_LINE, CLOSED_FILL, CLOSED_LINE, CROWN, WIN_BG,

@@ -6,6 +6,7 @@ changes (titles, column heads, legends) into the cached page, `static=False` the
 this turn. Beside a portrait map the panel is tall and narrow, and everything in it is drawn
 larger (`zoom`). All sentences come from the message catalog (`render.*`).
 """
+from contextlib import nullcontext
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -14,6 +15,7 @@ from ..engine.cards import GRAY, LOCO
 from ..i18n import t
 from . import palette as P
 from . import text as T
+from . import tickets as TK
 from .geometry import shape
 
 PAD = 16
@@ -46,6 +48,7 @@ def card_image(card, w, h, locale):
     img = big.resize((w, h), Image.Resampling.LANCZOS)
     letter = t(f"render.letter.{P.card_name(card)}", locale)
     size = round(min(w, h) * 0.55)
+    size = T.fit_size(letter, size, True, w * 0.8, smallest=8)   # two letters (Persian سف)
     if card == LOCO:
         T.draw(img, w / 2, h / 2, letter, size, P.OUTLINE + (255,), bold=True,
                halo=P.WHITE + (255,), halo_width=max(2, size // 10), align="center")
@@ -56,18 +59,27 @@ def card_image(card, w, h, locale):
 
 
 @lru_cache(maxsize=64)
-def swatch(seat, size):
-    """A player's colour square with their mark."""
+def swatch(seat, size, scheme=P.STANDARD):
+    """A player's colour square with their mark (solid in the colour-blind scheme, as on the
+    cars)."""
     ss = 3
     img = Image.new("RGBA", (size * ss, size * ss), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((0, 0, size * ss - 1, size * ss - 1), size // 6 * ss,
-                        fill=P.player_rgb(seat), outline=P.CAR_LINE, width=2 * ss)
-    kind = P.player_shape(seat)
+                        fill=P.player_rgb(seat, scheme), outline=P.CAR_LINE, width=2 * ss)
+    kind = P.player_shape(seat, scheme)
     c, R = size * ss / 2, size * ss * 0.27
     lw = round(size * ss * 0.09)
-    ink = P.player_ink(seat)
-    if kind == "ring":
+    ink = P.player_ink(seat, scheme)
+    if P.scheme_of(scheme).filled:
+        if kind == "ring":
+            d.ellipse(shape("ring", c, c, R), fill=ink)
+        elif kind == "bars":
+            for dx in (-R * 0.5, R * 0.5):
+                d.rectangle((c + dx - R * 0.21, c - R, c + dx + R * 0.21, c + R), fill=ink)
+        else:
+            d.polygon(shape(kind, c, c, R), fill=ink)
+    elif kind == "ring":
         d.ellipse(shape("ring", c, c, R), outline=ink, width=lw)
     elif kind == "bars":
         for dx in (-R * 0.55, R * 0.55):
@@ -105,12 +117,24 @@ def legend_icon(key, w, h):
         d.rounded_rectangle((cx - 15 * ss, cy - 6 * ss, cx + 15 * ss, cy + 6 * ss), 3 * ss,
                             fill=P.WHITE, outline=P.CAR_LINE, width=2 * ss)
     elif key in ("ticket_open", "ticket_done"):
-        rgb = P.TICKET_OPEN if key == "ticket_open" else P.TICKET_DONE
-        d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), outline=rgb,
-                  width=4 * ss)
-        d.ellipse((cx - 5 * ss, cy - 5 * ss, cx + 5 * ss, cy + 5 * ss), fill=P.WHITE,
-                  outline=P.CITY_LINE, width=2 * ss)
-    return icon.resize((w, h), Image.Resampling.LANCZOS)
+        # two badges of one number, the pair of cities of one ticket (tickets.py)
+        for bx in (cx - 11 * ss, cx + 11 * ss):
+            box = (bx - 10 * ss, cy - 10 * ss, bx + 10 * ss, cy + 10 * ss)
+            if key == "ticket_open":
+                d.ellipse(box, fill=P.WHITE, outline=P.TICKET_OPEN, width=3 * ss)
+            else:
+                d.ellipse(box, fill=P.TICKET_DONE, outline=P.CAR_LINE, width=1 * ss)
+    elif key in ("ticket_made", "ticket_failed"):
+        dashes = ((-20, 20),) if key == "ticket_made" else ((-20, -11), (-4, 5), (12, 20))
+        for a, b in dashes:
+            d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.CAR_LINE, width=8 * ss)
+            d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.INK_SOFT, width=5 * ss)
+    img = icon.resize((w, h), Image.Resampling.LANCZOS)
+    if key in ("ticket_open", "ticket_done"):
+        ink = P.INK if key == "ticket_open" else P.WHITE
+        for bx in (w / 2 - 11 * w / 44, w / 2 + 11 * w / 44):
+            T.draw(img, bx, h / 2, "1", round(h * 0.55), ink + (255,), bold=True, align="center")
+    return img
 
 
 def house(d, cx, cy, r, fill, line, width):
@@ -126,7 +150,7 @@ def crown(d, cx, cy, r):
 
 
 def paste(img, sprite, x, y):
-    img.paste(sprite, (round(x), round(y)), sprite)
+    T.paste(img, sprite, x, y)          # mirrored on a right-to-left page (T.mirrored)
 
 
 def name_of(names, seat, locale):
@@ -148,6 +172,8 @@ def legend_items(board, kind):
         items.append("station")
     if kind == "private":
         items += ["ticket_open", "ticket_done"]
+    if kind == "final":
+        items += ["ticket_made", "ticket_failed"]
     return items
 
 
@@ -167,8 +193,9 @@ def final_rows(rules):
 class Panel:
     """The panel of one page kind of one map, at one zoom."""
 
-    def __init__(self, board, kind, portrait, locale="en"):
+    def __init__(self, board, kind, portrait, locale="en", scheme=P.STANDARD):
         self.board, self.kind, self.portrait, self.locale = board, kind, portrait, locale
+        self.scheme = scheme                # the players' colours (palette.SCHEMES)
         self.base = T.direction(locale)     # "rtl" for a right-to-left language's sentences
         self.z = PORTRAIT_ZOOM if portrait else 1.0
         k = self.k
@@ -280,8 +307,23 @@ class Panel:
             out.append(("key", cx, iy, cw, self.key_h()))
         return out
 
-    # drawing
+    # drawing: on a right-to-left page the panel is drawn as its mirror (T.mirrored)
+    def mirror(self, img, lay):
+        return T.mirrored(img, lay.panel) if self.base == "rtl" else nullcontext()
+
     def draw_static(self, img, lay):
+        with self.mirror(img, lay):
+            self._draw_static(img, lay)
+
+    def draw(self, img, lay, g, names, viewer=None, tickets=()):
+        with self.mirror(img, lay):
+            self._draw(img, lay, g, names, viewer, tickets)
+
+    def draw_final(self, img, lay, g, names, players, winners):
+        with self.mirror(img, lay):
+            self._draw_final(img, lay, g, names, players, winners)
+
+    def _draw_static(self, img, lay):
         x0, y0, x1, y1 = lay.panel
         d = ImageDraw.Draw(img)
         d.rounded_rectangle((x0, y0, x1, y1), 12, fill=P.PANEL_BG, outline=P.RULE, width=2)
@@ -301,7 +343,7 @@ class Panel:
             elif name == "tickets":
                 self.title(img, x, y, "render.your_tickets")
 
-    def draw(self, img, lay, g, names, viewer=None, tickets=()):
+    def _draw(self, img, lay, g, names, viewer=None, tickets=()):
         for name, x, y, w, h in self.sections(lay):
             if name == "status":
                 self.status(img, x, y, w, g, names)
@@ -348,7 +390,7 @@ class Panel:
                    bold=True, align="center", base=self.base)
         tx = x
         if who is not None:
-            paste(img, swatch(who, k(32)), x, y + k(5))
+            paste(img, swatch(who, k(32), self.scheme), x, y + k(5))
             tx += k(42)
         size = k(26)
         T.draw(img, tx, y + h / 2, T.fit(text, size, True, w - bw - (tx - x) - 16, self.base), size,
@@ -420,7 +462,7 @@ class Panel:
                 d.polygon([(x + 4, ry + row / 2 - k(9)), (x + 4 + k(12), ry + row / 2),
                            (x + 4, ry + row / 2 + k(9))], fill=P.INK)
             sw = k(36)
-            paste(img, swatch(seat, sw), x + k(18) - 2, ry + (row - sw) / 2)
+            paste(img, swatch(seat, sw, self.scheme), x + k(18) - 2, ry + (row - sw) / 2)
             _, nx, nw = cols[0]
             size = k(24)
             name = T.fit(name_of(names, seat, loc), size, True, nw - 10)
@@ -431,7 +473,7 @@ class Panel:
             d.rectangle((x + nx, by0, x + nx + bw, by1), fill=P.RULE)
             bar = 0 if top <= 0 else round(bw * max(0, scores[seat]) / top)
             if bar:
-                d.rectangle((x + nx, by0, x + nx + bar, by1), fill=P.player_rgb(seat))
+                d.rectangle((x + nx, by0, x + nx + bar, by1), fill=P.player_rgb(seat, self.scheme))
             values = {"score": (scores[seat], P.INK),
                       "trains": (g.trains[seat], P.BANNER if g.trains[seat] <= end_soon else P.INK),
                       "cards": (sum(g.hands[seat]), P.INK),
@@ -524,7 +566,9 @@ class Panel:
                    P.INK if n else P.ZERO_INK, bold=True, align="center")
 
     def tickets(self, img, x, y, w, max_h, rows):
-        """The viewer's tickets: a tick (completed) or a ring, the cities, the points."""
+        """The viewer's tickets as the map tags them (tickets.py): the offer being chosen
+        first, in violet squares numbered as the menu, then the kept ones, each numbered in a
+        badge (filled: done); the cities, the points."""
         k, line, loc = self.k, self.line, self.locale
         top = y + self.title_h
         if not rows:
@@ -533,28 +577,23 @@ class Panel:
             return
         fit_rows = max(1, int((max_h - self.title_h) // line))
         shown = rows if len(rows) <= fit_rows else rows[:fit_rows - 1]
-        d = ImageDraw.Draw(img)
-        r = k(10)
-        for i, (label, points, done) in enumerate(shown):
+        r = k(11)
+        for i, row in enumerate(shown):
             ry = top + i * line + k(12)
-            if done:
-                d.ellipse((x, ry - r, x + 2 * r, ry + r), fill=P.TICKET_DONE)
-                d.line([(x + r * 0.5, ry), (x + r * 0.9, ry + r * 0.5), (x + r * 1.5, ry - r * 0.5)],
-                       fill=P.WHITE, width=k(3))
-            else:
-                d.ellipse((x, ry - r, x + 2 * r, ry + r), outline=P.TICKET_OPEN, width=k(4))
+            TK.badge(img, x + r, ry, row.number, row.state, r)
+            ink = P.TICKET_DONE if row.state == TK.DONE else (
+                P.TICKET_OFFER if row.state == TK.OFFER else P.INK)
             size = k(19)
-            pw = T.draw(img, x + w, ry, points, size, P.TICKET_DONE if done else P.INK, bold=True,
-                        align="right")
-            T.draw(img, x + 2 * r + k(8), ry, T.fit(label, k(18), False, w - 2 * r - k(20) - pw),
-                   k(18), P.INK)
+            pw = T.draw(img, x + w, ry, row.points, size, ink, bold=True, align="right")
+            T.draw(img, x + 2 * r + k(8), ry,
+                   T.fit(row.label, k(18), False, w - 2 * r - k(20) - pw), k(18), P.INK)
         if len(shown) < len(rows):
             ry = top + len(shown) * line + k(12)
             T.draw(img, x + 2 * r + k(8), ry, t("render.more", loc, count=len(rows) - len(shown)),
                    k(18), P.INK_SOFT, base=self.base)
 
     # ----- the final picture -----
-    def draw_final(self, img, lay, g, names, players, winners):
+    def _draw_final(self, img, lay, g, names, players, winners):
         for name, x, y, w, _h in self.sections(lay):
             if name == "final":
                 self.final(img, x, y, w, g, names, players, winners)
@@ -569,7 +608,7 @@ class Panel:
             banner = t("render.final.winners", loc, names=", ".join(win_names))
         head = t("render.final.title", loc).upper()
         tw = T.draw(img, x, y + k(21), head, k(18), P.INK_SOFT, bold=True, base=self.base) + k(24)
-        room = w - tw - k(60) - (0 if self.portrait else 780)
+        room = w - tw - k(60) - (0 if self.portrait else 190 * len(self.legend) + 20)
         size = T.fit_size(banner, k(30), True, room, base=self.base)
         banner = T.fit(banner, size, True, room, self.base)
         bx = x + tw
@@ -594,7 +633,7 @@ class Panel:
             d.rounded_rectangle((cx, cy, cx + card_w, cy + card_h), k(10),
                                 fill=P.WIN_BG if won else P.SCORE_BG,
                                 outline=P.TRAIL if won else P.RULE, width=4 if won else 2)
-            paste(img, swatch(seat, k(36)), cx + k(12), cy + k(12))
+            paste(img, swatch(seat, k(36), self.scheme), cx + k(12), cy + k(12))
             total = str(pl["total"])
             totw = T.draw(img, cx + card_w - k(14), cy + k(31), total, k(36), P.INK, bold=True,
                           align="right")

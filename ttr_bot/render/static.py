@@ -169,8 +169,12 @@ class Sprites:
                          lambda: self._slot_mask(self.board.routes[route].slots, *HALO,
                                                  math.hypot(HALO[0], HALO[1]) / 2 + 2))
 
-    def mark(self, kind, r):
-        """A player's mark: a hollow shape of radius r (pixels), centred in its mask."""
+    def mark(self, kind, r, filled=False):
+        """A player's mark: a hollow (or `filled`: solid) shape of radius r (pixels), centred
+        in its mask."""
+        if filled:
+            return self._get(("mark", kind, r, True), lambda: filled_mark(kind, r))
+
         def make():
             size = 2 * r + 6
             img = Image.new("L", (size * SS, size * SS), 0)
@@ -244,6 +248,24 @@ class Sprites:
                 d.ellipse((x - R, y - R, x + R, y + R), fill=255)
             out.append(((x0, y0, x1, y1), _downsample(img)))
         return out
+
+
+def filled_mark(kind, r):
+    """A solid player mark of radius r (pixels): the colour-blind scheme's, which stays a
+    legible shape when the picture is shown 800 px wide."""
+    size = 2 * r + 6
+    img = Image.new("L", (size * SS, size * SS), 0)
+    d = ImageDraw.Draw(img)
+    c, R = size * SS / 2, r * SS
+    if kind == "ring":
+        d.ellipse(shape("ring", c, c, R * 0.95), fill=255)
+    elif kind == "bars":
+        w = R * 0.42
+        for dx in (-R * 0.5, R * 0.5):
+            d.rectangle((c + dx - w / 2, c - R, c + dx + w / 2, c + R), fill=255)
+    else:
+        d.polygon(shape(kind, c, c, R), fill=255)
+    return _downsample(img)
 
 
 def _route_line(board, route):
@@ -439,7 +461,8 @@ _PAGES = OrderedDict()        # key -> Art
 _MAPS = OrderedDict()         # (fingerprint, scale, locale) -> map image, while pages are built
 _SPRITES = {}                 # (fingerprint, scale) -> Sprites
 _BUILDING = {}                # key -> Lock, so that one thread builds while the others wait
-MAX_PAGES = 12                # ~8 MB each: 4 maps x 3 kinds in one language
+MAX_PAGES = 20                # 4-9 MB each: 4 maps x 5 kinds (map 0.8, close-up 1.2, board, private,
+                              # final) in one language
 MAX_MAPS = 4
 
 

@@ -3,14 +3,15 @@
     render_stats(stats, locale="en") -> PNG bytes
 
 Header: the player's name (any script) and where the figures come from (this server or every
-server, and the map); at the right the rating: the leaderboard value μ – 3σ, with μ ± σ and
-the number of rated games under it (provisional before `ratings.MIN_GAMES` rated games).
+server, and the map); at the right the rating: the display rating (ratings.display_rating,
+1000 to start), with the number of rated games under it (provisional before `ratings.MIN_GAMES` rated games).
 Then five tiles: games (wins, win rate), mean score (best), tickets completed / failed,
 longest-path bonuses, favourite map; then a line per map. A player with no games gets the
 header and a sentence instead. Every word comes from the catalog (`render.stats.*`, map names
 `bot.map.*`); `text.py` draws Thai, right-to-left Persian and Japanese. Pure and thread-safe.
 """
 import io
+from contextlib import nullcontext
 
 from PIL import Image, ImageDraw
 
@@ -38,12 +39,13 @@ def stats_image(stats, locale="en"):
     img = Image.new("RGB", (W, H), P.PAGE_BG)
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((6, 6, W - 7, H - 7), 14, fill=P.PANEL_BG, outline=P.RULE, width=2)
-    _header(img, d, stats, locale, base)
-    if stats.empty:
-        _empty(img, d, locale, base)
-    else:
-        _tiles(img, d, stats, locale, base)
-        _maps(img, d, stats, locale, base)
+    with T.mirrored(img, (0, 0, W - 1, H - 1)) if base == "rtl" else nullcontext():
+        _header(img, d, stats, locale, base)      # right to left: the whole card mirrored
+        if stats.empty:
+            _empty(img, d, locale, base)
+        else:
+            _tiles(img, d, stats, locale, base)
+            _maps(img, d, stats, locale, base)
     return img
 
 
@@ -109,7 +111,9 @@ def _tiles(img, d, stats, locale, base):
         iw = round(w) - 24
         _text(img, x + 12, top + 18, t(key, locale), 15, P.INK_SOFT, iw, bold=True, base=base)
         size = 30 if i < 4 else 22
-        _text(img, x + 12, top + 52, value, size, P.INK, iw, bold=True, smallest=12)
+        # base: "6 / 42" on a right-to-left card, so that each number sits under its word of
+        # "completed / failed"
+        _text(img, x + 12, top + 52, value, size, P.INK, iw, bold=True, smallest=12, base=base)
         _text(img, x + 12, top + 80, sub, 14, P.INK_SOFT, iw, base=base)
 
 

@@ -13,7 +13,7 @@ from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS
 from .listing import GameListing
-from .lobby import GAME_LANGUAGE, REMATCH_OF, Rematch, check_table
+from .lobby import GAME_LANGUAGE, GAME_PALETTE, PALETTES, REMATCH_OF, Rematch, check_table
 from .notify import HOW, BadSetting
 from .records import (
     FilmInput,
@@ -49,6 +49,6 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
            "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF",
-           "GAME_LANGUAGE", "Rematch",
+           "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]

@@ -52,8 +52,8 @@ class Absence:
         await handler(timer)
 
     async def _on_bot_move(self, timer):
-        last_try = timer.attempts >= self.scheduler.max_attempts - 1
-        await self.play_bot(timer.game_id, timer.payload.get("seq"), safe=last_try)
+        await self.play_bot(timer.game_id, timer.payload.get("seq"),
+                            safe=self.scheduler.last_try(timer))
 
     # ----- a turn's clock --------------------------------------------------------------------
     async def _human_turn(self, game_id, key):
@@ -80,7 +80,7 @@ class Absence:
                 await self.store.write_owed(owed, hosted.id, now)
                 self._committed(owed)
                 return
-            await self._play_turn_for(hosted, p, "timeout")
+            await self._play_turn_for(hosted, p, "timeout", safe=self.scheduler.last_try(timer))
 
     async def _on_cover(self, timer):
         async with self.lock(timer.game_id):
@@ -89,17 +89,24 @@ class Absence:
                 return
             if await self._away_of(hosted, user, self.clock()) is None:
                 return
-            await self._play_turn_for(hosted, timer.payload, "away")
+            await self._play_turn_for(hosted, timer.payload, "away",
+                                      safe=self.scheduler.last_try(timer))
 
-    async def _play_turn_for(self, hosted, key, by):
+    async def _play_turn_for(self, hosted, key, by, *, safe=False):
         """Under the lock: a medium computer player plays the rest of `key`'s turn for its
-        absent player (the seat stays theirs)."""
+        absent player (the seat stays theirs). `safe`: the timer's last try, after its
+        decisions kept failing (a worker that hangs or cannot start): the turn is played as
+        `easy` plays it, in this process, as a computer seat's last try is."""
         seat = key["seat"]
+        if safe:
+            log.warning("game %s: the %s turn of seat %s is played as %s does, in this process "
+                        "(its decision failed every try)", hosted.id, by, seat, "easy")
         for _ in range(MAX_TURN_ACTIONS):
             if not is_turn(hosted.game, key):
                 return
-            action = await self.decide(TIMEOUT_LEVEL, self._agent_seed(hosted, seat),
-                                        hosted.view(seat))
+            seed = self._agent_seed(hosted, seat)
+            action = (self.decide_safely(seed, hosted.view(seat)) if safe else
+                      await self.decide(TIMEOUT_LEVEL, seed, hosted.view(seat)))
             try:
                 await self._apply(hosted, action, seat, by=by)
             except ServiceError as exc:

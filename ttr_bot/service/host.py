@@ -44,6 +44,7 @@ from .effects import Effects, ServiceError, changed_seats, split_events
 from .finish import finished_results, rating_update
 from .handover import SeatHandover
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
+from .invariants import TimerInvariants
 from .levels import LEVEL_NAMES, default_agents
 from .listing import Listing
 from .lobby import Lobby
@@ -63,7 +64,7 @@ SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the l
 
 
 class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence, AwayPeriods,
-                  Votes, OutboxAccess, Listing, SinceLastMove):
+                  Votes, OutboxAccess, Listing, TimerInvariants, SinceLastMove):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
                  agents=None, on_outbox=None, scheduler_options=None, workers=None,
                  decision_timeout=30.0, shards=None, owner=None):
@@ -90,30 +91,27 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
 
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self):
-        """Start the scheduler and resume every game: where a computer player is to move, its
-        move is scheduled again."""
+        """Start the scheduler and resume every open game: whatever one waits on (a computer
+        player's move, a deadline, a cover, a vote's end, a lobby's expiry, invariants.py) gets
+        its timer again if it has none (one can be lost if the bot stopped between a move and
+        its timer's write, or was dropped by an older version)."""
         await self.scheduler.start()
-        await self._resume_computer_players()
+        problems = await self.check_timers(repair=True)
+        if problems:
+            log.warning("resume re-armed %d missing timer(s)", len(problems))
 
     async def stop(self):
         await self.scheduler.stop()
+
+    @property
+    def busy(self):
+        """Whether a timer is firing or due by now (the scheduler's `busy`)."""
+        return self.scheduler.busy
 
     async def close(self):
         """Stop, and close the store."""
         await self.stop()
         await self.store.close()
-
-    async def _resume_computer_players(self):
-        """A computer player's move can be lost if the bot stopped between the move and its
-        timer's removal; give every game where one is to move a fresh timer (a duplicate is
-        harmless: a timer for an older sequence number does nothing)."""
-        for game_id in await self.store.list_active_game_ids(shards=self.shards):
-            try:
-                hosted = await self.load(game_id)
-                if hosted is not None and hosted.game is not None and self._bot_to_move(hosted):
-                    await self._schedule_bot_move(hosted)
-            except Exception:
-                log.exception("could not resume game %s", game_id)
 
     def _committed(self, owed):
         """Owed rows and timers were written: wake whoever sends and fires them."""
@@ -259,9 +257,17 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         `view` describes, worked out in a worker process while the event loop goes on; decisions
         of different games run side by side. Raises WorkerLost if its worker crashed or ran
         over `decision_timeout` (the worker is replaced; asking again is safe)."""
-        factory = None if self.agents is default_agents() else self.agents
-        return await self.workers.run(decide, level, seed, view, factory,
+        return await self.workers.run(decide, level, seed, view, self._factory(),
                                       timeout=self.decision_timeout)
+
+    def decide_safely(self, seed, view):
+        """The last try of a decision that kept failing: the simplest level's action, worked out
+        here, not in a worker (it takes well under a millisecond), so that a pool that cannot
+        start a worker never stalls a game."""
+        return decide(SAFE_LEVEL, seed, view, self._factory())
+
+    def _factory(self):
+        return None if self.agents is default_agents() else self.agents
 
     async def play_bot(self, game_id, expected_seq=None, *, safe=False):
         """Let a computer player to move take its action; None if none is to move. `safe`:
@@ -282,12 +288,15 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
                 level = hosted.seats[seat].level
                 if level is None:
                     continue
-                if safe and level != SAFE_LEVEL:
-                    log.warning("game %s: seat %s plays this move as %s does (its %s decision "
-                                "failed every try)", hosted.id, seat, SAFE_LEVEL, level)
-                    level = SAFE_LEVEL
-                action = await self.decide(level, self._agent_seed(hosted, seat),
-                                           view(game, seat))
+                if safe:
+                    log.warning("game %s: seat %s plays this move as %s does, in this process "
+                                "(its %s decision failed every try)", hosted.id, seat,
+                                SAFE_LEVEL, level)
+                    action = self.decide_safely(self._agent_seed(hosted, seat),
+                                                view(game, seat))
+                else:
+                    action = await self.decide(level, self._agent_seed(hosted, seat),
+                                               view(game, seat))
                 return await self._apply(hosted, action, actor=seat)
             return None
 

@@ -105,4 +105,6 @@ class HostedGame:
 
     def view(self, seat) -> PlayerView:
         """What the player in `seat` may know of the game in play."""
+        if self.game is None:
+            raise ValueError(f"game {self.id} is not in play")
         return view(self.game, seat)

@@ -35,6 +35,10 @@ from .turns import (
 # the option saying which language the game's public posts and board are in (a locale of
 # i18n.LOCALES, fixed when the lobby opens; a rematch copies it with the other options)
 GAME_LANGUAGE = "language"
+# the option saying which colours the game's public pictures are in (/ttr new colours:), one of
+# PALETTES (render/palette.py SCHEMES); absent: the standard ones
+GAME_PALETTE = "palette"
+PALETTES = ("standard", "colourblind")
 
 
 def game_options(options):
@@ -47,6 +51,8 @@ def game_options(options):
            if out[k] not in allowed]
     if GAME_LANGUAGE in out and out[GAME_LANGUAGE] not in LOCALES:
         bad.append(GAME_LANGUAGE)
+    if GAME_PALETTE in out and out[GAME_PALETTE] not in PALETTES:
+        bad.append(GAME_PALETTE)
     if bad:
         raise ServiceError("service.bad_option", option=", ".join(bad))
     return out

@@ -88,6 +88,7 @@ class RatingDelta:
     name: str
     before: Rating | None         # None: the player's first rated game here
     after: Rating
+    games: int = 1                # the player's rated games here (as stored now)
 
 
 @dataclass(frozen=True)
@@ -200,12 +201,14 @@ class GameRecords:
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
+        stored = await self.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
         deltas = []
         for r in order:
             c = changes[rated_seat(r).user_id]
             before = None if c.mu_before is None else Rating(c.mu_before, c.sigma_before)
+            games = stored[c.user_id].games if c.user_id in stored else 1
             deltas.append(RatingDelta(c.user_id, r.name or "?", before,
-                                      Rating(c.mu_after, c.sigma_after)))
+                                      Rating(c.mu_after, c.sigma_after), games))
         return GameRating(rated, reason, tuple(deltas))
 
     async def recompute_ratings(self, scope):

@@ -10,9 +10,13 @@ asyncio.Event when the new timer is sooner than the one it sleeps for.
 Delivery is at least once: the row is deleted only after `handler(timer)` returns, so a crash
 or restart in between fires it again. Handlers must therefore be idempotent (e.g. a turn
 move carries the game's seq in its payload and is ignored if the game has moved on). A
-handler that raises is logged and retried later with backoff, at most `max_attempts` times in
-all (counted in the database, so across restarts too); then the timer is dropped with an
-error in the log, never silently.
+handler that raises is retried later with backoff (`retry_delay`, doubled after each failure,
+at most `max_retry_delay`), counted in the database (so across restarts too). A timer is never
+dropped: from its `max_attempts`-th try on, its handler is told it is the last try
+(`timer.attempts >= max_attempts - 1`) and takes the simplest safe action (a turn played as
+`easy` in this process, see absence.py); should even that fail, it is tried again every
+`max_retry_delay`. Logged once each: the first failure (a warning with its traceback), and
+the failure of a last try (an error); the tries in between are one info line each.
 
 Timers fire side by side, up to `concurrency` at once, so a slow handler (a computer player
 thinking in a worker process) holds up neither the other games' timers nor the loop; a game's
@@ -53,7 +57,8 @@ Handler = Callable[[Timer], Awaitable[None]]
 class Scheduler:
     def __init__(
         self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
-        max_attempts: int = 5, retry_delay: float = 30.0, max_sleep: float = 300.0,
+        max_attempts: int = 5, retry_delay: float = 30.0, max_retry_delay: float = 3600.0,
+        max_sleep: float = 300.0,
         error_pause: float = 5.0, batch: int = 64, concurrency: int = 16,
         owner: str = "scheduler", shards: Shards | None = None, lease: float = 30.0,
     ):
@@ -63,7 +68,8 @@ class Scheduler:
         self.handler = handler
         self.clock = clock
         self.max_attempts = max_attempts
-        self.retry_delay = retry_delay  # doubled after each further failure
+        self.retry_delay = retry_delay  # doubled after each further failure...
+        self.max_retry_delay = max_retry_delay  # ...up to this
         self.max_sleep = max_sleep  # look again at least this often (wall-clock jumps, other writers)
         self.error_pause = error_pause
         self.batch = batch              # due timers read at once
@@ -81,6 +87,17 @@ class Scheduler:
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    @property
+    def busy(self) -> bool:
+        """Whether the scheduler has something in hand: a handler running, a wake it has not
+        looked at, or a timer due by now (False while it sleeps for a later timer, or when
+        stopped). Read at one moment: the test harness waits on it, and a health check could."""
+        if not self.running:
+            return False
+        if self._firing or self._wake.is_set() or self._waiting_for is None:
+            return True
+        return self.clock() >= self._waiting_for
 
     async def start(self) -> None:
         """Start the task; it first coalesces what fell due while the bot was down."""
@@ -207,18 +224,18 @@ class Scheduler:
             await self.handler(timer)
         except Exception:
             attempts = timer.attempts + 1
+            delay = min(self.retry_delay * 2 ** min(attempts - 1, 32), self.max_retry_delay)
+            what = (f"timer {timer.id} ({timer.kind}, game {timer.game_id}, payload "
+                    f"{timer.payload!r}) failed (attempt {attempts}")
+            if attempts == 1:
+                log.warning("%s); retry in %ss", what, delay, exc_info=True)
+            elif attempts == self.max_attempts:
+                log.error("%s, its last try); it is kept and tried again every %ss", what,
+                          delay, exc_info=True)
+            else:
+                log.info("%s); retry in %ss", what, delay)
             try:
-                if attempts >= self.max_attempts:
-                    log.exception("timer %s (%s, game %s, payload %r) failed %d times; "
-                                  "dropping it", timer.id, timer.kind, timer.game_id,
-                                  timer.payload, attempts)
-                    await self.store.delete_timer(timer.id)
-                else:
-                    delay = self.retry_delay * 2 ** (attempts - 1)
-                    log.exception("timer %s (%s, game %s) failed (attempt %d of %d); retry in "
-                                  "%ss", timer.id, timer.kind, timer.game_id, attempts,
-                                  self.max_attempts, delay)
-                    await self.store.retry_timer(timer.id, self.clock() + delay)
+                await self.store.retry_timer(timer.id, self.clock() + delay)
             except Exception:    # the timer stays as it was: it fires again
                 log.exception("could not record the failure of timer %s", timer.id)
             return
@@ -228,3 +245,8 @@ class Scheduler:
             await self.store.delete_timer(timer.id)
         except Exception:        # it fires again: handlers are idempotent
             log.exception("could not delete fired timer %s", timer.id)
+
+    def last_try(self, timer: Timer) -> bool:
+        """Whether this firing should take the simplest safe action (its earlier tries
+        failed)."""
+        return timer.attempts >= self.max_attempts - 1

@@ -15,7 +15,9 @@ from ...service import (
     DEADLINES,
     DEFAULT_DEADLINE,
     GAME_LANGUAGE,
+    GAME_PALETTE,
     LEVELS,
+    PALETTES,
     REMATCH_OF,
     REMINDS,
     ServiceError,
@@ -123,7 +125,7 @@ async def post_lobby(interaction, hosted, invited=()):
     bot = interaction.client
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
-    lines.insert(1, settings_line(hosted.settings, public))
+    lines.insert(1, settings_line(hosted.settings, public, hosted))
     kwargs = {}
     if invited:
         lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
@@ -236,7 +238,8 @@ class Lobby(GroupedCog):
     @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
                            thread=text("bot.opt.thread"), deadline=text("bot.opt.deadline"),
                            reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"),
-                           language=text("bot.opt.game_language"))
+                           language=text("bot.opt.game_language"),
+                           colours=text("bot.opt.game_palette"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
         variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
@@ -244,13 +247,16 @@ class Lobby(GroupedCog):
         reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
         away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES],
         language=[app_commands.Choice(name=text(f"bot.lang.{code}"), value=code)
-                  for code in LOCALES])
+                  for code in LOCALES],
+        colours=[app_commands.Choice(name=text(f"bot.palette.{p}"), value=p) for p in PALETTES])
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
                   thread: bool | None = None, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
-                  away: str = "pause", language: str | None = None):
-        await open_lobby(interaction, map, variant,
-                         {"deadline": deadline, "remind": reminder, "away": away}, thread,
-                         language)
+                  away: str = "pause", language: str | None = None,
+                  colours: str = "standard"):
+        options = {"deadline": deadline, "remind": reminder, "away": away}
+        if colours != "standard":       # the public pictures' palette (palettes.py)
+            options[GAME_PALETTE] = colours
+        await open_lobby(interaction, map, variant, options, thread, language)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):

@@ -1,0 +1,198 @@
+"""No timer is ever silently dropped (issue 23, defect 2), on a ManualClock and both drivers: a
+timed-out turn, a cover and the starting ticket choice's deadline whose decision keeps failing
+(a worker pool that times out, then cannot start a worker) are retried with backoff and then
+played as `easy` in the service's own process; `resume` re-arms every kind of timer an open
+game waits on; `check_timers` (what `python bot.py doctor` runs) finds and repairs what is
+missing."""
+import logging
+from datetime import datetime, timezone
+
+import pytest
+
+from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
+from tests.service.test_service_turns import game_in_play
+from ttr_bot.service.clock import ManualClock
+from ttr_bot.service.turns import HOUR
+from ttr_bot.workers import WorkerLost, WorkerTimeout
+
+pytestmark = pytest.mark.asyncio
+
+
+class FailingPool:
+    """The issue's worker pool: the first decision runs over its time (WorkerTimeout), then no
+    worker can start (WorkerLost) however often it is asked."""
+
+    def __init__(self):
+        self.calls = 0
+
+    async def run(self, function, *args, timeout=None, first=False):
+        self.calls += 1
+        if self.calls == 1:
+            raise WorkerTimeout("the decision ran over 30.0 s")
+        raise WorkerLost(f"no worker could start ({self.calls + 32} tries in a row)")
+
+
+@pytest.fixture
+def clock():
+    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())
+
+
+async def advance_until(svc, clock, done, step=60.0, limit=2 * HOUR):
+    """Move the clock on by `step` until `done()` (an async predicate) holds; the simulated
+    time it took."""
+    spent = 0.0
+    while spent <= limit:
+        await run_timers(svc)
+        if await done():
+            return spent
+        clock.advance(step)
+        spent += step
+    raise AssertionError(f"not done within {limit} s of simulated time")
+
+
+def errors(caplog):
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_a_timed_out_turn_whose_decision_keeps_failing_still_moves(db_path, clock,
+                                                                        caplog):
+    """The issue's case: a 48 h deadline passes while the player stays silent, the pool times
+    the decision out and then cannot start a worker. Today the timer was dropped after five
+    failures and the game never moved; now the last try plays the turn as easy, here."""
+    store = await open_store(db_path)
+    pool = FailingPool()
+    svc = timed_service(store, clock, workers=pool)
+    await svc.resume()
+    game_id, users = await game_in_play(svc, 30, options={"deadline": 48})
+    before = await svc.load(game_id)
+    seat, turn = before.game.current, before.game.turn
+    caplog.set_level(logging.INFO)
+    clock.advance(48 * HOUR + 1)
+
+    async def moved():
+        return (await svc.load(game_id)).game.turn > turn
+    spent = await advance_until(svc, clock, moved)
+    assert spent < 15 * 60          # backoff 30 s, 1, 2, 4 min: the fifth try plays it
+    after = await svc.load(game_id)
+    assert after.seats[seat].timeouts == 1 and after.seats[seat].user_id == users[seat]
+    assert pool.calls == svc.scheduler.max_attempts - 1     # the last try never asked the pool
+    posts = [r for r in await owed(store, "turn") if r.seq > before.seq and not r.held]
+    assert [r.payload["by"] for r in posts] == ["timeout"]
+    # the next player's deadline is armed: the game goes on
+    deadlines = await timers_of(store, game_id, "deadline")
+    assert [t.payload["seat"] for t in deadlines] == [after.game.current]
+    assert errors(caplog) == []
+    fallbacks = [r for r in caplog.records if "played as easy" in r.getMessage()]
+    assert len(fallbacks) == 1
+    await svc.close()
+
+
+async def test_the_starting_ticket_choice_deadline_survives_a_failing_pool(db_path, clock):
+    store = await open_store(db_path)
+    svc = timed_service(store, clock, workers=FailingPool())
+    await svc.resume()
+    loaded = await svc.open_lobby(guild_id=1, channel_id=31, user_id=310, name="A",
+                                  map_id="usa", options={"deadline": 24})
+    await svc.join(31, 311, "B")
+    await svc.start(31, 310)
+    clock.advance(24 * HOUR + 1)
+
+    async def chosen():
+        return (await svc.load(loaded.id)).game.phase == "play"
+    await advance_until(svc, clock, chosen)
+    hosted = await svc.load(loaded.id)
+    assert [s.timeouts for s in hosted.seats] == [1, 1]
+    await svc.close()
+
+
+async def test_a_cover_whose_decision_keeps_failing_still_plays(db_path, clock):
+    store = await open_store(db_path)
+    svc = timed_service(store, clock, workers=FailingPool())
+    await svc.resume()
+    game_id, users = await game_in_play(svc, 32, options={"deadline": 0, "away": "cover"})
+    hosted = await svc.load(game_id)
+    seat, turn = hosted.game.current, hosted.game.turn
+    await svc.set_away(users[seat], 1, 2)
+
+    async def covered():
+        return (await svc.load(game_id)).game.turn > turn
+    await advance_until(svc, clock, covered, step=30)
+    assert (await svc.load(game_id)).seats[seat].timeouts == 0
+    await svc.close()
+
+
+async def test_a_timer_whose_last_try_fails_too_is_kept_and_logged_once(db_path, clock,
+                                                                       caplog):
+    """Even when the safe action fails (here: every handler raises), the timer is never
+    dropped: tried again every hour at most, one error in the log for each timer."""
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+
+    async def broken(timer):
+        raise RuntimeError("the database is on fire")
+    svc.scheduler.handler = broken
+    await svc.scheduler.start()
+    game_id, _ = await game_in_play(svc, 33, options={"deadline": 12})
+    caplog.set_level(logging.INFO)
+    for _ in range(40):
+        clock.advance(HOUR)
+        await run_timers(svc)
+    [deadline] = [t for t in await timers_of(store, game_id, "deadline")]
+    assert deadline.attempts >= 20 and deadline.due_at <= clock() + HOUR
+    # one error per timer (the deadline and the turn's two reminders), not one per try
+    logged = [r.getMessage() for r in errors(caplog)]
+    assert len(logged) == 3 and all("last try" in m for m in logged)
+    assert len({m.split(" (")[0] for m in logged}) == 3
+    assert any(m.startswith(f"timer {deadline.id} ") for m in logged)
+    await svc.close()
+
+
+async def test_resume_rearms_every_kind_a_game_waits_on(db_path, clock):
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    timed, users = await game_in_play(svc, 34, options={"deadline": 24})
+    untimed, others = await game_in_play(svc, 35, players=3, options={"deadline": 0})
+    await svc.start_vote(untimed, others[0], "cancel")
+    lobby = await svc.open_lobby(guild_id=1, channel_id=36, user_id=360, name="L",
+                                 map_id="usa")
+    for game_id in (timed, untimed, lobby.id):      # as an older version dropped them
+        await store.delete_timers(game_id)
+    await svc.close()
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    assert sorted(p.game_id for p in await svc.check_timers()) == \
+        sorted([timed, untimed, untimed, lobby.id])
+    await svc.resume()
+    assert await svc.check_timers() == []
+    hosted = await svc.load(timed)
+    [deadline] = await timers_of(store, timed, "deadline")
+    assert deadline.payload["seat"] == hosted.game.current
+    assert deadline.due_at == pytest.approx(hosted.updated_at + 24 * HOUR)
+    assert [t.kind for t in await timers_of(store, untimed, "vote_expire")] == ["vote_expire"]
+    clock.advance(24 * HOUR + 1)                    # and they fire: the timed turn is played
+    await run_timers(svc)
+    assert (await svc.load(timed)).game.turn == hosted.game.turn + 1
+    assert (await svc.open_vote(untimed)) is None
+    await svc.close()
+
+
+async def test_resume_rearms_a_computer_move_lost_between_move_and_timer(db_path, clock):
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    game_id, _ = await game_in_play(svc, 37, players=1, bots=1, options={"deadline": 12})
+    hosted = await svc.load(game_id)
+    if not hosted.seats[hosted.game.current].is_bot:     # let the human play into the bot
+        import random
+
+        from tests.service.test_service_turns import end_turn
+        await end_turn(svc, game_id, random.Random(1))
+    await store.delete_timers(game_id, "bot_move")
+    problems = await svc.check_timers()
+    assert [p.timer.kind for p in problems] == ["bot_move"]
+    await svc.resume()
+    seq = (await svc.load(game_id)).seq
+    clock.advance(3)
+    await run_timers(svc)
+    assert (await svc.load(game_id)).seq > seq
+    await svc.close()

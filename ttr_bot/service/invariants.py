@@ -1,0 +1,129 @@
+"""What every open game's timers must hold, checked and repaired: `resume` re-arms what is
+missing at every start, and `python bot.py doctor` (bot.py) checks a database, `--repair`
+re-arming the same way.
+
+The invariant: every game has a pending timer for whatever it waits on, unless it waits on a
+human with no deadline (that game's idle timer then closes it after 30 days of nothing):
+  a computer player to move      a bot_move timer for the game's current seq
+  a human to move, a deadline    a deadline timer for that very turn (phase, turn, seat)
+  a human away, cover mode       a cover timer for that turn (when the game has no deadline)
+  no deadline                    the idle timer
+  an open vote                   its vote_expire timer
+  a lobby                        its lobby_expire timer
+Reminders are not required: they are a courtesy and the last of a turn leaves none behind.
+Repairs are the timers the change that owed them would have written, due when the original
+would have been (or now, if that has passed); a duplicate is harmless (every handler checks
+that what its timer is about is still so). Mixed into GameService.
+"""
+import logging
+from dataclasses import dataclass
+
+from ..store import NewTimer, Owed
+from .turns import (
+    BOT_MOVE,
+    COVER,
+    DAY,
+    DEADLINE,
+    HOUR,
+    IDLE,
+    IDLE_DAYS,
+    LOBBY_DAYS,
+    LOBBY_EXPIRE,
+    VOTE_EXPIRE,
+    is_turn,
+    turn_of,
+)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One missing timer: the game, a plain sentence for an operator, what re-arms it."""
+    game_id: int
+    text: str
+    timer: NewTimer
+
+    def line(self, repaired=False):
+        return f"game {self.game_id}: {self.text}" + (" (re-armed)" if repaired else "")
+
+
+class TimerInvariants:
+    async def check_timers(self, *, repair=False, shards=None):
+        """The Problems of every open game (of `shards`; None: this service's), each
+        re-armed when `repair`."""
+        shards = self.shards if shards is None else shards
+        problems = []
+        for game_id in await self.store.list_active_game_ids(include_lobbies=True,
+                                                             shards=shards):
+            try:
+                problems += await self.check_game_timers(game_id, repair=repair)
+            except Exception:
+                log.exception("could not check the timers of game %s", game_id)
+        return problems
+
+    async def check_game_timers(self, game_id, *, repair=False):
+        async with self.lock(game_id):
+            self.forget(game_id)
+            hosted = await self.load(game_id)
+            if hosted is None or not hosted.is_open:
+                return []
+            problems = await self._missing_timers(hosted)
+            if repair and problems:
+                owed = Owed(timers=tuple(p.timer for p in problems))
+                await self.store.write_owed(owed, hosted.id, self.clock())
+                self._committed(owed)
+                for p in problems:
+                    log.warning("%s", p.line(repaired=True))
+            return problems
+
+    async def _missing_timers(self, hosted):
+        now = self.clock()
+        timers = await self.store.list_timers(hosted.id)
+        kinds = {}
+        for t in timers:
+            kinds.setdefault(t.kind, []).append(t)
+        out = []
+
+        def missing(text, kind, due_at, payload):
+            out.append(Problem(hosted.id, text, NewTimer(kind, max(now, due_at), payload)))
+
+        if hosted.is_lobby:
+            if not kinds.get(LOBBY_EXPIRE):
+                missing("a lobby with no lobby_expire timer (it would stay open for ever)",
+                        LOBBY_EXPIRE, hosted.updated_at + LOBBY_DAYS * DAY, {})
+            return out
+        game, opts = hosted.game, hosted.settings
+        if game is None or game.over:
+            return out
+        for seat in game.to_move():
+            info = hosted.seats[seat]
+            if info.is_bot:
+                if not any(t.payload.get("seq") == hosted.seq for t in kinds.get(BOT_MOVE, ())):
+                    missing(f"computer seat {seat + 1} is to move at seq {hosted.seq} with no "
+                            "bot_move timer", BOT_MOVE, now + self.bot_delay, {"seq": hosted.seq})
+                continue
+            key = turn_of(game, seat)
+            if opts.deadline:
+                if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
+                           for t in kinds.get(DEADLINE, ())):
+                    limit = opts.deadline * HOUR
+                    missing(f"seat {seat + 1} ({info.name}) is to move with a "
+                            f"{opts.deadline} h deadline and no deadline timer for that turn",
+                            DEADLINE, hosted.updated_at + limit,
+                            {**key, "started": hosted.updated_at, "limit": limit})
+            elif opts.away == "cover" and info.user_id is not None and \
+                    await self._away_of(hosted, info.user_id, now) is not None:
+                if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
+                           for t in kinds.get(COVER, ())):
+                    missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "
+                            "no cover timer", COVER, now + self.bot_delay, key)
+        if not opts.deadline and not kinds.get(IDLE):
+            missing("no deadline and no idle timer (it would never be closed)", IDLE,
+                    hosted.updated_at + IDLE_DAYS * DAY, {})
+        vote = await self.store.open_vote_of(hosted.id)
+        if vote is not None and not any(t.payload.get("vote") == vote.id
+                                        for t in kinds.get(VOTE_EXPIRE, ())):
+            missing(f"vote {vote.id} is open with no vote_expire timer", VOTE_EXPIRE,
+                    vote.expires_at, {"vote": vote.id})
+        return out
