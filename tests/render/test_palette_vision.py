@@ -120,3 +120,28 @@ def test_the_vision_command_prints_both_palettes(capsys):
     row = next(line for line in out.splitlines() if line.startswith(P.COLOURBLIND))
     figures = [float(cell) for cell in row.split()[1::2]]
     assert len(figures) == len(V.EYES) and min(figures) >= COLOURBLIND_MIN
+
+
+def test_the_film_of_a_colour_blind_game_is_in_its_colours():
+    """The end's film follows the game's palette like its other public pictures: the last
+    frame's cars are in the colour-blind players' colours."""
+    from ttr_bot.bench.film import film_input, greedy_record
+    from ttr_bot.render.film import HALF, film_layout, render_film
+    rec, end = greedy_record("usa", 3, 4)
+    game, names, actions = film_input(rec)
+    data = render_film(game, names, actions, "en", palette=P.COLOURBLIND)
+    im = Image.open(io.BytesIO(data))
+    im.seek(im.n_frames - 1)
+    last = im.convert("RGB")
+    lay, f = film_layout(end.board), 1 / HALF          # the frames are the page halved
+    hits = {P.COLOURBLIND: 0, P.STANDARD: 0}
+    for r, seat in enumerate(end.owner):
+        if seat < 0:
+            continue
+        for x, y, a in end.board.routes[r].slots:
+            px, py = lay.pt(*along(x, y, a, 17))
+            rgb = last.getpixel((round(px * f), round(py * f)))
+            for scheme in hits:
+                want = P.player_rgb(seat, scheme)
+                hits[scheme] += all(abs(u - v) <= 12 for u, v in zip(rgb, want))
+    assert hits[P.COLOURBLIND] > 30 and hits[P.STANDARD] == 0, hits
