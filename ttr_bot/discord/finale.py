@@ -27,6 +27,7 @@ from ..ratings import MIN_GAMES, display_rating, provisional
 from . import components
 from .card_text import plain
 from .format import map_title
+from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
@@ -36,12 +37,14 @@ MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boos
 FILM_TIMEOUT = 180.0          # seconds a worker may take over one film (1-3 s is usual)
 
 
-async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD):
-    """GIF bytes of `film` (service.FilmInput), built in one of `workers` (a WorkerPool)."""
+async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD, palette="standard"):
+    """GIF bytes of `film` (service.FilmInput), built in one of `workers` (a WorkerPool), in
+    the players' colours of `palette` (the game's public pictures', palettes.py)."""
     # imported here: Pillow is not needed before the first end
     from ..render.film import render_film
-    return await workers.run(functools.partial(render_film, max_bytes=max_bytes), film.game,
-                             list(film.names), list(film.actions), locale, timeout=FILM_TIMEOUT)
+    return await workers.run(functools.partial(render_film, max_bytes=max_bytes, palette=palette),
+                             film.game, list(film.names), list(film.actions), locale,
+                             timeout=FILM_TIMEOUT)
 
 
 def film_file(data, name=FILM_NAME, description=None):
@@ -97,7 +100,8 @@ async def final_post(bot, hosted, loc, png=None):
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
-        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""))
+        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""),
+                                    game_palette(hosted))
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end
