@@ -146,11 +146,11 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     await table.settle()
     new = table.public_messages()[before:]
     hosted = await table.bot.service.load(game_id)
-    assert len(new) == 1, [m.content for m in new]  # one post, not every missed one
+    assert len(new) == 1, [m.body() for m in new]  # one post, not every missed one
     card = new[0]
     moves = sum(1 for a in await table.bot.service.store.load_actions(game_id)) - 2
-    assert t("bot.outbox.caught_up", moves=moves) in card.content
-    assert card.attachments and any(c.startswith("ttr:draw:") for c in card.custom_ids())
+    assert t("bot.outbox.caught_up", moves=moves) in card.body()
+    assert card.v2 and any(c.startswith("ttr:draw:") for c in card.custom_ids())
     assert f":{hosted.seq}:" in next(c for c in card.custom_ids() if c.startswith("ttr:draw:"))
     assert await table.bot.service.owed_in_lane(f"c{table.channel.id}") == []
     assert await table.bot.service.destination_blocks() == []
