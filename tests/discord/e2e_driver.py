@@ -45,6 +45,7 @@ class Table:
     for the tests that are about real waiting."""
 
     def __init__(self, fake, db_path, *, bot_delay=None, clock=None, real_time=False, workers=0,
+                 threads=False,
                  **bot_options):
         import time
         self.fake = fake
@@ -59,6 +60,10 @@ class Table:
             bot_delay = 0.0 if isinstance(clock, ManualClock) else 0.02
         self.bot_delay = bot_delay
         self.bot_options = bot_options
+        # `/ttr new` opens a thread by default; a table stays in its channel unless `threads`
+        # (then it follows the game into its thread, as players do)
+        self.threads = threads
+        self.parent = None
         self.guild = fake.add_guild("Rails")
         self.channel = fake.add_text_channel(self.guild, "ticket-to-ride")
         self.bot = None
@@ -128,8 +133,23 @@ class Table:
         return msg
 
     async def slash(self, user, sub, **options):
+        known = set(self.fake.state.channels)
+        follow = sub == "new" and "thread" not in options
+        if follow and not self.threads:
+            options["thread"] = False
         handle = await self.fake.slash(user, self.channel, "ttr", sub, options)
-        return await self.reply(handle)
+        reply = await self.reply(handle)
+        if follow and self.threads:
+            self._follow_into_thread(known)
+        return reply
+
+    def _follow_into_thread(self, known):
+        """A game opens in a thread of its own by default: the table moves there, as the
+        players do (`parent`: the channel, which keeps one line at the start and the end)."""
+        made = [c for i, c in self.fake.state.channels.items()
+                if i not in known and getattr(c, "parent_id", None) == self.channel.id]
+        if made:
+            self.parent, self.channel = self.channel, made[0]
 
     async def click(self, user, message, custom_id):
         handle = await self.fake.click(user, message, custom_id)

@@ -77,11 +77,11 @@ def public_leaks(messages, board, reveal_id):
     for m in messages:
         if m.id >= reveal_id:
             break
-        leaks += [(m.id, tk) for tk in tickets if tk in m.content]
-        for line in m.content.splitlines():
+        leaks += [(m.id, tk) for tk in tickets if tk in m.text()]
+        for line in m.text().splitlines():
             if deck_words in line and any(re.search(rf"\b{c}\b", line) for c in colours):
                 leaks.append((m.id, line))
-        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.content]
+        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.text()]
     return leaks
 
 
@@ -93,6 +93,9 @@ async def test_the_leak_check_can_fail():
     class Msg:
         def __init__(self, i, content):
             self.id, self.content = i, content
+
+        def text(self):
+            return self.content
     assert public_leaks([Msg(1, "all fine")], game.board, 10) == []
     assert public_leaks([Msg(1, f"Ann kept {ticket}")], game.board, 10)
     assert public_leaks([Msg(1, "Ann drew a card from the deck: red")], game.board, 10)
@@ -108,7 +111,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
     await open_game(table, alice, [bob])
 
     # bob's DMs are closed: told once in the channel, without private content
-    notices = [m for m in table.public_messages() if str(bob.id) in m.content and "direct" in m.content]
+    notices = [m for m in table.public_messages() if str(bob.id) in m.text() and "direct" in m.text()]
     assert len(notices) == 1 and find_cid(notices[0], "ttr:hand:")
     assert fake.dms_to(alice), "alice gets her hand by DM"
     # ...and chooses his tickets from the menu "My hand" shows him privately

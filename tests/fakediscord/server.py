@@ -246,6 +246,14 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         return self.state.bot
 
     # -- what happened -------------------------------------------------------
+    def add_bot_message(self, channel: Channel, content: str = "", *, components: Sequence[dict] = (),
+                        flags: int = 0) -> Message:
+        """A message the bot posted before the test began (e.g. by an older version of it)."""
+        m = Message(id=self.state.ids.next(), channel_id=channel.id, author_id=self.state.bot.id,
+                    content=content, components=list(components), flags=flags)
+        self.state.messages[m.id] = m
+        return m
+
     def messages_in(self, channel: Channel, *, include_ephemeral: bool = False) -> List[Message]:
         """Messages visible in a channel (or thread), oldest first; deleted ones excluded."""
         return sorted(self.state.channel_messages(channel.id, include_ephemeral), key=lambda m: m.id)

@@ -236,6 +236,7 @@ def _carries(message, component_type, custom_id):
     click to a persistent item (ui.view.ViewStore.schedule_dynamic_item_call)."""
     if message is None:
         return False
-    view = discord.ui.View.from_message(message, timeout=None)
+    kind = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = kind.from_message(message, timeout=None)     # turn cards are Components V2
     return any(i.type.value == component_type and getattr(i, "custom_id", None) == custom_id
                for i in view.walk_children())

@@ -13,6 +13,7 @@ import logging
 import discord
 
 from ..i18n import t
+from .card_text import since_lines
 from .format import fit, hand_lines
 from .moves import panel_for  # the same panel the channel's buttons lead to
 from .palettes import seat_palette
@@ -89,6 +90,10 @@ class HandMessages:
                            points=players[seat]["total"]))
         elif why == "turn":
             lines.append(t("bot.hand.your_turn", loc, channel=f"<#{hosted.channel_id}>"))
+            since = await self.service.since_last_turn(hosted.id, seat)
+            if since is not None:       # what the others did meanwhile, as the card says it
+                lines += since_lines(since, game.board, hosted.names(), loc, None,
+                                     trains=game.trains)
         lines += hand_lines(v, loc, channel_id=hosted.channel_id)
         view = None
         if not game.over:

@@ -392,6 +392,8 @@ async def picture(interaction, lines, loc, game, names, viewer=None, palette="st
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
         return None
+    if viewer is None:      # the public picture: the phone map, as the turn card shows it
+        return await bot.pictures.map(game, names, loc, palette=palette)
     return await bot.pictures.render(game, names, viewer=viewer, locale=loc, palette=palette)
 
 

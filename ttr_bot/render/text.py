@@ -471,6 +471,11 @@ def _rasterise_simple(text, size, bold, halo):
     return Text(fill, outline, pad, pad, width, ascent, descent, size)
 
 
+def visible(text):
+    """Whether anything of `text` is drawn (a name all of whose characters no font has is not)."""
+    return bool(layout(text, 16).runs)
+
+
 def width(text, size, bold=False, base=None):
     return layout(text, size, bold, base).width
 

@@ -26,6 +26,7 @@ from .records import (
     LeaderboardPage,
     RatingDelta,
 )
+from .since import SinceLastTurn
 from .turns import AWAY_MODES, DEADLINES, DEFAULT_DEADLINE, MAX_AWAY_DAYS, REMINDS
 
 
@@ -48,7 +49,7 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "open_service", "playable_maps", "REMATCH_OF", "GAME_LANGUAGE",
-           "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "Rematch",
+           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF",
+           "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]
