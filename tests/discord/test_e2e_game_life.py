@@ -205,7 +205,9 @@ async def test_a_game_in_a_thread_of_its_own_and_another_in_the_channel(fake, tm
     hosted = await table.bot.service.game_in_channel(thread.id)
     assert hosted.options["thread"] is True and hosted.is_lobby
     lobby = fake.messages_in(thread)[-1]
-    assert find_cid(lobby, "ttr:lobby:") and table.public_messages() == []   # not in the channel
+    assert find_cid(lobby, "ttr:lobby:")    # in the thread; the channel has one line about it
+    assert [m.body() for m in table.public_messages()] == [t(
+        "bot.thread.started", map=t("bot.map.europe"), host="alice", thread=f"<#{thread.id}>")]
     joined = await table.click(bob, lobby, f"ttr:lobby:{hosted.id}:join")
     assert joined.content == t("bot.lobby.joined", count=2)
     started = await table.reply(await fake.slash(alice, thread, "ttr", "start"))

@@ -31,7 +31,7 @@ async def fake():
 
 
 async def seated_table(fake, tmp_path, style, seed):
-    table = Table(fake, db_file(tmp_path), bot_delay=0.01)
+    table = Table(fake, db_file(tmp_path))
     await table.start_bot(sync=True)
     table.bot.service.seeds = random.Random(seed)      # the dealer's seed: a fixed game
     users = [fake.add_user(name, guild=table.guild) for name in NAMES]

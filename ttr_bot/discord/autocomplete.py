@@ -144,11 +144,11 @@ def station_cost(view):
 
 def city_choices(view, typed, loc):
     """[(label, value)]: cities where a station can go, with this player's price, the cities
-    of their unfinished tickets first; none when they cannot pay for a station (a list they
-    could only be refused from helps nobody)."""
+    of their unfinished tickets first; none unless it is their turn and they can pay for a
+    station (a list they could only be refused from helps nobody)."""
     board = view.board
     cost = view.station_cost()
-    if not station_options(view.hand, cost):
+    if not view.idle_turn() or not station_options(view.hand, cost):
         return []
     out = []
     for city in menus.station_city_order(view, view.station_sites()):

@@ -38,6 +38,7 @@ from .format import (
     route_choice_label,
 )
 from .palettes import user_palette
+from .private_alt import private_board_alt
 from .records_format import post_url
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,20 @@ async def _after(interaction, loc, eff):
     elif not lines:   # nothing private: confirm with what everyone will read
         lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
                             hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
-    await answer(interaction, fit("\n".join(lines)), view=view)
+    await answer(interaction, fit("\n".join(lines)), view=view,
+                 file=await _offer_board(interaction, lines, loc, hosted, seat))
+
+
+async def _offer_board(interaction, lines, loc, hosted, seat):
+    """The player's private board when they now have tickets to choose (the offer numbered on
+    the map as in the menu, render/tickets.py), as a file; None otherwise."""
+    game = hosted.game
+    if game.over or not game.offers[seat]:
+        return None
+    bot = interaction.client
+    png = await picture(interaction, lines, loc, game, hosted.names(), viewer=seat,
+                        palette=await user_palette(bot, interaction.user.id))
+    return bot.delivery.as_file(png, description=private_board_alt(game, seat, loc)) if png else None
 
 
 def _tunnel_unpayable(hosted, seat):
@@ -364,7 +378,8 @@ async def show_hand(interaction, loc, game_id):
     lines += more
     png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat,
                         palette=await user_palette(bot, interaction.user.id))
-    file = bot.delivery.as_file(png) if png else None
+    file = bot.delivery.as_file(png, description=private_board_alt(hosted.game, seat, loc)) \
+        if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
 
 
@@ -377,6 +392,8 @@ async def picture(interaction, lines, loc, game, names, viewer=None, palette="st
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
         return None
+    if viewer is None:      # the public picture: the phone map, as the turn card shows it
+        return await bot.pictures.map(game, names, loc, palette=palette)
     return await bot.pictures.render(game, names, viewer=viewer, locale=loc, palette=palette)
 
 

@@ -84,6 +84,10 @@ class PlayerView:
         """Node indices where this seat may build a station now (whatever its cards)."""
         return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[self.seat])
 
+    def idle_turn(self) -> bool:
+        """Is it this seat's turn with nothing pending (what a claim or a station needs)?"""
+        return seat_rules.idle_turn(self.phase, self.step, self.current, self.seat)
+
     def ticket_routes(self) -> dict[int, int]:
         """{route index: how many of this seat's unfinished tickets it serves}: the routes on
         a cheapest way (in trains, over its own routes and those still open to it) to finish

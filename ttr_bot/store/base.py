@@ -337,8 +337,10 @@ class Store(ABC):
     @abstractmethod
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
-        """End the user's away period in that guild; the one ended, or None."""
+        """End the user's away period in that guild; the one ended, or None. `owed` is
+        written as of `now` (the service's clock)."""
 
     @abstractmethod
     async def get_away(self, user_id: int, guild_id: int) -> Away | None: ...

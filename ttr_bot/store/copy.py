@@ -21,6 +21,7 @@ bot first: the copy is of the moment it starts. A target that already holds anyt
 refused. Both drivers' internals are used here (their connections), so nothing of this is part
 of the `Store` interface the service sees.
 """
+import asyncio
 import hashlib
 import os
 import time
@@ -371,7 +372,7 @@ async def migrate_database(source_url: str, target_url: str, *, check_game: Game
     dst_driver, dst_target = parse_db_url(target_url)
     if (src_driver, _same(src_driver, src_target)) == (dst_driver, _same(dst_driver, dst_target)):
         raise CopyError("--from and --to name the same database")
-    if src_driver == "sqlite" and not os.path.exists(src_target):
+    if src_driver == "sqlite" and not await asyncio.to_thread(os.path.exists, src_target):
         raise CopyError(f"there is no SQLite database at {src_target}")
     report = CopyReport(redact(source_url), redact(target_url), copied=not verify_only)
     source = open_store(source_url, **options)

@@ -633,13 +633,14 @@ class SqlStore(Store):
 
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
         async with self._tx() as db:
             row = await db.fetchrow(
                 "DELETE FROM away WHERE user_id = $1 AND guild_id = $2 "
                 "RETURNING user_id, guild_id, since, until", user_id, guild_id,
             )
-            await self._write_owed(db, None, owed, now_or_clock(None))
+            await self._write_owed(db, None, owed, now_or_clock(now))
         return Away(*row) if row else None
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:

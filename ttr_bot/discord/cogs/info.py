@@ -7,6 +7,7 @@ from discord import app_commands
 from ...i18n import t
 from ...ratings import rules_lines as rules_of_rating
 from .. import components, moves
+from ..card_text import board_alt
 from ..clicks import on_click
 from ..errors import answer
 from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
@@ -20,8 +21,8 @@ MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 # what /ttr help lists, in this order; a command's description is bot.cmd.<its last word>
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
-             "return", "leave", "replace", "cancel", "me language", "me notify", "me away",
-             "server stats", "server leaderboard", "server history", "server replay",
+             "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
+             "me away", "server stats", "server leaderboard", "server history", "server replay",
              "server export", "server language")
 DESCRIPTIONS = {"server language": "bot.cmd.server_language"}   # two commands named "language"
 
@@ -55,7 +56,8 @@ class Info(GroupedCog):
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
-                     file=bot.delivery.as_file(png) if png else None)
+                     file=bot.delivery.as_file(png, description=board_alt(game, names, loc))
+                     if png else None)
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):
