@@ -36,8 +36,9 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def pg_session():
-    """One throwaway PostgreSQL server for the whole run (started on first use); skipped, with
-    one line saying how to get it, where PostgreSQL's server programs are missing."""
+    """One throwaway PostgreSQL server per test process (each xdist worker has its own; started
+    on first use); skipped, with one line saying how to get it, where PostgreSQL's server
+    programs are missing."""
     from tests.store.dbkit import pg_session_fixture
     yield from pg_session_fixture()
 

@@ -97,7 +97,7 @@ async def test_a_station_by_buttons_ticket_cities_first_and_only_when_payable(fa
     after = await table.game()
     assert after.game.station_owner.get(city) == seat
     name = after.board.nodes[city].name
-    assert any(name in m.content for m in table.public_messages()[-2:])
+    assert any(name in m.body() for m in table.public_messages()[-2:])
 
     # the same player's next turn: 2 cards of one colour for the second station, and a red
     # and a blue are not that. The public panel knows only "2 cards"; their own panel and

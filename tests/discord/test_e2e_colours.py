@@ -9,7 +9,7 @@ from tests.discord.e2e_driver import Table, db_file
 from tests.discord.test_e2e import lobby_game
 from tests.fakediscord import FakeDiscord
 from ttr_bot.i18n import t
-from ttr_bot.render import render_board
+from ttr_bot.render import render_board, render_map
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,6 +29,26 @@ async def _open(table, host, others, **options):
     return game, table.public_messages()[-1]
 
 
+async def _play_until_a_claim(table, game_id):
+    """Through the service: both players keep their tickets, then draw blind until the player
+    to move can claim a route, and claim it."""
+    from ttr_bot.engine import ClaimRoute, DrawCard, KeepTickets
+    service = table.bot.service
+    while True:
+        hosted = await table.game()
+        game = hosted.game
+        seat = game.to_move()[0]
+        user = hosted.seats[seat].user_id
+        actions = game.legal_actions(seat)
+        pick = (next((a for a in actions if isinstance(a, KeepTickets)), None)
+                or next((a for a in actions if isinstance(a, ClaimRoute)), None)
+                or next(a for a in actions if isinstance(a, DrawCard) and a.card == -1))
+        await service.act(game_id, user, pick, hosted.seq)
+        if isinstance(pick, ClaimRoute):
+            break
+    await table.settle()
+
+
 async def test_a_colour_blind_game_draws_its_public_pictures_in_that_palette(fake, tmp_path):
     table = Table(fake, db_file(tmp_path))
     await table.start_bot(sync=True)
@@ -38,11 +58,17 @@ async def test_a_colour_blind_game_draws_its_public_pictures_in_that_palette(fak
     assert t("bot.settings.palette_colourblind") in lobby.content      # the lobby says so
     await table.slash(alice, "start")
     await table.settle()
-    start = next(m for m in table.public_messages() if "board.png" in m.files)
+    start = next(m for m in table.public_messages() if "map.png" in m.files)
     hosted = await table.bot.service.state_at(game_id, 0)
-    cb = render_board(hosted.game, hosted.names(), None, "en", palette="colourblind")
-    assert start.files["board.png"] == cb
-    assert cb != render_board(hosted.game, hosted.names(), None, "en")
+    cb = render_map(hosted.game, hosted.names(), locale="en", palette="colourblind")
+    assert start.files["map.png"] == cb
+    # once a route is claimed the owner's colour is the colour-blind palette's, not the standard
+    await _play_until_a_claim(table, game_id)
+    card = [m for m in table.public_messages() if "map.png" in m.files][-1]
+    now = await table.game()
+    cb = render_map(now.game, now.names(), locale="en", palette="colourblind")
+    assert card.files["map.png"] == cb
+    assert cb != render_map(now.game, now.names(), locale="en")
     # a player's own board stays in their own (standard) colours
     hand = await table.slash(bob, "hand")
     now = await table.game()
@@ -68,9 +94,9 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
     await table.settle()
     hosted = await table.game()
     # the public board is the game's (standard): one player's setting changes nobody else's view
-    start = next(m for m in table.public_messages() if "board.png" in m.files)
+    start = next(m for m in table.public_messages() if "map.png" in m.files)
     first = await table.bot.service.state_at(game_id, 0)
-    assert start.files["board.png"] == render_board(first.game, first.names(), None, "en")
+    assert start.files["map.png"] == render_map(first.game, first.names(), locale="en")
     mine = await table.slash(alice, "hand")
     seat = hosted.seat_of(alice.id)
     want = render_board(hosted.game, hosted.names(), seat, "en", palette="colourblind")

@@ -93,7 +93,7 @@ async def test_channels_refused_with_hundreds_of_posts_owed_stop_no_other_game(f
     table.clock.advance(61)                         # backoff: one more try each, not a loop
     table.bot.outbox.wake()
     assert await wait_until(lambda: _all_tried(fake, blocked, times=2))
-    await asyncio.sleep(0.3)
+    await table.settle()                            # at rest until the next backoff
     for channel, _ in blocked:
         assert refused(fake, channel) == 2
     await fake.stop_bot(table.bot)
@@ -161,8 +161,7 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
 async def given_back(fake, table):
     """The channel's overwrite lifted (what it owed goes out): how many posts it shows then."""
     await fake.set_bot_can_send(table.channel, True)
-    await asyncio.sleep(0.2)
-    await table.settle()
+    await table.settle()                            # the bot read the change and reacted
     return len(table.public_messages())
 
 

@@ -5,6 +5,8 @@ Levels, weakest first: `easy`, `medium`, `hard`, `expert` (`LEVELS`; the store n
 their place in it, so a new level is appended); `random` is the baseline the arena measures them
 against. Agents are deterministic given their seed (and `expert` given its work budget).
 """
+import functools
+
 from .base import Agent
 from .easy import EasyAgent
 from .expert import ExpertAgent
@@ -26,6 +28,16 @@ def make_agent(level, seed=0, **options):
     return cls(seed, **options)
 
 
+def tuned(options):
+    """A factory like make_agent whose levels take `options` ({level: {knob: value}}), e.g.
+    {"expert": {"think_seconds": 2.0}}. Picklable (worker processes receive it)."""
+    return functools.partial(_make_tuned, options)
+
+
+def _make_tuned(options, level, seed=0):
+    return make_agent(level, seed, **options.get(level, {}))
+
+
 def decide(level, seed, view, factory=None):
     """The action of a new computer player of `level` seeded with `seed` (`factory(level,
     seed=seed)` makes it; make_agent by default) for the position `view` describes. A plain
@@ -40,4 +52,4 @@ def hint(seed, view, factory=None):
     return (factory or make_agent)("expert", seed=seed).explain(view)
 
 
-__all__ = ["Agent", "AGENTS", "LEVELS", "decide", "hint", "make_agent"]
+__all__ = ["Agent", "AGENTS", "LEVELS", "decide", "hint", "make_agent", "tuned"]

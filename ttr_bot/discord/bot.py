@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from ..bounded import LRUDict
 from ..i18n import normalize
-from ..service import Shards, open_service
+from ..service import Shards, configured_agents, open_service
 from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
@@ -94,7 +94,8 @@ class TTRBot(commands.Bot):
             await self.workers.start()
         self.pictures.workers = self.workers
         self.service = await open_service(
-            self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
+            self.config.db_path, clock=self.clock, bot_delay=self._bot_delay,
+            agents=self._agents or configured_agents(self.config.expert_seconds),
             on_outbox=self.outbox.wake, workers=self.workers,
             shards=self.served if self.config.sharded else None)
         self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")

@@ -24,7 +24,7 @@ import discord
 from ..bounded import KeyedLocks, LRUDict
 from ..i18n import LOCALES, normalize, t
 from ..render import closeup_contents
-from ..service import CANCELLED, GAME_LANGUAGE
+from ..service import CANCELLED, GAME_HINTS, GAME_LANGUAGE
 from . import components, finale, turn_card
 from .card_text import (
     board_alt,
@@ -525,8 +525,9 @@ def message_text(message):
 
 def settings_line(settings, loc, hosted=None):
     """The lobby's line about the game's settings: the deadline per turn, what happens while
-    away, the colour-blind palette when the game's public pictures use it, and the language
-    of its posts when the game has one of its own."""
+    away, the colour-blind palette when the game's public pictures use it, the language
+    of its posts when the game has one of its own, and whether /ttr hint is allowed (then the
+    game is not rated)."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
     line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
@@ -535,6 +536,8 @@ def settings_line(settings, loc, hosted=None):
     language = hosted.options.get(GAME_LANGUAGE) if hosted is not None else None
     if language in LOCALES:
         line += " " + t("bot.settings.language", loc, language=t(f"bot.lang.{language}", loc))
+    if hosted is not None and hosted.options.get(GAME_HINTS):
+        line += " " + t("bot.settings.hints", loc)
     return line
 
 

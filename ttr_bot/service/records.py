@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from ..engine.game import Game
 from ..maps import available_maps
-from ..ratings import MIN_GAMES, Rating, is_rated
+from ..ratings import MIN_GAMES, Rating
 from ..stats import player_stats
 from ..store import GLOBAL_SCOPE
 from .adapter_state import PostedMessage
 from .effects import ServiceError
-from .finish import rated_seat, recompute, scopes
+from .finish import game_rated, rated_seat, recompute, scopes
 
 PER_PAGE = 10
 
@@ -196,7 +196,7 @@ class GameRecords:
         if hosted is None or not hosted.is_finished:
             raise ServiceError("service.not_finished")
         results = await self.store.load_results(game_id)
-        rated, reason = is_rated([rated_seat(r) for r in results])
+        rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
         changes = {c.user_id: c for c in await self.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),

@@ -14,6 +14,7 @@ from ...service import (
     AWAY_MODES,
     DEADLINES,
     DEFAULT_DEADLINE,
+    GAME_HINTS,
     GAME_LANGUAGE,
     GAME_PALETTE,
     LEVELS,
@@ -239,7 +240,8 @@ class Lobby(GroupedCog):
                            thread=text("bot.opt.thread"), deadline=text("bot.opt.deadline"),
                            reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"),
                            language=text("bot.opt.game_language"),
-                           colours=text("bot.opt.game_palette"))
+                           colours=text("bot.opt.game_palette"),
+                           hints=text("bot.opt.hints"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
         variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
@@ -252,10 +254,12 @@ class Lobby(GroupedCog):
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
                   thread: bool | None = None, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
                   away: str = "pause", language: str | None = None,
-                  colours: str = "standard"):
+                  colours: str = "standard", hints: bool = False):
         options = {"deadline": deadline, "remind": reminder, "away": away}
         if colours != "standard":       # the public pictures' palette (palettes.py)
             options[GAME_PALETTE] = colours
+        if hints:                       # /ttr hint allowed; the game will not be rated
+            options[GAME_HINTS] = True
         await open_lobby(interaction, map, variant, options, thread, language)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
