@@ -14,7 +14,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# libfribidi: Pillow's complex-text layout (raqm) loads it to join Persian letters.
+# libfribidi: Pillow's complex-text layout (raqm) loads it to join Persian letters, and the
+# picture's right-to-left ordering (ttr_bot/render/bidi.py) calls it.
 RUN apt-get update && apt-get install -y --no-install-recommends libfribidi0 \
     && rm -rf /var/lib/apt/lists/*
 
@@ -23,6 +24,8 @@ COPY requirements.txt constraints.txt ./
 RUN pip install -r requirements.txt -c constraints.txt
 
 COPY bot.py ./
+# ttr_bot/render/fonts/ comes with the package: the picture's fonts for every script players'
+# names are written in (Noto, SIL OFL 1.1, 21 MiB; ttr_bot/render/fonts/SOURCES.md).
 COPY ttr_bot ./ttr_bot
 COPY maps ./maps
 

@@ -489,6 +489,22 @@ async def test_late_response_and_expired_token_are_recorded():
 
 
 @pytest.mark.asyncio
+async def test_idle_is_counted_not_timed(fake, world, bot):
+    """idle() waits for what the bot is still doing, however quiet it is meanwhile: a deferred
+    command's handler still runs (no request for a long while), so it is not idle until the
+    follow-up is in."""
+    inter = await fake.slash(world.alice, world.general, "ttr", subcommand="slow")
+    assert (await inter.response()).type == 5
+    with pytest.raises(TimeoutError, match="CommandTree-invoker"):
+        await fake.idle(timeout=0.3)
+    assert fake.busy() and fake.in_flight == 0
+    bot.gate.set()
+    await fake.idle()
+    assert fake.busy() == [] and inter.followups[0].content == "finally"
+    fake.assert_clean()
+
+
+@pytest.mark.asyncio
 async def test_bot_errors_surface_in_timeouts(fake, world, bot):
     inter = await fake.slash(world.alice, world.general, "ttr", subcommand="boom")
     with pytest.raises(TimeoutError, match="boom: the bot has a bug"):

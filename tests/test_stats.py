@@ -76,8 +76,8 @@ def test_rating_states():
     assert any(f"{MIN_GAMES - 1} of {MIN_GAMES}" in line for line in stats_lines(s, "en"))
     s = player_stats(ME, ROWS, rating=Rating(30.0, 2.5), rated_games=MIN_GAMES, **base)
     assert s.rating_state == "rated"
-    # the leaderboard value mu - 3 sigma = 22.5, then mu and sigma
-    assert "Rating: **22.5** (μ 30.0 ± 2.5, 5 rated games)" in stats_lines(s, "en")
+    # the display rating 1000 + 40 (mu - 3 sigma) = 1900, no model figures
+    assert "Rating: **1900** (5 rated games)" in stats_lines(s, "en")
 
 
 def test_text_fallback_english():
@@ -85,7 +85,7 @@ def test_text_fallback_english():
     assert stats_lines(s, "en") == [
         "📊 **Ann** — this server",
         "Games: 5 · wins: 2 (40%)",
-        "Rating: **22.5** (μ 30.0 ± 2.5, 9 rated games)",
+        "Rating: **1900** (9 rated games)",
         "Mean score: 112.8 · best: 140",
         "Tickets: 14 completed, 4 failed",
         "Longest-path bonuses: 2",
@@ -103,7 +103,7 @@ def test_text_fallback_every_language(locale):
     assert len(lines) >= 6 and all(lines)
     assert all("{" not in line for line in lines)
     assert "سارا" in lines[0] and t("bot.map.usa", locale) in lines[0]
-    assert "22.5" in "\n".join(lines)
+    assert "1900" in "\n".join(lines)
 
 
 def test_dash_for_a_missing_figure():

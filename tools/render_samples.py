@@ -28,7 +28,12 @@ from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes
+from ttr_bot.render.stats_card import render_stats
+from ttr_bot.stats import player_stats
+from ttr_bot.store import ResultRecord
 
+# players' names in the scripts Discord display names are written in (any_names)
+ANY_NAMES = ("پریسا رضایی", "김민준", "🚂TrainFan🚂", "齋藤 髙橋", "张伟")
 # (file, map, locale, player names): the pictures in another language
 LOCALIZED = (("usa-map-ja-800.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
 WIDTHS = (800, 400)          # a phone's width in device pixels (2x) and in CSS pixels
@@ -77,6 +82,7 @@ def main(argv=None):
             _save(out, f"{map_id}-private.png", render_board(mid, names_for(mid), viewer=0))
     closed_lane(out)
     localized(out)
+    any_names(out)
     choosing(out)
     return 0
 
@@ -107,6 +113,27 @@ def localized(out):
     for name, map_id, locale, names in LOCALIZED:
         mid = greedy_game(map_id, seed=7, until=0.5)
         _save(Path(out), name, render_map(mid, list(names[:mid.n]), locale=locale), width=800)
+
+
+def any_names(out):
+    """Persian pictures (mirrored panels, localized letters) with names in every script."""
+    out = Path(out)
+    mid = greedy_game("europe", seed=7, until=0.5)
+    end = greedy_game("europe", seed=7)
+    private = render_board(mid, list(ANY_NAMES[:mid.n]), viewer=0, locale="fa")
+    for w in WIDTHS:
+        _save(out, f"europe-private-fa-{w}.png", private, width=w)
+    _save(out, "europe-final-fa-800.png", render_final(end, list(ANY_NAMES[:end.n]), locale="fa"),
+          width=800)
+    usa = greedy_game("usa", seed=7, until=0.5)
+    _save(out, "usa-map-fa-800.png", render_map(usa, list(ANY_NAMES[:usa.n]), locale="fa"),
+          width=800)
+    rows = [ResultRecord(game_id=i, seat=0, user_id=7, score=60 + 7 * i, rank=1 + i % 3,
+                         won=i % 3 == 0, tickets_completed=2 + i % 4,
+                         map=("usa", "europe", "nordic", "switzerland")[i % 4],
+                         variant="base", finished_at=float(i), tickets_failed=i % 2,
+                         longest_bonus=i % 5 == 0) for i in range(12)]
+    _save(out, "stats-fa.png", render_stats(player_stats(7, rows, name=ANY_NAMES[0]), "fa"))
 
 
 def _save(out, name, data, width=None):

@@ -1,13 +1,21 @@
 """python -m ttr_bot.arena: computer players against each other, with figures.
 
     python -m ttr_bot.arena --map usa --players hard,medium --games 500 --seed 1 \
-        [--variant base] [--records DIR] [--json] [--workers 2]
+        [--variant base] [--records DIR] [--json] [--workers 2] [--set expert.budget=4000]
+    python -m ttr_bot.arena --maps all --seats 2,max --players expert,medium --games 300 ...
 
 Seats rotate from game to game so that nobody always plays first. For every player of the list
 it prints games, wins, the win rate with its 95% (Wilson) interval, the mean score with p10/p90,
-and the decision time p50/p95. Agents receive only their own `PlayerView`; every action is
-checked by the engine, and `--records DIR` writes each game as a `ttr-record/1` (replayed here
-once more to make sure it reproduces the game).
+the mean margin (its score less the best other score of the game), and the decision time
+p50/p95. Agents receive only their own `PlayerView`; every action is checked by the engine, and
+`--records DIR` writes each game as a `ttr-record/1` (replayed here once more to make sure it
+reproduces the game; `python -m ttr_bot.replay` replays it too).
+
+`--maps` (a list, or `all`) with `--seats` (player counts; `max` is the map's maximum) plays one
+table per map and count: the first level of --players against the others, the list's last level
+filling the extra seats (expert,medium at 4 seats: expert and three medium). It prints one line
+per table for that first player, with the table's wall time; records go to DIR/MAP-Np/.
+`--set LEVEL.KNOB=VALUE` tunes a level (e.g. a smaller budget for a quick sample).
 """
 import argparse
 import json
@@ -21,7 +29,7 @@ from .engine.dealer import Dealer
 from .engine.errors import Illegal
 from .engine.game import Game
 from .engine.view import view
-from .maps import load_board
+from .maps import available_maps, load_board
 from .record_format import action_to_json, export_record, replay
 from .table_args import add_table_args, table_levels
 
@@ -88,6 +96,13 @@ def play_game(board, levels, names, seed, index, agent_options=None):
     return result
 
 
+def _margins(res):
+    """Each player's score less the best score of the others in one game."""
+    scores = {name: p["score"] for name, p in res["players"].items()}
+    return {name: sc - max((o for other, o in scores.items() if other != name), default=0)
+            for name, sc in scores.items()}
+
+
 def check_record(doc, expected):
     """Replay a written record and compare the totals with the game's."""
     game, names, error = replay(doc)
@@ -151,14 +166,18 @@ def run(map_id, levels, games, seed, variant="base", records=None, workers=1, ve
         verify = bool(records)
     jobs = [(map_id, variant, levels, names, seed, i, records, verify, agent_options)
             for i in range(games)]
-    stats = {name: {"scores": [], "wins": 0, "times": [], "fallbacks": 0} for name in names}
+    stats = {name: {"scores": [], "wins": 0, "times": [], "fallbacks": 0, "margins": []}
+             for name in names}
     turns = []
+    started = time.perf_counter()
 
     def collect(res):
         turns.append(res["turns"])
+        margins = _margins(res)
         for name, p in res["players"].items():
             st = stats[name]
             st["scores"].append(p["score"])
+            st["margins"].append(margins[name])
             st["wins"] += 1 if p["win"] else 0
             st["times"].extend(p["times"])
             st["fallbacks"] += p["fallbacks"]
@@ -177,7 +196,7 @@ def run(map_id, levels, games, seed, variant="base", records=None, workers=1, ve
 
     out = {"games": games, "map": map_id, "variant": variant, "seed": seed,
            "players": list(levels), "mean_turns": sum(turns) / len(turns) if turns else 0,
-           "agents": []}
+           "wall_s": time.perf_counter() - started, "agents": []}
     for name, lv in zip(names, levels):
         st = stats[name]
         n = len(st["scores"])
@@ -186,6 +205,7 @@ def run(map_id, levels, games, seed, variant="base", records=None, workers=1, ve
             "name": name, "level": lv, "games": n, "wins": st["wins"],
             "win_rate": st["wins"] / n if n else 0.0, "win_rate_ci95": [lo, hi],
             "mean_score": sum(st["scores"]) / n if n else 0.0,
+            "mean_margin": sum(st["margins"]) / n if n else 0.0,
             "score_p10": percentile(st["scores"], 0.10),
             "score_p90": percentile(st["scores"], 0.90),
             "decisions": len(st["times"]),
@@ -197,18 +217,90 @@ def run(map_id, levels, games, seed, variant="base", records=None, workers=1, ve
     return out
 
 
+def seat_levels(levels, n):
+    """The levels of an n-seat table: the list's, its last level filling any extra seats."""
+    return (list(levels) + [levels[-1]] * n)[:n]
+
+
+def table_counts(board, counts):
+    """The player counts to play on a board: each of `counts` (numbers or "max") within the
+    board's range, without repeats, in order."""
+    lo, hi = board.rules.min_players, board.rules.max_players
+    out = []
+    for c in counts:
+        n = hi if c == "max" else min(hi, max(lo, int(c)))
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def sweep(maps, counts, levels, games, seed, variant="base", records=None, workers=1,
+          progress=None, agent_options=None):
+    """One `run` per map and player count (see the module's docstring); the summaries in order
+    under "tables"."""
+    tables = []
+    for map_id in maps:
+        for n in table_counts(load_board(map_id, variant), counts):
+            rec = os.path.join(records, f"{map_id}-{n}p") if records else None
+            tables.append(run(map_id, seat_levels(levels, n), games, seed, variant, rec, workers,
+                              progress=progress, agent_options=agent_options))
+    return {"games": games, "seed": seed, "variant": variant, "players": list(levels),
+            "tables": tables}
+
+
+def format_sweep(doc):
+    subject = doc["players"][0]
+    lines = [f"{subject} against {','.join(doc['players'][1:])}: {doc['games']} games per table, "
+             f"seed {doc['seed']} ({doc['variant']})",
+             f"{'map':<12}{'seats':>5}{'wins':>6}{'win rate':>10}  {'95% CI':<15}{'margin':>8}"
+             f"{'dec p50':>10}{'dec p95':>10}{'wall':>9}"]
+    for t in doc["tables"]:
+        a = t["agents"][0]
+        lo, hi = a["win_rate_ci95"]
+        lines.append(f"{t['map']:<12}{len(t['players']):>5}{a['wins']:>6}{a['win_rate']:>9.1%}  "
+                     f"[{lo:5.1%}, {hi:5.1%}] {a['mean_margin']:>+7.1f}"
+                     f"{a['decision_ms_p50']:>8.1f}ms{a['decision_ms_p95']:>8.1f}ms"
+                     f"{t['wall_s']:>8.0f}s")
+    fb = sum(a["fallbacks"] for t in doc["tables"] for a in t["agents"])
+    if fb:
+        lines.append(f"warning: {fb} decisions needed the legal-action fallback")
+    return "\n".join(lines)
+
+
+def parse_settings(ap, items):
+    """--set LEVEL.KNOB=VALUE items as {level: {knob: value}} (numbers where they parse)."""
+    from .ai import AGENTS
+    out = {}
+    for item in items or ():
+        key, sep, raw = item.partition("=")
+        level, dot, knob = key.partition(".")
+        if not sep or not dot or level not in AGENTS or knob.startswith("_") \
+                or not hasattr(AGENTS[level], knob):
+            ap.error(f"--set {item}: expected LEVEL.KNOB=VALUE with a knob of that level")
+        try:
+            value = int(raw)
+        except ValueError:
+            try:
+                value = float(raw)
+            except ValueError:
+                value = raw
+        out.setdefault(level, {})[knob] = value
+    return out
+
+
 def format_table(summary):
     lines = [f"{summary['games']} games on {summary['map']} ({summary['variant']}), "
              f"players {','.join(summary['players'])}, seed {summary['seed']}, "
              f"{summary['mean_turns']:.1f} turns per game"]
     head = (f"{'agent':<12}{'games':>6}{'wins':>6}{'win rate':>10}  {'95% CI':<15}"
-            f"{'mean':>7}{'p10':>6}{'p90':>6}{'dec p50':>10}{'dec p95':>10}")
+            f"{'mean':>7}{'p10':>6}{'p90':>6}{'margin':>8}{'dec p50':>10}{'dec p95':>10}")
     lines.append(head)
     for a in summary["agents"]:
         lo, hi = a["win_rate_ci95"]
         lines.append(f"{a['name']:<12}{a['games']:>6}{a['wins']:>6}{a['win_rate']:>9.1%}  "
                      f"[{lo:5.1%}, {hi:5.1%}] {a['mean_score']:>7.1f}{a['score_p10']:>6.0f}"
-                     f"{a['score_p90']:>6.0f}{a['decision_ms_p50']:>8.2f}ms{a['decision_ms_p95']:>8.2f}ms")
+                     f"{a['score_p90']:>6.0f}{a['mean_margin']:>+8.1f}"
+                     f"{a['decision_ms_p50']:>8.2f}ms{a['decision_ms_p95']:>8.2f}ms")
     fb = sum(a["fallbacks"] for a in summary["agents"])
     if fb:
         lines.append(f"warning: {fb} decisions needed the legal-action fallback")
@@ -223,17 +315,35 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print one JSON document")
     ap.add_argument("--workers", type=int, default=1, help="processes to play games in")
     ap.add_argument("--progress", action="store_true", help="games done, on standard error")
+    ap.add_argument("--maps", help="comma-separated maps, or all: one table per map and --seats")
+    ap.add_argument("--seats", default="2", help="player counts for --maps (numbers, max)")
+    ap.add_argument("--set", action="append", metavar="LEVEL.KNOB=VALUE",
+                    help="tune a level, e.g. expert.budget=4000 (repeatable)")
     args = ap.parse_args(argv)
     levels = table_levels(ap, args)
     if args.games < 1:
         ap.error("--games must be at least 1")
+    options = parse_settings(ap, args.set)
     progress = None
     if args.progress:
         def progress(done, total):
             print(f"\r{done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    maps = None
+    if args.maps:
+        maps = available_maps() if args.maps == "all" else [m.strip() for m in args.maps.split(",")]
+        bad = [m for m in maps if m not in available_maps()]
+        if bad:
+            ap.error(f"unknown map(s) {', '.join(bad)}")
+        counts = [c.strip() for c in args.seats.split(",") if c.strip()]
+        if not counts or not all(c == "max" or c.isdigit() for c in counts):
+            ap.error("--seats takes player counts (numbers or max), comma-separated")
     try:
-        summary = run(args.map, levels, args.games, args.seed, args.variant, args.records,
-                      max(1, args.workers), progress=progress)
+        if maps:
+            summary = sweep(maps, counts, levels, args.games, args.seed, args.variant,
+                            args.records, max(1, args.workers), progress, options)
+        else:
+            summary = run(args.map, levels, args.games, args.seed, args.variant, args.records,
+                          max(1, args.workers), progress=progress, agent_options=options)
     except ArenaError as e:
         print(f"arena: {e}", file=sys.stderr)
         return 1
@@ -241,7 +351,7 @@ def main(argv=None):
         json.dump(summary, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
-        print(format_table(summary))
+        print(format_sweep(summary) if maps else format_table(summary))
     return 0
 
 

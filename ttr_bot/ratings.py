@@ -184,6 +184,24 @@ def leaderboard_value(rating):
     return rating.conservative
 
 
+# What players read (docs/ratings.md, "What players see"): the cautious value mu - 3 sigma on
+# a familiar scale, where everyone starts at 1000, as on chess sites. The leaderboard's order
+# is the same; only the figure shown differs.
+DISPLAY_BASE = 1000
+DISPLAY_SCALE = 40           # displayed points per point of mu - 3 sigma
+
+
+def display_rating(rating):
+    """The rating as shown to players: a whole number, 1000 for a new player."""
+    return round(DISPLAY_BASE + DISPLAY_SCALE * rating.conservative)
+
+
+def provisional(rated_games):
+    """Fewer than MIN_GAMES rated games: the rating is still settling (and the player is not
+    on the leaderboard yet), so only the rating is shown, not what one game did to it."""
+    return rated_games < MIN_GAMES
+
+
 def on_leaderboard(rated_games):
     return rated_games >= MIN_GAMES
 

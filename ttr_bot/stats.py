@@ -17,7 +17,7 @@ the stored rating of the scope and its count of rated games (`ratings.rate` keep
 from dataclasses import dataclass
 
 from .i18n import t
-from .ratings import MIN_GAMES, Rating
+from .ratings import MIN_GAMES, Rating, display_rating
 
 DASH = "–"          # en dash: shown for a figure the rows do not have (the font has no U+2212)
 
@@ -135,9 +135,10 @@ def where_text(stats, locale, family="bot"):
 
 
 def rating_figures(stats):
-    """{value, mu, sigma, count, need} as shown (value: the leaderboard value mu - 3 sigma)."""
+    """{value, mu, sigma, count, need} as shown (value: the display rating, 1000 to start;
+    docs/ratings.md "What players see")."""
     r = stats.rating or Rating()
-    return {"value": figure(r.conservative), "mu": figure(r.mu), "sigma": figure(r.sigma),
+    return {"value": str(display_rating(r)), "mu": figure(r.mu), "sigma": figure(r.sigma),
             "count": stats.rated_games, "need": MIN_GAMES}
 
 

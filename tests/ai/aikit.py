@@ -1,4 +1,4 @@
-"""Helpers for the computer-player tests: a light `hard` (the same code, a much smaller search)
+"""Helpers for the computer-player tests: a light `hard` and `expert` (the same code, a much smaller search)
 so that full games stay fast, and positions collected from real games."""
 from ttr_bot.ai import make_agent
 from ttr_bot.engine.dealer import Dealer
@@ -9,11 +9,14 @@ from ttr_bot.maps import load_board
 # every search path of `hard` runs, with one sample and few candidates
 LIGHT_HARD = {"budget": 1, "min_samples": 1, "max_samples": 1, "max_candidates": 3,
               "keep_candidates": 2}
-ALL_LEVELS = ("hard", "medium", "easy", "random")
+# the same for `expert`: every path of its search (blocks, risky tickets, noisy rollouts) runs
+LIGHT_EXPERT = dict(LIGHT_HARD, min_samples=1)
+LIGHT = {"hard": LIGHT_HARD, "expert": LIGHT_EXPERT}
+ALL_LEVELS = ("expert", "hard", "medium", "easy", "random")
 
 
 def agent(level, seed=0):
-    return make_agent(level, seed, **(LIGHT_HARD if level == "hard" else {}))
+    return make_agent(level, seed, **LIGHT.get(level, {}))
 
 
 def positions(map_id, n, seed, levels=("medium", "random"), every=1):

@@ -2,7 +2,7 @@
 decision (tickets, tunnels, stations, ferries, the second card), determinism, and strength."""
 import pytest
 
-from tests.ai.aikit import ALL_LEVELS, LIGHT_HARD, agent, positions
+from tests.ai.aikit import ALL_LEVELS, LIGHT, LIGHT_HARD, agent, positions
 from ttr_bot.ai import LEVELS, make_agent
 from ttr_bot.ai.base import Agent
 from ttr_bot.arena import play_game, player_names
@@ -17,7 +17,8 @@ MAPS = ("usa", "europe", "switzerland", "nordic")
 
 
 def test_levels_and_factory():
-    assert LEVELS == ("easy", "medium", "hard")
+    # the store numbers levels by their place here (service/levels.py): new ones go last
+    assert LEVELS == ("easy", "medium", "hard", "expert")
     for level in LEVELS + ("random",):
         a = make_agent(level, seed=3)
         assert isinstance(a, Agent) and a.level == level
@@ -68,8 +69,7 @@ def test_every_level_plays_complete_legal_games(map_id, monkeypatch):
     for n in (2, board.rules.max_players):
         for k, levels in enumerate(_seatings(n)):
             names = player_names(levels)
-            res = play_game(board, levels, names, seed=7, index=k,
-                            agent_options={"hard": LIGHT_HARD})
+            res = play_game(board, levels, names, seed=7, index=k, agent_options=LIGHT)
             doc = res["record"]
             game, _, error = replay(doc)
             assert error is None and game.over
@@ -126,7 +126,7 @@ def test_tunnels_are_paid_when_affordable_and_declined_when_not():
     from ttr_bot.engine.payment import tunnel_extra_options
     for game, seat in found:
         can = bool(tunnel_extra_options(game.hands[seat], game.tunnel.extra, game.tunnel.color))
-        for level in ("easy", "medium", "hard"):
+        for level in ("easy", "medium", "hard", "expert"):
             action = agent(level).act(view(game, seat))
             assert isinstance(action, TunnelPay if can else TunnelDecline), (level, action)
 

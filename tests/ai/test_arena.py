@@ -104,3 +104,47 @@ def test_wilson_interval():
     lo, hi = arena.wilson(375, 500)
     assert lo == pytest.approx(0.710, abs=0.002) and hi == pytest.approx(0.786, abs=0.002)
     assert arena.wilson(0, 0) == (0.0, 0.0)
+
+
+def test_margin_is_the_score_less_the_best_other(capsys):
+    doc = _json(capsys, "--map", "usa", "--players", "medium,easy", "--games", "3", "--seed", "2")
+    medium, easy = doc["agents"]
+    # heads-up, one player's margin is the other's with its sign turned
+    assert medium["mean_margin"] == pytest.approx(-easy["mean_margin"])
+    assert medium["mean_margin"] == pytest.approx(medium["mean_score"] - easy["mean_score"])
+    assert doc["wall_s"] > 0
+
+
+def test_one_table_per_map_and_player_count(tmp_path, capsys):
+    """--maps/--seats: the first level against the rest (the last filling extra seats), per
+    map and count within each map's range; every table's records replay."""
+    doc = _json(capsys, "--maps", "switzerland,nordic", "--seats", "2,4", "--players",
+                "medium,easy", "--games", "2", "--set", "medium.hurry_clock=8",
+                "--set", "medium.fail_weight=1.5", "--records", str(tmp_path))
+    tables = [(t["map"], t["players"]) for t in doc["tables"]]
+    assert tables == [("switzerland", ["medium", "easy"]), ("switzerland", ["medium", "easy", "easy"]),
+                      ("nordic", ["medium", "easy"]), ("nordic", ["medium", "easy", "easy"])]
+    for t in doc["tables"]:
+        a = t["agents"][0]
+        assert a["level"] == "medium" and a["games"] == 2 and a["fallbacks"] == 0
+        lo, hi = a["win_rate_ci95"]
+        assert lo <= a["win_rate"] <= hi and a["decision_ms_p50"] <= a["decision_ms_p95"]
+        folder = tmp_path / f"{t['map']}-{len(t['players'])}p"
+        for f in sorted(folder.glob("*.json")):
+            game, names, error = replay(json.loads(f.read_text(encoding="utf-8")))
+            assert error is None and game.over
+    assert len(list(tmp_path.glob("*/*.json"))) == 8
+    assert arena.main(["--maps", "switzerland", "--seats", "max", "--players", "medium,easy",
+                       "--games", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "switzerland" in out and "margin" in out and "95% CI" in out
+
+
+def test_bad_settings_are_usage_errors():
+    for bad in ("expert.no_such_knob=1", "wizard.budget=1", "expert=1", "expert._x=1"):
+        with pytest.raises(SystemExit):
+            arena.main(["--players", "expert,medium", "--set", bad, "--games", "1"])
+    with pytest.raises(SystemExit):
+        arena.main(["--maps", "atlantis", "--players", "medium,easy"])
+    with pytest.raises(SystemExit):
+        arena.main(["--maps", "usa", "--seats", "two", "--players", "medium,easy"])

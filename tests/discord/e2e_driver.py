@@ -32,21 +32,38 @@ from ttr_bot.engine.actions import (
     TunnelPay,
 )
 from ttr_bot.engine.cards import CARD_NAMES, LOCO
+from ttr_bot.service.clock import ManualClock
 
 BAD_WORDS = ("Traceback", "Sorry, something went wrong")
 
 
 class Table:
-    def __init__(self, fake, db_path, *, bot_delay=0.02, clock=None, workers=0, **bot_options):
+    """`clock` is the bot's: by default a `ManualClock` of the table's own (`self.clock`), so
+    no game time passes unless a test advances it; computer players then move at once (a
+    pause of `bot_delay`, 0 by default), on their timers, and a deadline is days of `advance`
+    away. `real_time=True` gives the bot the wall clock (and computer players a 0.02 s pause),
+    for the tests that are about real waiting."""
+
+    def __init__(self, fake, db_path, *, bot_delay=None, clock=None, real_time=False, workers=0,
+                 threads=False,
+                 **bot_options):
         import time
         self.fake = fake
         # the bot's worker processes (TTR_WORKERS): none by default, so the many bots these
         # tests start do not each spawn a pool (tests/workers and test_e2e_pictures use one)
         self.workers = workers
         self.db_path = str(db_path)
+        if clock is None:
+            clock = time.time if real_time else ManualClock()
+        self.clock = clock
+        if bot_delay is None:
+            bot_delay = 0.0 if isinstance(clock, ManualClock) else 0.02
         self.bot_delay = bot_delay
-        self.clock = clock or time.time
         self.bot_options = bot_options
+        # `/ttr new` opens a thread by default; a table stays in its channel unless `threads`
+        # (then it follows the game into its thread, as players do)
+        self.threads = threads
+        self.parent = None
         self.guild = fake.add_guild("Rails")
         self.channel = fake.add_text_channel(self.guild, "ticket-to-ride")
         self.bot = None
@@ -69,16 +86,13 @@ class Table:
         await self.fake.stop_bot(self.bot)
         return await self.start_bot()
 
-    async def settle(self):
-        """Until the bot has posted everything it owes and Discord is quiet."""
-        while True:
-            await self.bot.wait_until_ready()
-            while not self.bot.outbox.running:
-                await asyncio.sleep(0.01)
-            await self.bot.outbox.drain()
-            await self.fake.idle(quiet=0.02, timeout=20)
-            if not self.bot.outbox._busy and not await self.bot.outbox._due_rows():
-                return
+    async def settle(self, timeout=20.0):
+        """Until the bot has finished reacting: every event reached it, no request or
+        interaction is open at the fake Discord, discord.py's handlers have ended, and the
+        bot is not `busy` (its timers due by now have fired, what it owes and is due by now is
+        sent). Counted, not timed (FakeDiscord.idle)."""
+        await self.bot.wait_until_ready()
+        await self.fake.idle(timeout=timeout)
 
     async def game(self):
         """The channel's game; once it is over, the last one played here."""
@@ -90,21 +104,23 @@ class Table:
         return loaded
 
     async def wait_for_humans(self, timeout=30.0):
-        """Until a human is to move (computer players move on their timers) or the game ends."""
+        """Until a human is to move (computer players move on their timers) or the game ends.
+        On a manual clock a computer's pause (`bot_delay`) is let pass; on the real clock it
+        passes by itself."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
         while loop.time() < end:
+            await self.settle()
             loaded = await self.game()
-            if loaded is None:
-                return None
-            game = loaded.game
-            if game.over or any(loaded.seats[s].user_id for s in game.to_move()):
-                await self.settle()
-                loaded = await self.game()
-                if loaded is None or loaded.game.over or any(
-                        loaded.seats[s].user_id for s in loaded.game.to_move()):
-                    return loaded
-            await asyncio.sleep(0.02)
+            if loaded is None or loaded.game.over or any(
+                    loaded.seats[s].user_id for s in loaded.game.to_move()):
+                return loaded
+            if isinstance(self.clock, ManualClock):
+                if not self.bot_delay:
+                    raise AssertionError("a computer player is to move and nothing is due")
+                self.clock.advance(self.bot_delay)
+            else:
+                await asyncio.sleep(self.bot_delay / 2)
         raise TimeoutError("computer players did not move")
 
     # ----- interactions -------------------------------------------------------------------------
@@ -117,8 +133,23 @@ class Table:
         return msg
 
     async def slash(self, user, sub, **options):
+        known = set(self.fake.state.channels)
+        follow = sub == "new" and "thread" not in options
+        if follow and not self.threads:
+            options["thread"] = False
         handle = await self.fake.slash(user, self.channel, "ttr", sub, options)
-        return await self.reply(handle)
+        reply = await self.reply(handle)
+        if follow and self.threads:
+            self._follow_into_thread(known)
+        return reply
+
+    def _follow_into_thread(self, known):
+        """A game opens in a thread of its own by default: the table moves there, as the
+        players do (`parent`: the channel, which keeps one line at the start and the end)."""
+        made = [c for i, c in self.fake.state.channels.items()
+                if i not in known and getattr(c, "parent_id", None) == self.channel.id]
+        if made:
+            self.parent, self.channel = self.channel, made[0]
 
     async def click(self, user, message, custom_id):
         handle = await self.fake.click(user, message, custom_id)
@@ -141,6 +172,15 @@ class Table:
 
 def find_cid(message, prefix):
     return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
+
+
+def _menu_with(message, prefix, value):
+    """The custom id of the message's menu starting with `prefix` that offers `value`."""
+    for cid in message.custom_ids():
+        if cid.startswith(prefix) and str(value) in [
+                o["value"] for o in message.component(cid).get("options", [])]:
+            return cid
+    return None
 
 
 STYLES = ("mixed", "slash", "buttons")
@@ -205,10 +245,7 @@ class Player:
         elif isinstance(action, (TunnelPay, TunnelDecline)):
             msg = await self._tunnel(loaded, action)
         elif isinstance(action, BuildStation):
-            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
-            msg = await self._slash("station", "station", city=str(action.city), color=color)
-            if find_cid(msg, "ttr:pay:"):
-                msg = await self._pay(msg, loaded, "s", action.city, action.cards, "station")
+            msg = await self._station(loaded, action, use_buttons)
         elif isinstance(action, Pass):
             msg = await self._slash("pass", "pass")
         else:
@@ -216,6 +253,23 @@ class Player:
         self.pending = msg if msg.custom_ids() else None
         await t.settle()
         return action, msg
+
+    async def _station(self, loaded, action, use_buttons):
+        """"Build a station…" on the panel, then the city in its menus; else /ttr station."""
+        panel = self.table.last_panel()
+        cid = f"ttr:station:{loaded.id}:{loaded.seq}"
+        msg = None
+        if use_buttons and panel is not None and cid in panel.custom_ids():
+            menu = await self._click("station", panel, cid)
+            sel = _menu_with(menu, "ttr:stcity:", action.city)
+            if sel is not None:
+                msg = await self._select("station", menu, sel, [action.city])
+        if msg is None:
+            color = next((CARD_NAMES[c] for c in range(8) if action.cards[c]), "locomotive")
+            msg = await self._slash("station", "station", city=str(action.city), color=color)
+        if find_cid(msg, "ttr:pay:"):
+            msg = await self._pay(msg, loaded, "s", action.city, action.cards, "station")
+        return msg
 
     async def _pay(self, msg, loaded, what, target, cards, kind):
         """A payment asked for with buttons: the agent's one if offered, else the first (the
@@ -271,6 +325,16 @@ class Player:
             if panel is not None and cid in panel.custom_ids():
                 menu = await self._click("claim", panel, cid)
                 sel = find_cid(menu, "ttr:route:")
+                if _menu_with(menu, "ttr:route:", action.route) is None:
+                    # more than 25 payable routes, this one not among the first: its city first
+                    route = v.board.routes[action.route]
+                    city = next((c for c in (route.a, route.b)
+                                 if _menu_with(menu, "ttr:rcity:", c)), None)
+                    if city is not None:
+                        self.used["claim", "city first"] += 1
+                        menu = await self._select("claim", menu,
+                                                  _menu_with(menu, "ttr:rcity:", city), [city])
+                        sel = find_cid(menu, "ttr:route:")
                 options = [o["value"] for o in menu.component(sel)["options"]] if sel else []
                 if str(action.route) in options:
                     msg = await self._select("claim", menu, sel, [action.route])

@@ -83,7 +83,7 @@ class World:
     async def start(self):
         self.fake = FakeDiscord()
         await self.fake.start()
-        self.table = Table(self.fake, self.tmp_path / "fuzz.sqlite3", bot_delay=0.01)
+        self.table = Table(self.fake, self.tmp_path / "fuzz.sqlite3")
         guild = self.table.guild
         self.channels = {"lobby": self.table.channel,
                          "play": self.fake.add_text_channel(guild, "play"),

@@ -67,9 +67,12 @@ async def test_every_command_a_text_names_exists():
     await bot.setup_hook()
     paths = {c.qualified_name for c in bot.ttr.walk_commands()}
     named = set()
-    for loc in LOCALES:
-        for text in catalog(loc).values():
-            named |= set(re.findall(r"/(ttr(?: [a-z]+){1,2})", text))
+    texts = [text for loc in LOCALES for text in catalog(loc).values()]
+    # and the pages a server's owner follows
+    texts += [(REPO / name).read_text() for name in (
+        "README.md", "docs/discord-setup.md", "docs/ratings.md", "docs/record-format.md")]
+    for text in texts:
+        named |= set(re.findall(r"/(ttr(?: [a-z]+){1,2})", text))
     # "/ttr server stats" is named whole; "/ttr hand shows" is /ttr hand and a word after it
     unknown = sorted(n for n in named if n not in paths and n.rsplit(" ", 1)[0] not in paths)
     assert not unknown

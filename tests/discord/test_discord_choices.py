@@ -111,6 +111,9 @@ def test_city_choices_show_free_cities_with_the_price():
     assert str(0) not in [value for _, value in choices]
     assert all("1 card" in label for label, _ in choices)
     assert A.city_choices(view(playing("usa"), 0), "", "en") == []    # no stations on the USA map
+    assert A.city_choices(view(game, 1), "", "en") == []               # not their turn
+    game.hands[0] = hand()                                              # nothing to pay with
+    assert A.city_choices(view(game, 0), "", "en") == []
     assert A.resolve_city(game.board, "paris") == next(
         n.index for n in game.board.nodes if n.name == "Paris")
 

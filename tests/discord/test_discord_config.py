@@ -177,3 +177,21 @@ def test_the_compose_file_runs_every_shard_once_on_postgresql():
     assert [c.syncs_commands for c in configs] == [s == "0" for s in ids]
     assert all(c.db_path.startswith("postgresql://") for c in configs)
     assert "condition: service_healthy" in text and "pg_isready" in text and "image: postgres:15" in text
+
+
+def test_expert_thinking_time_is_a_setting():
+    """TTR_EXPERT_SECONDS: the expert computer's time per decision, as a work budget (so a game
+    stays reproducible); a factory the worker processes can receive."""
+    import pickle
+
+    from ttr_bot.ai.expert import budget_for
+    from ttr_bot.service import configured_agents
+    assert load({}, dotenv=None).expert_seconds is None and configured_agents(None) is None
+    cfg = load({"TTR_EXPERT_SECONDS": "2.5"}, dotenv=None)
+    assert cfg.expert_seconds == 2.5
+    factory = pickle.loads(pickle.dumps(configured_agents(cfg.expert_seconds)))
+    assert factory("expert", seed=1).budget == budget_for(2.5)
+    assert factory("hard", seed=1).budget == 8000          # the other levels as they are
+    for bad in ("0", "-1", "fast", "60", "nan"):
+        with pytest.raises(ConfigError):
+            load({"TTR_EXPERT_SECONDS": bad}, dotenv=None)

@@ -112,7 +112,8 @@ def test_hand_shows_own_cards_and_ticket_progress():
     assert F.cards_text(v.hand, "en") in text
     for x in v.tickets:
         assert F.ticket_text(game.board.tickets[x]) in text
-    assert ("✅" in text) or ("⬜" in text)
+    assert ("✅" in text) or ("🎯" in text)
+    assert "⬜" not in text.replace(F.cards_text(v.hand, "en"), "")   # ⬜ is the white card only
     other = view(game, 1)
     for x in other.tickets:
         if x not in v.tickets:

@@ -57,7 +57,8 @@ def test_a_leaderboard_line():
                            (LeaderboardEntry(11, 77, Rating(30.0, 2.5), 22.5, 9, 4),))
     lines = leaderboard_text(page, "en").splitlines()
     assert lines[0] == "🏆 **Leaderboard** — this server, USA"
-    assert lines[1] == "**11.** <@77> — **22.5** (μ 30.0 ± 2.5) · 9 rated games, 4 on this map"
+    # the display rating: 1000 + 40 (mu - 3 sigma), no model figures (docs/ratings.md)
+    assert lines[1] == "**11.** <@77> — **1900** · 9 rated games, 4 on this map"
 
 
 @pytest.mark.parametrize("locale", LOCALES)

@@ -77,11 +77,11 @@ def public_leaks(messages, board, reveal_id):
     for m in messages:
         if m.id >= reveal_id:
             break
-        leaks += [(m.id, tk) for tk in tickets if tk in m.content]
-        for line in m.content.splitlines():
+        leaks += [(m.id, tk) for tk in tickets if tk in m.text()]
+        for line in m.text().splitlines():
             if deck_words in line and any(re.search(rf"\b{c}\b", line) for c in colours):
                 leaks.append((m.id, line))
-        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.content]
+        leaks += [(m.id, words) for words in PRIVATE_WORDS if words in m.text()]
     return leaks
 
 
@@ -93,6 +93,9 @@ async def test_the_leak_check_can_fail():
     class Msg:
         def __init__(self, i, content):
             self.id, self.content = i, content
+
+        def text(self):
+            return self.content
     assert public_leaks([Msg(1, "all fine")], game.board, 10) == []
     assert public_leaks([Msg(1, f"Ann kept {ticket}")], game.board, 10)
     assert public_leaks([Msg(1, "Ann drew a card from the deck: red")], game.board, 10)
@@ -108,7 +111,7 @@ async def test_complete_game_with_restart_and_closed_dms(fake, tmp_path):
     await open_game(table, alice, [bob])
 
     # bob's DMs are closed: told once in the channel, without private content
-    notices = [m for m in table.public_messages() if str(bob.id) in m.content and "direct" in m.content]
+    notices = [m for m in table.public_messages() if str(bob.id) in m.text() and "direct" in m.text()]
     assert len(notices) == 1 and find_cid(notices[0], "ttr:hand:")
     assert fake.dms_to(alice), "alice gets her hand by DM"
     # ...and chooses his tickets from the menu "My hand" shows him privately
@@ -237,8 +240,17 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert any(f.endswith(".png") for f in status.files)     # the board, as /ttr status shows
     hand = await table.slash(bob, "hand")
     assert "ttr:keep:" in " ".join(hand.custom_ids()) and any(f.endswith(".png") for f in hand.files)
-    helptext = await table.slash(bob, "help")
-    assert "/ttr claim" in helptext.content
+    helptext = await table.slash(bob, "help")              # one screen, the buttons named
+    assert t("bot.btn.claim") in helptext.content and len(helptext.content.splitlines()) <= 20
+    handle = await fake.click(bob, helptext, "ttr:help:0:commands")
+    parts = [await handle.followup(0, timeout=20)]
+    while "ttr:help:0:ratings" not in parts[-1].custom_ids():    # the last part has the button
+        assert len(parts) < 4
+        parts.append(await handle.followup(len(parts), timeout=20))
+    listed = "\n".join(p.content for p in parts)
+    assert "/ttr claim" in listed and "/ttr server language" in listed
+    ratings = await table.click(bob, parts[-1], "ttr:help:0:ratings")
+    assert ratings.content.startswith(t("bot.ratings.rules.title"))
     export = await table.slash(bob, "server export")
     assert export.content == t("bot.export.none")
     done = await table.slash(bob, "me language", language="ja")

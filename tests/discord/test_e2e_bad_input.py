@@ -127,7 +127,7 @@ async def test_a_late_lobby_edit_never_puts_the_buttons_back_on_a_started_game(t
     show the started game, without Join or Start."""
     alice = table.fake.add_user("alice", guild=table.guild)
     bob = table.fake.add_user("bob", guild=table.guild)
-    await answer_to(table, alice, "new", map="usa")
+    await answer_to(table, alice, "new", map="usa", thread=False)   # the lobby here
     lobby = table.public_messages()[-1]
     game_id = lobby_game(lobby)
     await table.click(bob, lobby, f"ttr:lobby:{game_id}:join")
@@ -145,7 +145,7 @@ async def test_a_late_lobby_edit_never_puts_the_buttons_back_on_a_started_game(t
 async def test_guests_cannot_fill_the_table_and_the_host_can_remove_any_seat(table, caplog):
     alice = table.fake.add_user("alice", guild=table.guild)
     bob = table.fake.add_user("bob", guild=table.guild)
-    await answer_to(table, alice, "new", map="usa")
+    await answer_to(table, alice, "new", map="usa", thread=False)   # the lobby here
     lobby = table.public_messages()[-1]
     game_id = lobby_game(lobby)
     await table.click(bob, lobby, f"ttr:lobby:{game_id}:join")
@@ -196,7 +196,7 @@ async def test_a_server_on_another_process_shard_is_told_so_and_nothing_changes(
     from ttr_bot.service import Shards
     alice = table.fake.add_user("alice", guild=table.guild)
     bob = table.fake.add_user("bob", guild=table.guild)
-    await answer_to(table, alice, "new", map="usa")
+    await answer_to(table, alice, "new", map="usa", thread=False)   # the lobby here
     lobby = table.public_messages()[-1]
     game_id = lobby_game(lobby)
     served = table.bot.served

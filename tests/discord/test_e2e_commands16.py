@@ -60,7 +60,7 @@ async def test_games_away_vote_and_return(fake, tmp_path):
     msg = await table.slash(bob, "me away", days=2)
     assert msg.content.startswith(t("bot.away.done", until="").split("{")[0][:20])
     await table.settle()
-    assert any("bob is away until" in m.content for m in table.public_messages())
+    assert any("bob is away until" in m.text() for m in table.public_messages())
     msg = await table.slash(bob, "me away", days=0)
     assert msg.content == t("bot.away.ended")
     msg = await table.slash(alice, "return")

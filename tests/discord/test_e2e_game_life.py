@@ -61,6 +61,13 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
     plan = film_plan(film.game, film.names, film.actions)
     assert len(gif_frames(post.files["film.gif"])) == plan.frames
     assert await table.bot.service.final_post(game_id) == (table.channel.id, post.id)
+    assert "ttr:help:0:ratings" in post.custom_ids()            # "How ratings work"
+    assert "μ" not in post.content and "σ" not in post.content
+
+    # /ttr hand right after the end points to the final post
+    hand = await table.slash(bob, "hand")
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/{post.id}"
+    assert hand.content == t("bot.hand.game_over", game=game_id, link=link)
 
     # the history links to it and hands out the record
     msg = await table.slash(alice, "server history")
@@ -198,7 +205,9 @@ async def test_a_game_in_a_thread_of_its_own_and_another_in_the_channel(fake, tm
     hosted = await table.bot.service.game_in_channel(thread.id)
     assert hosted.options["thread"] is True and hosted.is_lobby
     lobby = fake.messages_in(thread)[-1]
-    assert find_cid(lobby, "ttr:lobby:") and table.public_messages() == []   # not in the channel
+    assert find_cid(lobby, "ttr:lobby:")    # in the thread; the channel has one line about it
+    assert [m.body() for m in table.public_messages()] == [t(
+        "bot.thread.started", map=t("bot.map.europe"), host="alice", thread=f"<#{thread.id}>")]
     joined = await table.click(bob, lobby, f"ttr:lobby:{hosted.id}:join")
     assert joined.content == t("bot.lobby.joined", count=2)
     started = await table.reply(await fake.slash(alice, thread, "ttr", "start"))

@@ -11,7 +11,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import P
 from ttr_bot.discord.format import map_title
 from ttr_bot.i18n import t
-from ttr_bot.render import render_board
+from ttr_bot.render import render_map
 
 pytestmark = pytest.mark.asyncio
 
@@ -23,8 +23,10 @@ async def fake():
 
 
 async def _open(table, host, others, **options):
+    await table.settle()            # what an earlier command owes is posted first (a cancel's)
     await table.slash(host, "new", map="usa", **options)
-    lobby = table.public_messages()[-1]
+    await table.settle()
+    lobby = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:lobby:"))
     game = lobby_game(lobby)
     for user in others:
         await table.click(user, lobby, f"ttr:lobby:{game}:join")
@@ -37,18 +39,19 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
     game_id, lobby = await _open(table, alice, [bob], language="fa")
     assert t("bot.btn.join", "fa") in str(lobby.components)      # the lobby's buttons
+    assert t("bot.settings.language", "fa", language=t("bot.lang.fa", "fa")) in lobby.content
     await table.slash(alice, "start")
     await table.settle()
 
-    start = next(m for m in table.public_messages() if "board.png" in m.files)
+    start = next(m for m in table.public_messages() if "map.png" in m.files)
     hosted = await table.bot.service.state_at(game_id, 0)
     assert start.content.startswith(t("bot.start.title", "fa",
                                       map=map_title(hosted.board, "fa")))
     assert t("bot.start.choose", "fa") in start.content
     # the public board is the Persian one, not the server's English one
-    persian = render_board(hosted.game, hosted.names(), None, "fa")
-    assert start.files["board.png"] == persian
-    assert persian != render_board(hosted.game, hosted.names(), None, "en")
+    persian = render_map(hosted.game, hosted.names(), None, "fa")
+    assert start.files["map.png"] == persian
+    assert persian != render_map(hosted.game, hosted.names(), None, "en")
 
     # the turn posts too: play the ticket choices and one move, then read the turn post
     players = [Player(table, alice, seed=1), Player(table, bob, seed=2)]
@@ -59,7 +62,8 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     turn = table.public_messages()[-1]
     loaded = await table.game()
     mover = loaded.seats[loaded.game.current].user_id
-    assert t("bot.turn.ping", "fa", mention=f"<@{mover}>") in turn.content
+    assert t("bot.turn.ping", "fa", mention=f"<@{mover}>") in turn.body()
+    assert t("bot.standings.title", "fa") in turn.body()         # the card's words too
     assert find_cid(turn, "ttr:draw:")
     # a player's own answers stay in their own language (English here)
     mine = await table.slash(alice, "status")
@@ -85,11 +89,13 @@ async def test_the_server_language_is_the_default_and_needs_manage_server(fake, 
     hosted = await table.bot.service.load(game_id)
     assert hosted.options["language"] == "ja"
     await table.slash(alice, "cancel")
+    await table.settle()
 
     # the host's choice beats the server's; "auto" gives the server's Discord locale back
     game_id, lobby = await _open(table, alice, [bob], language="th")
     assert (await table.bot.service.load(game_id)).options["language"] == "th"
     await table.slash(alice, "cancel")
+    await table.settle()
     await table.slash(mod, "server language", language="auto")
     game_id, _ = await _open(table, alice, [bob])
     assert (await table.bot.service.load(game_id)).options["language"] == "en"

@@ -93,7 +93,7 @@ async def leave_mid_turn(table, fake, game_id, bob):
     new = posted_after(table, before)
     assert new[0].content == t("bot.seat.left", name="bob", level=t("bot.level.medium"))
     # his turn was finished for him: the next public turn post tells bob's two draws
-    assert any("bob (bot, medium)" in m.content for m in new[1:])
+    assert any("bob (bot, medium)" in m.text() for m in new[1:])
     # his buttons are gone from the panel, and he is no longer a player
     assert fake.state.messages[panel.id].custom_ids() == []
     msg = await table.slash(bob, "hand")

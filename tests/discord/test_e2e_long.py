@@ -86,7 +86,7 @@ async def test_a_game_over_two_weeks_with_a_player_who_stops_answering(fake, tmp
     assert final.seats[carol_seat].former_user_id == carol.id
     assert final.seats[carol_seat].handover == "timeout"
     messages = table.public_messages()
-    text = "\n".join(m.content for m in messages)
+    text = "\n".join(m.body() for m in messages)
     timed_out = t("bot.turn.timeout", name="carol", level=t("bot.level.medium"))
     assert text.count(timed_out) == 3
     assert t("bot.seat.timeout_return", mention=f"<@{carol.id}>") in text
@@ -124,7 +124,7 @@ async def test_a_turn_post_refused_for_missing_permission_reaches_the_host(fake,
     await fake.set_bot_can_send(table.channel, True)
     await tick(table, 61)                           # the post was kept owed: retried
     posts = table.public_messages()[before:]
-    assert len(posts) == 1 and f"<@{other.id}>" in posts[0].content
+    assert len(posts) == 1 and f"<@{other.id}>" in posts[0].text()
     warnings = [m for m in fake.dms_to(alice) if "⚠️" in m.content]
     assert len(warnings) == 1                       # told once, not at every retry
     fake.assert_clean()

@@ -35,7 +35,7 @@ from tests.discord.test_e2e import public_leaks
 from ttr_bot.discord import ids
 from ttr_bot.i18n import t
 
-EXAMPLES = int(os.environ.get("TTR_FUZZ_EXAMPLES", "100"))
+EXAMPLES = int(os.environ.get("TTR_FUZZ_EXAMPLES", "200"))
 APOLOGY = t("bot.error.unexpected", "en").split(".")[0]
 
 

@@ -37,6 +37,9 @@ class Session:
     id: str
     intents: int
     seq: int = 0
+    # the seq of the latest event other than an interaction (whose answer shows it was read):
+    # what `caught_up` asks the client to confirm
+    confirm_seq: int = 0
     sent: List[Tuple[int, dict]] = field(default_factory=list)  # (seq, frame) for replay on resume
     conn: Optional["Connection"] = None
     alive: bool = True  # False once invalidated (clean client close, or fake.invalidate_sessions())
@@ -52,6 +55,8 @@ class Connection:
         self._deflate = zlib.compressobj() if self.compress else None
         self.session: Optional[Session] = None
         self.server_closed = False
+        self.heard_seq = -1  # the seq the client's latest heartbeat said it has received
+        self.heard = asyncio.Event()  # set (and replaced) at each heartbeat from the client
         self._lock = asyncio.Lock()
 
     async def close(self, code: int, message: bytes = b"") -> None:
@@ -119,6 +124,9 @@ class Gateway:
         self.frames_received.append(frame)
         op, d = frame.get("op"), frame.get("d")
         if op == HEARTBEAT:
+            conn.heard_seq = d if isinstance(d, int) else 0
+            heard, conn.heard = conn.heard, asyncio.Event()
+            heard.set()
             await conn.send({"op": HEARTBEAT_ACK, "d": None, "s": None, "t": None})
         elif op == IDENTIFY:
             await self._identify(conn, d)
@@ -204,6 +212,8 @@ class Gateway:
     # -- dispatch ------------------------------------------------------------
     async def _send_dispatch(self, sess: Session, event: str, data: Any) -> None:
         sess.seq += 1
+        if event != "INTERACTION_CREATE":
+            sess.confirm_seq = sess.seq
         frame = {"op": DISPATCH, "t": event, "s": sess.seq, "d": data}
         sess.sent.append((sess.seq, frame))
         del sess.sent[:-1000]
@@ -225,6 +235,33 @@ class Gateway:
         for s in targets:
             await self._send_dispatch(s, event, data)
         return len(targets)
+
+    async def caught_up(self, timeout: float = 5.0) -> None:
+        """Until every connected client has read every event sent to it, interactions aside
+        (their answer says so; FakeDiscord.busy counts those not yet answered): the fake asks
+        each client for a heartbeat (op 1, as Discord may) and waits for one carrying that
+        seq. A client reads its socket in order, so by then each event has been handled as far
+        as the client does synchronously (discord.py: parsed, its handler tasks created).
+        Asked only when such an event was sent since (discord.py counts its answers against
+        its gateway rate limit, 120 sends a minute)."""
+        waits = []
+        for conn in list(self.connections):
+            sess = conn.session
+            if sess is None or sess.conn is not conn or conn.ws.closed \
+                    or conn.heard_seq >= sess.confirm_seq:
+                continue
+            waits.append(self._hear(conn, sess.confirm_seq))
+        if waits:
+            await asyncio.wait_for(asyncio.gather(*waits), timeout)
+
+    async def _hear(self, conn: Connection, seq: int) -> None:
+        while conn.heard_seq < seq and not conn.ws.closed and conn in self.connections:
+            heard = conn.heard
+            await conn.send({"op": HEARTBEAT, "d": None, "s": None, "t": None})
+            try:    # a beat of the client's own (an older seq) may come first; a closing socket none
+                await asyncio.wait_for(heard.wait(), 1.0)
+            except TimeoutError:
+                pass
 
     # -- test controls -------------------------------------------------------
     async def wait_connected(self, timeout: float = 5.0) -> None:

@@ -17,6 +17,7 @@ EMBED = {"title": 256, "description": 4096, "fields": 25, "field.name": 256, "fi
 ACTION_ROWS_MAX = 5
 BUTTONS_PER_ROW = 5
 V2_COMPONENTS_MAX = 40
+V2_TEXT_MAX = 4000
 CUSTOM_ID_MAX = 100
 BUTTON_LABEL_MAX = 80
 SELECT_OPTIONS_MAX = 25
@@ -41,11 +42,17 @@ def _dicts(x: Any) -> List[dict]:
     return [i for i in x if isinstance(i, dict)] if isinstance(x, list) else []
 
 
-def check_message(body: Optional[dict], *, n_files: int = 0) -> List[str]:
-    """A message create/edit body (channel message, interaction response data, webhook message)."""
+def check_message(body: Optional[dict], *, n_files: int = 0, v2: bool = False,
+                  filenames: Iterable[str] = ()) -> List[str]:
+    """A message create/edit body (channel message, interaction response data, webhook message).
+    `v2`: the message being edited is already a Components V2 one (the flag cannot be unset);
+    `filenames`: the files it can show (uploaded with the body, or already on the message)."""
     if not isinstance(body, dict):
         return []
     out: List[str] = []
+    flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
+    if v2 or flags & IS_COMPONENTS_V2:
+        out += check_v2(body, set(filenames))
     if _len(body.get("content")) > CONTENT_MAX:
         out.append(f"content is {len(body['content'])} chars (max {CONTENT_MAX})")
     embeds = _dicts(body.get("embeds"))
@@ -58,8 +65,7 @@ def check_message(body: Optional[dict], *, n_files: int = 0) -> List[str]:
         total += chars
     if total > EMBED_TOTAL_MAX:
         out.append(f"embeds total {total} chars (max {EMBED_TOTAL_MAX})")
-    flags = body.get("flags") if isinstance(body.get("flags"), int) else 0
-    out += check_components(_dicts(body.get("components")), v2=bool(flags & IS_COMPONENTS_V2))
+    out += check_components(_dicts(body.get("components")), v2=v2 or bool(flags & IS_COMPONENTS_V2))
     if n_files > FILES_MAX:
         out.append(f"{n_files} files (max {FILES_MAX})")
     return out
@@ -90,6 +96,47 @@ def _check_embed(e: dict):
         if n > EMBED[f"{key}.{sub}"]:
             out.append(f"{key}.{sub} is {n} chars (max {EMBED[key + '.' + sub]})")
     return out, chars
+
+
+def walk_v2(items: Iterable[dict]):
+    """Every component of a V2 tree (containers, sections, galleries' children included)."""
+    for c in items:
+        yield c
+        yield from walk_v2(_dicts(c.get("components")))
+        if isinstance(c.get("accessory"), dict):
+            yield from walk_v2([c["accessory"]])
+
+
+def media_urls(c: dict) -> List[str]:
+    """The media a thumbnail, gallery or file component shows."""
+    if c.get("type") == 12:
+        return [i.get("media", {}).get("url", "") for i in _dicts(c.get("items"))]
+    if c.get("type") in (11, 13):
+        media = c.get("media") if c.get("type") == 11 else c.get("file")
+        return [media.get("url", "")] if isinstance(media, dict) else []
+    return []
+
+
+def check_v2(body: dict, filenames: set) -> List[str]:
+    """Components V2: no content, no embeds (the text is in TextDisplays), at most 4,000
+    characters of text, and every `attachment://name` one of the message's files."""
+    out: List[str] = []
+    if body.get("content"):
+        out.append("a Components V2 message cannot have content (put the text in a TextDisplay)")
+    if body.get("embeds"):
+        out.append("a Components V2 message cannot have embeds")
+    comps = list(walk_v2(_dicts(body.get("components"))))
+    text = sum(_len(c.get("content")) for c in comps if c.get("type") == 10)
+    if text > V2_TEXT_MAX:
+        out.append(f"{text} characters of text (max {V2_TEXT_MAX} in a Components V2 message)")
+    for c in comps:
+        for url in media_urls(c):
+            if url.startswith("attachment://"):
+                if url[len("attachment://"):] not in filenames:
+                    out.append(f"{url} is not a file of this message (files: {sorted(filenames)})")
+            elif not url.startswith(("http://", "https://")):
+                out.append(f"media url {url!r} is neither attachment://… nor http(s)")
+    return out
 
 
 def check_components(rows: List[dict], *, v2: bool = False) -> List[str]:

@@ -152,6 +152,25 @@ def attachment(a: Attachment, channel_id: int, base_url: str) -> dict:
     return out
 
 
+def resolved_components(m: Message, base_url: str) -> List[dict]:
+    """The components as Discord returns them: an `attachment://name` media reference is
+    the attachment's URL (what a client, or discord.py's from_message, reads back)."""
+    urls = {a.filename: attachment(a, m.channel_id, base_url)["url"] for a in m.attachments}
+
+    def fix(x):
+        if isinstance(x, dict):
+            out = {k: fix(v) for k, v in x.items()}
+            url = out.get("url")
+            if isinstance(url, str) and url.startswith("attachment://"):
+                out["url"] = urls.get(url[len("attachment://"):], url)
+            return out
+        if isinstance(x, list):
+            return [fix(v) for v in x]
+        return x
+
+    return fix(m.components)
+
+
 def message(m: Message, state: State, base_url: str) -> dict:
     ch = state.channels.get(m.channel_id)
     out: Dict[str, Any] = {
@@ -167,7 +186,7 @@ def message(m: Message, state: State, base_url: str) -> dict:
         "mention_roles": [],
         "attachments": [attachment(a, m.channel_id, base_url) for a in m.attachments],
         "embeds": m.embeds,
-        "components": m.components,
+        "components": resolved_components(m, base_url) if m.v2 else m.components,
         "pinned": False,
         "type": m.type,
         "flags": m.flags,
@@ -278,7 +297,10 @@ def interaction(
         out["guild"] = {"id": s(guild.id), "locale": guild.locale, "features": []}
         out["guild_locale"] = guild.locale
         out["member"] = member(guild.members[user_obj.id], permissions=guild.permissions_of(user_obj.id))
-        out["app_permissions"] = str(guild.permissions_of(state.bot.id))
+        perms = guild.permissions_of(state.bot.id)
+        if not channel_obj.bot_can_send:    # the bot's overwrite in this channel denies it
+            perms &= ~P["send_messages"]
+        out["app_permissions"] = str(perms)
         out["authorizing_integration_owners"] = {"0": s(guild.id)}
         out["context"] = 0
     else:

@@ -26,6 +26,7 @@ from .state import (
     DM,
     EPHEMERAL,
     GUILD_TEXT,
+    IS_COMPONENTS_V2,
     LOADING,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
@@ -152,6 +153,13 @@ class Rest:
     async def middleware(self, request: web.Request, handler):
         if not request.path.startswith(API + "/"):
             return await handler(request)
+        self.fake.in_flight += 1
+        try:
+            return await self._handle(request, handler)
+        finally:
+            self.fake.in_flight -= 1
+
+    async def _handle(self, request: web.Request, handler):
         fake = self.fake
         try:
             rec = await _parse(request)
@@ -446,7 +454,8 @@ class Rest:
     # -- message building (shared by channel, webhook and interaction routes) -------------------
     async def new_message(self, request, ch: Channel, body: dict, files, *, author_id: Optional[int] = None,
                           extra: Optional[dict] = None) -> Message:
-        problems = limits.check_message(body, n_files=len(files))
+        problems = limits.check_message(body, n_files=len(files),
+                                        filenames=self._filenames(body, files))
         problems += self._file_problems(files)
         if not (body.get("content") or body.get("embeds") or body.get("components") or files
                 or body.get("sticker_ids") or body.get("poll")):
@@ -460,7 +469,9 @@ class Rest:
         return m
 
     async def apply_edit(self, request, m: Message, body: dict, files) -> None:
-        problems = limits.check_message(body, n_files=len(files)) + self._file_problems(files)
+        problems = limits.check_message(
+            body, n_files=len(files), v2=bool(m.flags & IS_COMPONENTS_V2),
+            filenames=self._filenames(body, files, m)) + self._file_problems(files)
         self._check_limits(request, problems)
         m.history.append({"content": m.content, "embeds": m.embeds, "components": m.components})
         self._apply_body(m, body, files, creating=False)
@@ -475,6 +486,19 @@ class Rest:
             if ch.guild_id:
                 data["guild_id"] = str(ch.guild_id)
             await self.fake.gateway.dispatch("MESSAGE_DELETE", data, intent=self._intent_for(ch))
+
+    @staticmethod
+    def _filenames(body: dict, files: List[UploadedFile], m: Optional[Message] = None) -> List[str]:
+        """The names a V2 body may reference as attachment://name: its uploads, and on an edit
+        the message's files it keeps (all of them when the body sends no `attachments`)."""
+        names = [f.filename for f in files]
+        names += [e.get("filename") for e in body.get("attachments") or [] if isinstance(e, dict)
+                  and e.get("filename")]
+        if m is not None:
+            keep = body.get("attachments")
+            kept = {int(e.get("id", -1)) for e in keep or [] if isinstance(e, dict)}
+            names += [a.filename for a in m.attachments if keep is None or a.id in kept]
+        return names
 
     def _file_problems(self, files: List[UploadedFile]) -> List[str]:
         return [f"file {f.filename!r} is {len(f.data)} bytes (max {payloads.ATTACHMENT_SIZE_LIMIT})"
@@ -504,7 +528,11 @@ class Rest:
             m.attachments = kept
         for f in sorted(by_index.values(), key=lambda f: f.index):
             m.attachments.append(Attachment(self.state.ids.next(), f.filename, f.data, f.content_type))
-        m.mentions = [int(x) for x in re.findall(r"<@!?(\d+)>", m.content or "")]
+        text = "\n".join([m.content or ""] + [c.get("content", "") for c in
+                                              limits.walk_v2(m.components) if c.get("type") == 10])
+        m.mentions = [int(x) for x in re.findall(r"<@!?(\d+)>", text)]
+        if creating:            # who was notified: an edit notifies nobody
+            m.allowed_mentions = body.get("allowed_mentions")
 
     def _intent_for(self, ch: Channel) -> int:
         return INTENT_DIRECT_MESSAGES if ch.type == DM else INTENT_GUILD_MESSAGES

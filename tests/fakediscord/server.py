@@ -28,7 +28,7 @@ from discord.http import Route
 from . import payloads
 from .changes import WorldChangesMixin
 from .gateway import INTENT_MESSAGE_CONTENT, Gateway
-from .interactions import InteractionHandle, InteractionsMixin
+from .interactions import RESPONSE_DEADLINE, InteractionHandle, InteractionsMixin
 from .rest import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, RecordedRequest, build_app
 from .spec import SpecValidator
 from .state import (
@@ -49,6 +49,12 @@ from .state import (
     User,
     Violation,
 )
+
+# discord.py's names for the tasks that run a bot's handlers (2.x: app_commands/tree.py,
+# ui/view.py, ui/modal.py, client.py's `_schedule_event`)
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-view-dispatch-", "discord-ui-dynamic-item-",
+                 "discord-ui-modal-dispatch-", "discord.py: on_")
+CALM_TURNS = 3  # loop turns in a row with nothing busy that make "idle"
 
 
 class _ErrorLog(logging.Handler):
@@ -89,6 +95,7 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         self.nonce_hits: List[int] = []  # ids of messages returned again for a repeated nonce
         self.nonce_window = 300.0  # seconds (fake clock) a nonce is remembered, as Discord's "few minutes"
         self.sync_count = 0  # how many bulk command overwrites (tree.sync) were received
+        self.in_flight = 0  # REST requests received and not yet answered
         self.base_url = ""
         self.gateway_url = ""
         self._runner: Optional[web.AppRunner] = None
@@ -239,6 +246,14 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         return self.state.bot
 
     # -- what happened -------------------------------------------------------
+    def add_bot_message(self, channel: Channel, content: str = "", *, components: Sequence[dict] = (),
+                        flags: int = 0) -> Message:
+        """A message the bot posted before the test began (e.g. by an older version of it)."""
+        m = Message(id=self.state.ids.next(), channel_id=channel.id, author_id=self.state.bot.id,
+                    content=content, components=list(components), flags=flags)
+        self.state.messages[m.id] = m
+        return m
+
     def messages_in(self, channel: Channel, *, include_ephemeral: bool = False) -> List[Message]:
         """Messages visible in a channel (or thread), oldest first; deleted ones excluded."""
         return sorted(self.state.channel_messages(channel.id, include_ephemeral), key=lambda m: m.id)
@@ -321,16 +336,52 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         finally:
             self.gateway.resume_accepting()
 
-    async def idle(self, quiet: float = 0.05, timeout: float = 5.0) -> None:
-        """Wait until no REST request has arrived for `quiet` seconds."""
+    def busy(self) -> List[str]:
+        """What the bot is still doing, at this moment (empty: it has finished reacting): REST
+        requests in flight, interactions not yet answered (within their 3 s), discord.py's
+        handler tasks still running (commands, components, modals, events), and each started
+        bot that has a `busy` attribute saying it has work in hand (TTRBot: its timers and
+        owed posts)."""
+        out = []
+        if self.in_flight:
+            out.append(f"{self.in_flight} REST request(s) in flight")
+        now = self.clock.now()
+        unanswered = []
+        for h in reversed(self.interactions.values()):     # newest first: only the recent count
+            if now - h.created_at >= RESPONSE_DEADLINE:
+                break
+            if not h.callbacks:
+                unanswered.append(h.describe())
+        if unanswered:
+            out.append(f"interactions not answered yet: {unanswered}")
+        handlers = [t.get_name() for t in asyncio.all_tasks()
+                    if t.get_name().startswith(HANDLER_TASKS) and not t.done()]
+        if handlers:
+            out.append(f"discord.py handlers running: {handlers}")
+        out += [f"{bot!r} is busy" for bot in self._bot_tasks
+                if not bot.is_closed() and getattr(bot, "busy", False)]
+        return out
+
+    async def idle(self, quiet: Optional[float] = None, timeout: float = 5.0) -> None:
+        """Until the bot has finished reacting: every event sent has been read (`gateway.
+        caught_up`), and then nothing is `busy()` for a few loop turns in a row (a task that
+        ends may wake another in the next turn). Counted, not timed: `quiet` (the silence
+        window this once waited for) is accepted and ignored."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while loop.time() < end:
-            n = len(self.requests)
-            await asyncio.sleep(quiet)
-            if len(self.requests) == n:
-                return
-        raise TimeoutError("the bot kept sending requests")
+        calm, poll = 0, 0.0005
+        while calm < CALM_TURNS:
+            if loop.time() > end:
+                raise TimeoutError(f"the bot did not finish reacting in {timeout}s: "
+                                   f"{'; '.join(self.busy())}; errors: {self.bot_errors()[-3:]}")
+            await self.gateway.caught_up(max(0.1, end - loop.time()))
+            calm = 0
+            while calm < CALM_TURNS and not self.busy():
+                calm += 1
+                await asyncio.sleep(0)
+            if calm < CALM_TURNS:       # looked at again soon, less often the longer it takes
+                await asyncio.sleep(poll)
+                poll = min(poll * 2, 0.01)
 
     async def post_message(self, user: User, channel: Channel, content: str) -> Message:
         """A user writes in a channel: stored and dispatched as MESSAGE_CREATE (content only to

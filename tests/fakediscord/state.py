@@ -46,6 +46,7 @@ ALL_PERMISSIONS = (1 << 53) - 1
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 IS_COMPONENTS_V2 = 1 << 15
+SUPPRESS_NOTIFICATIONS = 1 << 12
 
 
 class Clock:
@@ -192,6 +193,7 @@ class Message:
     deleted: bool = False
     history: List[dict] = field(default_factory=list)  # earlier versions (content/embeds/components)
     nonce: Optional[str] = None  # the nonce it was created with (enforce_nonce)
+    allowed_mentions: Optional[dict] = None  # as sent; None: Discord's default (all parsed)
 
     def __repr__(self) -> str:
         bits = [f"id={self.id}", f"content={self.content!r}"]
@@ -234,6 +236,35 @@ class Message:
         walk(self.components)
         return out
 
+    @property
+    def v2(self) -> bool:
+        return bool(self.flags & IS_COMPONENTS_V2)
+
+    def pinged(self) -> List[int]:
+        """The users this message notified when it was posted: its mentions that the post's
+        allowed_mentions let through, none if it was sent silently (SUPPRESS_NOTIFICATIONS)."""
+        if self.flags & SUPPRESS_NOTIFICATIONS:
+            return []
+        am = self.allowed_mentions
+        if am is None:
+            return list(self.mentions)
+        users = {int(u) for u in am.get("users") or []}
+        if "users" in (am.get("parse") or []):
+            return list(self.mentions)
+        return [u for u in self.mentions if u in users]
+
+    def body(self) -> str:
+        """What the message reads as in the channel: its content, or a V2 message's TextDisplays
+        (no alt text, no embeds)."""
+        return "\n".join(p for p in [self.content, *self.text_displays()] if p)
+
+    def text_displays(self) -> List[str]:
+        return [c.get("content", "") for c in self.walk_components() if c.get("type") == 10]
+
+    def media(self) -> List[dict]:
+        """The media gallery items of a V2 message (media url, description)."""
+        return [i for c in self.walk_components() if c.get("type") == 12 for i in c.get("items", [])]
+
     def buttons(self) -> List[dict]:
         return [c for c in self.walk_components() if c.get("type") == 2]
 
@@ -260,6 +291,8 @@ class Message:
         for c in self.walk_components():
             if c.get("type") == 10:  # text display (components v2)
                 parts.append(c.get("content", ""))
+        parts += [a.description or "" for a in self.attachments]    # alt text is read out too
+        parts += [i.get("description") or "" for i in self.media()]
         return "\n".join(p for p in parts if p)
 
 

@@ -80,6 +80,12 @@ def test_a_skin_tone_is_left_out_and_a_missing_character_too():
     assert "".join(r.text for r in T.layout("a\U000F0000b", 24).runs) == "ab"
 
 
+def test_a_name_no_font_draws_becomes_the_seats_number():
+    from ttr_bot.render.panel import name_of
+    assert name_of(["Ann", "\U000F0000\U000F0001"], 1, "en") == "Player 2"
+    assert name_of(["Ann", "김민준"], 1, "en") == "김민준"
+
+
 def test_bold_names_without_a_bold_font_are_emboldened():
     regular, bold = T.rasterise("김민준", 24, False).fill, T.rasterise("김민준", 24, True).fill
     ink = [sum(m.histogram()[128:]) for m in (regular, bold)]

@@ -11,6 +11,7 @@ from tests.render.test_stats_card import rows
 from tests.render.test_text import game
 from ttr_bot.i18n import t
 from ttr_bot.ratings import Rating
+from ttr_bot.render import palette as P
 from ttr_bot.render import render_board
 from ttr_bot.render import text as T
 from ttr_bot.render.draw import page_layout
@@ -107,3 +108,39 @@ def test_the_colour_letters_on_the_map_are_localized(locale):
         letter = t(f"render.letter.{c}", locale)
         assert letter != t(f"render.letter.{c}", "en")
         assert all(T.face_of(ch) not in (None, 0) for ch in letter), (locale, c, letter)
+
+
+def test_without_fribidi_a_persian_line_is_still_ordered(monkeypatch):
+    """The fallback (no libfribidi on the system) orders runs; isolates are ignored there."""
+    from ttr_bot.render import bidi
+    monkeypatch.setattr(bidi, "HAVE_FRIBIDI", False)
+    T.layout.cache_clear()
+    try:
+        assert [(r.text, r.rtl) for r in T.layout("نوبت Amélie", 24, False, "rtl").runs] == [
+            ("Amélie", False), ("نوبت ", True)]
+    finally:
+        monkeypatch.undo()
+        T.layout.cache_clear()
+
+
+def test_a_persian_films_score_band_runs_right_to_left():
+    from ttr_bot.bench.film import film_input, greedy_record
+    from ttr_bot.render.film import render_film
+    start, _, actions = film_input(greedy_record("usa", 2, 1)[0])
+    names = ["پریسا", "Bob"]
+    last = []
+    for loc in ("en", "fa"):
+        im = Image.open(io.BytesIO(render_film(start, names, actions, loc)))
+        im.seek(im.n_frames - 1)
+        last.append(im.convert("RGB"))
+    en, fa = last
+    w, h = en.size
+    seat0 = P.PLAYERS[0][0]
+
+    def first_seat(img, x0, x1):
+        """Pixels of the first player's swatch colour in the band's columns x0..x1."""
+        strip = img.crop((x0, h - 60, x1, h))
+        return sum(1 for px in strip.get_flattened_data()
+                   if sum(abs(a - b) for a, b in zip(px, seat0)) < 40)
+    assert first_seat(en, 0, w // 2) > 100 and first_seat(en, w // 2, w) < 20
+    assert first_seat(fa, w // 2, w) > 100 and first_seat(fa, 0, w // 2) < 20

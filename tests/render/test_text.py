@@ -297,7 +297,7 @@ def test_without_libraqm_text_still_draws(monkeypatch):
     """Pillow without libraqm (no libfribidi on the system): the basic engine for every run,
     right-to-left runs reversed by hand."""
     monkeypatch.setattr(T, "HAVE_RAQM", False)
-    for fn in (T.layout, T.rasterise, T.face_font):
+    for fn in (T.layout, T.rasterise, T._open_face):
         fn.cache_clear()
     try:
         lay = T.layout("نوبت (Amélie)", 24, True, "rtl")
@@ -306,7 +306,7 @@ def test_without_libraqm_text_still_draws(monkeypatch):
         assert T.rasterise("เทิร์นของ 山田 پریسا", 24).fill.getbbox() is not None
     finally:
         monkeypatch.undo()
-        for fn in (T.layout, T.rasterise, T.face_font):
+        for fn in (T.layout, T.rasterise, T._open_face):
             fn.cache_clear()
 
 

@@ -1,12 +1,14 @@
-"""Fixtures for the game-service tests: real databases, nothing mocked, on both drivers.
+"""Fixtures for the game-service tests: real databases, nothing mocked.
 
-`db_path` is this test's database: a SQLite file under tmp_path, then a fresh PostgreSQL
-database (tests/store/dbkit.py), so every test using it, `store` or `svc` runs twice
-([sqlite], [postgresql]). It is a TestDB: for SQLite it is also the file's path (os.PathLike,
-str() is the path), for PostgreSQL str() is the URL; svckit's open_store() and raw_counts()
-take either. A test that opens the SQLite file itself is marked
-@pytest.mark.sqlite_only("why"). pytest-asyncio runs in strict mode; each async test module
-sets `pytestmark`.
+`db_path` is this test's database: a SQLite file under tmp_path. The tests that are about the
+database under the service (concurrency, several processes, crashes, a damaged log) are marked
+`@pytest.mark.drivers("sqlite", "postgresql")` (or a module's `pytestmark`) and run on a
+fresh PostgreSQL database too (tests/store/dbkit.py); every driver's full contract is the
+store suite's (tests/store, both drivers). Ids end in [sqlite] / [postgresql]. `db_path` is a
+TestDB: for SQLite it is also the file's path (os.PathLike, str() is the path), for
+PostgreSQL str() is the URL; svckit's open_store() and raw_counts() take either. A test that
+opens the SQLite file itself is marked @pytest.mark.sqlite_only("why"). pytest-asyncio runs
+in strict mode; each async test module sets `pytestmark`.
 """
 from pathlib import Path
 
@@ -19,9 +21,15 @@ from tests.store.dbkit import DRIVERS, make_test_db
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.fixture(params=DRIVERS)
-def driver(request):
-    return request.param
+def pytest_generate_tests(metafunc):
+    """`driver`: SQLite, unless the test says which drivers it is about."""
+    if "driver" in metafunc.fixturenames:
+        marker = metafunc.definition.get_closest_marker("drivers")
+        drivers = marker.args if marker is not None else ("sqlite",)
+        unknown = set(drivers) - set(DRIVERS)
+        if unknown:
+            raise ValueError(f"unknown drivers {sorted(unknown)}; known: {DRIVERS}")
+        metafunc.parametrize("driver", drivers)
 
 
 @pytest.fixture

@@ -82,6 +82,14 @@ class _Delivering:
             async def render(self, *args, **kwargs):
                 return None
 
+        class NoDrawing:
+            """The bot's picture cache drawing nothing: every post goes out as text (the test
+            is about what is delivered, not what it shows)."""
+            async def render(self, *args, **kwargs):
+                return None
+
+            map = closeup = render
+
         class Client(self.discord.Client):
             async def locale_for_user(self, user_id):
                 return "en"
@@ -89,6 +97,7 @@ class _Delivering:
         client = Client(intents=self.discord.Intents.none())
         await client.login("fake-bot-token")
         client.service, client.clock = svc, time.time
+        client.pictures = NoDrawing()
         self.client = client
         self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time)
         svc.on_outbox = self.worker.wake
@@ -130,8 +139,8 @@ async def shared(db, round_no):
             svc.forget(game_id)
             continue
         print("done", game_id, eff.seq, digest(logged), flush=True)
-    while time.monotonic() < deadline:      # every game is over: wait for the kill
-        await asyncio.sleep(0.05)
+    # every game is over: wait for the kill
+    await asyncio.sleep(max(0.0, deadline - time.monotonic()))
     await svc.close()
 
 

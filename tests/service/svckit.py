@@ -145,17 +145,19 @@ def timed_service(store, clock, seed=7, **kw):
     return GameService(store, clock=clock, seeds=random.Random(seed), **kw)
 
 
-async def run_timers(svc, rounds=400):
-    """Let the scheduler handle every timer due at the clock's time, then return (a few real
-    loop turns, never real time passing for the game)."""
+async def run_timers(svc, timeout=30.0):
+    """Let the scheduler handle every timer due at the clock's time, then return: until it is
+    not `busy` (no handler running, nothing due by now) for a few loop turns in a row. Loop
+    turns, never game time passing."""
     import asyncio
-    for _ in range(rounds):
-        await asyncio.sleep(0.005)
-        nxt = await svc.store.next_due()
-        idle = svc.scheduler._waiting_for is not None
-        if idle and (nxt is None or nxt.due_at > svc.clock()):
-            return
-    raise AssertionError("the scheduler did not settle")
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    calm = 0
+    while calm < 3:
+        if loop.time() > end:
+            raise AssertionError("the scheduler did not settle")
+        calm = 0 if svc.scheduler.busy else calm + 1
+        await asyncio.sleep(0 if calm else 0.001)
 
 
 async def owed(store, kind=None):

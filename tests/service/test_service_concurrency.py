@@ -7,10 +7,11 @@ import random
 import pytest
 
 from tests.service.svckit import make_service, open_store, pick_action, raw_counts, started, state_of
+from tests.store.dbkit import DRIVERS
 from ttr_bot.engine.actions import KeepTickets
 from ttr_bot.service import ServiceError
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.drivers(*DRIVERS)]
 
 
 async def outcomes(coros):

@@ -9,9 +9,10 @@ import pytest
 import pytest_asyncio
 
 from tests.service.svckit import make_service, open_store, play_one, started, state_of
+from tests.store.dbkit import DRIVERS
 from ttr_bot.store import CorruptLog
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.drivers(*DRIVERS)]
 LENGTH = 30
 
 

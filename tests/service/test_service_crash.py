@@ -28,9 +28,10 @@ from pathlib import Path
 import pytest
 
 from tests.service.svckit import make_service, open_store, state_of
+from tests.store.dbkit import DRIVERS
 
 REPO = Path(__file__).resolve().parents[2]
-ROUNDS = int(os.environ.get("TTR_CRASH_ROUNDS", "10"))   # more: TTR_CRASH_ROUNDS=50
+ROUNDS = int(os.environ.get("TTR_CRASH_ROUNDS", "20"))   # more: TTR_CRASH_ROUNDS=50
 SEED = int(os.environ.get("TTR_CRASH_SEED", str(random.SystemRandom().randrange(10 ** 6))))
 GAMES = 6
 
@@ -186,6 +187,7 @@ def check_posts(db, fake):
     return len(rows), len(hits)
 
 
+@pytest.mark.drivers(*DRIVERS)
 def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     db = db_path
     rng = random.Random(SEED)

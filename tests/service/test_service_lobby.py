@@ -149,8 +149,11 @@ async def test_only_the_host_or_an_admin_adds_computer_players_of_a_known_level(
     assert len(await seats_in_store(store, game_id)) == 2
     await svc.add_bot(110, guest, "easy", is_admin=True)
     await svc.add_bot(110, host, "medium")
+    await svc.add_bot(110, host, "expert")
     assert [(s[1], s[2], s[3]) for s in await seats_in_store(store, game_id)][2:] == [
-        (None, "Bot 1 (easy)", 1), (None, "Bot 2 (medium)", 2)]
+        (None, "Bot 1 (easy)", 1), (None, "Bot 2 (medium)", 2), (None, "Bot 3 (expert)", 4)]
+    svc.forget(game_id)   # the level comes back by its number
+    assert [s.level for s in (await svc.load(game_id)).seats][2:] == ["easy", "medium", "expert"]
 
 
 async def test_the_host_removes_any_seat_but_their_own_before_the_start(svc, store):

@@ -10,8 +10,9 @@ import pytest
 import pytest_asyncio
 
 from tests.service.svckit import make_service, open_store, pick_action, users_for
+from tests.store.dbkit import DRIVERS
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.drivers(*DRIVERS)]
 
 
 @pytest_asyncio.fixture

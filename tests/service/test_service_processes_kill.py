@@ -64,9 +64,9 @@ async def set_up(db):
         await store.close()
 
 
+# several processes share a PostgreSQL database; one SQLite file serves one
+@pytest.mark.drivers("postgresql")
 def test_two_processes_on_one_game_apply_every_action_once_through_kills(db_path, driver):
-    if driver != "postgresql":
-        pytest.skip("several processes share a PostgreSQL database; one SQLite file serves one")
     db = db_path
     rng = random.Random(SEED)
     started_at = time.monotonic()

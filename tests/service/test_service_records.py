@@ -1,4 +1,4 @@
-"""A server's game life through the service, on both drivers: a finished game is rated in its
+"""A server's game life through the service: a finished game is rated in its
 server and globally with the values ratings.py gives (hand-computed in tests/test_ratings.py);
 unrated games count nowhere; a player who left is rated last and a stand-in's seat not at all;
 the leaderboard's order and pages; a player's statistics (none yet, one map, an unknown map);

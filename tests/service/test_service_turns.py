@@ -2,7 +2,8 @@
 restart and held back by quiet hours (over a daylight-saving change), deadlines played once
 by a computer player even when two processes race, three timeouts hand the seat over and
 /ttr return takes it back, away pauses and resumes, votes, lobbies and idle games closed, a
-table of computers finishing by itself. On both drivers."""
+table of computers finishing by itself. On SQLite (the race of two processes on PostgreSQL
+too)."""
 import asyncio
 import random
 from datetime import datetime, timezone
@@ -18,6 +19,7 @@ from tests.service.svckit import (
     timers_of,
     users_for,
 )
+from tests.store.dbkit import DRIVERS
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.notify import quiet_until
@@ -149,6 +151,7 @@ async def test_quiet_hours_hold_a_reminder_back_over_a_dst_change(db_path):
     await svc.close()
 
 
+@pytest.mark.drivers(*DRIVERS)
 async def test_an_expired_deadline_plays_one_turn_even_when_two_processes_race(db_path, clock):
     a_store = await open_store(db_path)
     a = timed_service(a_store, clock)       # not started: the race is run by hand below
@@ -265,6 +268,8 @@ async def test_away_pauses_the_deadline_and_it_resumes_on_return(db_path, clock)
     assert deadline.due_at == pytest.approx(away.until + 20 * HOUR)
     clock.advance(1 * DAY)                  # back early (after two of the three days)
     await svc.set_away(user, 1, 0)
+    [back] = [r for r in await owed(store, "notice") if r.payload["key"] == "bot.away.back"]
+    assert back.due_at == clock()           # owed as of the service's clock, not the wall's
     [deadline] = await timers_of(store, game_id, "deadline")
     assert deadline.due_at == pytest.approx(clock() + 20 * HOUR)
     clock.advance(20 * HOUR - 60)

@@ -1,8 +1,10 @@
 """One test's database on either driver, and the PostgreSQL test server behind them.
 
-The store and service suites run every test that uses the `store` (or `db`, `db_path`) fixture
-twice: on SQLite (a file under tmp_path) and on PostgreSQL (a fresh database on one throwaway
-server for the whole run, see ttr_bot/store/pgserver.py). A `TestDB` gives a test what it needs
+The store suite runs every test that uses the `store` (or `db`) fixture twice: on SQLite (a
+file under tmp_path) and on PostgreSQL (a fresh database on one throwaway server per test
+process, see ttr_bot/store/pgserver.py: each pytest-xdist worker starts its own, on its own
+port and in its own directory); the service suite does so for its tests about the database
+(tests/service/conftest.py). A `TestDB` gives a test what it needs
 without knowing which: the setting to open a store with (`url`, `open_store()`), and raw access
 past the store in the driver's own dialect (`execute`, `fetchall`, ...: `?` placeholders on
 both) to inspect rows or to damage them as a crash, a disk or a hand edit would.
@@ -176,7 +178,7 @@ class PgDB(TestDB):
         self.server.drop_database(self.name)
 
 
-# -- the server, once per run ------------------------------------------------------------------
+# -- the server, once per test process ---------------------------------------------------------
 class PgSession:
     """The run's server and the migrated template its test databases are copied from."""
 

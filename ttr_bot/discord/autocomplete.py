@@ -12,7 +12,9 @@ from itertools import combinations
 from discord import app_commands
 
 from ..i18n import t
+from . import menus
 from .format import clip, fold, route_choice_label, ticket_text
+from .payment_choices import station_options
 
 log = logging.getLogger(__name__)
 MAX_CHOICES = 25
@@ -49,8 +51,11 @@ def claimable_routes(view):
 
 
 def route_choices(view, typed, loc):
-    """[(label, value)]: routes claimable now whose label contains every typed word."""
+    """[(label, value)]: routes claimable now whose label contains every typed word; before
+    anything is typed, those serving the player's tickets first (as the Claim menu)."""
     board = view.board
+    if not (typed or "").strip():
+        return menus.route_choices(board, menus.ordered_routes(view), loc)
     out = []
     for route, _ in claimable_routes(view):
         label = route_choice_label(board, route, loc)
@@ -138,16 +143,19 @@ def station_cost(view):
 
 
 def city_choices(view, typed, loc):
-    """[(label, value)]: cities where a station can go, with this player's price."""
+    """[(label, value)]: cities where a station can go, with this player's price, the cities
+    of their unfinished tickets first; none unless it is their turn and they can pay for a
+    station (a list they could only be refused from helps nobody)."""
     board = view.board
     cost = view.station_cost()
+    if not view.idle_turn() or not station_options(view.hand, cost):
+        return []
     out = []
-    for city in view.station_sites():
+    for city in menus.station_city_order(view, view.station_sites()):
         node = board.nodes[city]
         if _matches(typed or "", node.name):
             out.append((clip(t("bot.station_choice", loc, city=node.name, count=cost)),
                         str(node.index)))
-    out.sort(key=lambda c: fold(c[0]))
     return out[:MAX_CHOICES]
 
 

@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from ..bounded import LRUDict
 from ..i18n import normalize
-from ..service import Shards, open_service
+from ..service import Shards, configured_agents, open_service
 from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
@@ -94,7 +94,8 @@ class TTRBot(commands.Bot):
             await self.workers.start()
         self.pictures.workers = self.workers
         self.service = await open_service(
-            self.config.db_path, clock=self.clock, agents=self._agents, bot_delay=self._bot_delay,
+            self.config.db_path, clock=self.clock, bot_delay=self._bot_delay,
+            agents=self._agents or configured_agents(self.config.expert_seconds),
             on_outbox=self.outbox.wake, workers=self.workers,
             shards=self.served if self.config.sharded else None)
         self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")
@@ -102,6 +103,16 @@ class TTRBot(commands.Bot):
                  self.served, self.workers.size)
         if self.config.syncs_commands:
             await sync_tree(self, self.config.dev_guild)
+
+    @property
+    def busy(self):
+        """Whether the bot has work in hand that no one is waiting on: a timer firing or due,
+        a post or DM owed and due, or the outbox worker not yet started after READY (what a
+        health check would read; the end-to-end tests wait until it is False and the fake
+        Discord has nothing in flight). Interactions are discord.py's tasks, not counted here."""
+        if self.service is None or self.is_closed():
+            return False
+        return not self.outbox.running or self.outbox.busy or self.service.busy
 
     def serves(self, guild_id):
         """Whether this process serves that server (None: a DM, shard 0's)."""
@@ -226,6 +237,7 @@ def _carries(message, component_type, custom_id):
     click to a persistent item (ui.view.ViewStore.schedule_dynamic_item_call)."""
     if message is None:
         return False
-    view = discord.ui.View.from_message(message, timeout=None)
+    kind = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    view = kind.from_message(message, timeout=None)     # turn cards are Components V2
     return any(i.type.value == component_type and getattr(i, "custom_id", None) == custom_id
                for i in view.walk_children())

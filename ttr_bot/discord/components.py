@@ -12,7 +12,8 @@ from ..engine.cards import CARD_NAMES, LOCO
 from ..i18n import t
 from ..service import LEVELS
 from . import clicks, errors, ids
-from .format import EMOJI, cards_text, clip, route_choice_label, ticket_text
+from .format import EMOJI, cards_text, clip, ticket_text
+from .payment_choices import station_options
 
 
 class PersistentItem:
@@ -131,6 +132,35 @@ class RouteSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
         super().__init__(item or discord.ui.Select(
             custom_id=ids.make("route", game_id, seq), placeholder=t("bot.menu.route", loc),
             options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
+
+
+class CitySelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                 template=ids.TEMPLATES["rcity"]):
+    """One of the menus of cities to claim a route from (values: node indices)."""
+    KIND = "rcity"
+    FIELDS = ("game", "seq", "part")
+
+    def __init__(self, game_id, seq, part, choices=(), placeholder="", item=None):
+        self.game_id, self.seq, self.part = game_id, seq, part
+        super().__init__(item or discord.ui.Select(
+            custom_id=ids.make(self.KIND, game_id, seq, part), placeholder=clip(placeholder, 150),
+            options=[discord.SelectOption(label=label, value=value) for label, value in choices]))
+
+
+class StationButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                    template=ids.TEMPLATES["station"]):
+    KIND = "station"
+
+    def __init__(self, game_id, seq, loc="en", item=None):
+        self.game_id, self.seq = game_id, seq
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.station", loc), emoji="🚉", style=discord.ButtonStyle.secondary,
+            row=2, custom_id=ids.make("station", game_id, seq)))
+
+
+class StationCitySelect(CitySelect, template=ids.TEMPLATES["stcity"]):
+    """One of the menus of cities to build a station in (values: node indices)."""
+    KIND = "stcity"
 
 
 class PayButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -287,9 +317,24 @@ class VoteButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=ids.make("vote", game_id, vote_id, op)))
 
 
+class HelpButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                 template=ids.TEMPLATES["help"]):
+    """/ttr help's "All commands" and "How ratings work" (the final post has the latter)."""
+    KIND = "help"
+    FIELDS = ("game", "topic")
+    EMOJI = {"commands": "📋", "ratings": "📈"}
+
+    def __init__(self, game_id, topic, loc="en", item=None):
+        self.game_id, self.topic = game_id, topic
+        super().__init__(item or discord.ui.Button(
+            label=t(f"bot.btn.help_{topic}", loc), emoji=self.EMOJI[topic],
+            style=discord.ButtonStyle.secondary, custom_id=ids.make("help", game_id, topic)))
+
+
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
-                 PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
-                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton)
+                 CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
+                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton,
+                 HelpButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
@@ -305,13 +350,30 @@ def _draw_buttons(view, game_id, seq, faceup, loc, second, limit_locos):
         view.add_item(DrawButton(game_id, seq, CARD_NAMES[c], loc, count=counts[c], row=1))
 
 
-def turn_view(game_id, seq, game, loc, *, step="idle"):
-    """The panel of the player to move: deck, face-up colours, claim…, tickets, my hand."""
+def station_offered(game, viewer=None):
+    """Whether the panel of the player to move offers "Station…": the map has stations, they
+    have one left and a city is free, and they can pay for it. The public panel knows only
+    how many cards they hold (a public figure), so it asks that there are enough; the
+    private one (`viewer`: their PlayerView) asks whether they can actually pay."""
+    seat = game.current
+    if not game.station_sites(seat):
+        return False
+    cost = game.station_cost(seat)
+    if viewer is None:
+        return sum(game.hands[seat]) >= cost
+    return bool(station_options(viewer.hand, cost))
+
+
+def turn_view(game_id, seq, game, loc, *, step="idle", viewer=None):
+    """The panel of the player to move: deck, face-up colours, claim…, station…, tickets, my
+    hand (`viewer`: the mover's PlayerView, for a panel only they see)."""
     view = discord.ui.View(timeout=None)
     limit = game.board.rules.faceup_locomotive_limit
     _draw_buttons(view, game_id, seq, game.faceup, loc, step == "second_card", limit)
     if step == "idle":
         view.add_item(ClaimButton(game_id, seq, loc))
+        if station_offered(game, viewer):
+            view.add_item(StationButton(game_id, seq, loc))
         view.add_item(TicketsButton(game_id, seq, loc))
     view.add_item(HandButton(game_id, loc))
     return view
@@ -350,10 +412,22 @@ def tunnel_view(game_id, seq, options, loc):
     return view
 
 
-def route_view(game_id, seq, board, routes, loc):
+def route_view(game_id, seq, choices, loc):
+    """A menu of routes to claim (`choices`: [(label, value)], menus.route_choices)."""
     view = discord.ui.View(timeout=None)
-    choices = [(route_choice_label(board, r, loc), str(r.index)) for r in routes[:25]]
-    view.add_item(RouteSelect(game_id, seq, choices, loc))
+    view.add_item(RouteSelect(game_id, seq, choices[:25], loc))
+    return view
+
+
+def city_menus_view(kind, game_id, seq, menus, routes=(), loc="en"):
+    """Menus of cities in one message (`menus`: [(placeholder, [(label, value)])], 25 choices
+    each), after a menu of `routes` if given: five menus at most, so a map's cities fit."""
+    view = discord.ui.View(timeout=None)
+    if routes:
+        view.add_item(RouteSelect(game_id, seq, routes[:25], loc))
+    cls = StationCitySelect if kind == "stcity" else CitySelect
+    for part, (placeholder, choices) in enumerate(menus[:5 - bool(routes)]):
+        view.add_item(cls(game_id, seq, part, choices, placeholder))
     return view
 
 
@@ -364,9 +438,19 @@ def pay_view(game_id, seq, what, target, options, loc):
     return view
 
 
-def rematch_view(game_id, loc):
+def rematch_view(game_id, loc, ratings=False):
+    """The final post's Rematch, and "How ratings work" when the game was rated."""
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(game_id, loc))
+    if ratings:
+        view.add_item(HelpButton(0, "ratings", loc))
+    return view
+
+
+def help_view(loc, topics=("commands", "ratings")):
+    view = discord.ui.View(timeout=None)
+    for topic in topics:
+        view.add_item(HelpButton(0, topic, loc))
     return view
 
 

@@ -35,6 +35,7 @@ class Config:
     shard_count: int | None = None          # None: one process, discord.py's plain Bot
     shard_ids: tuple[int, ...] | None = None
     sync_at_start: bool = False
+    expert_seconds: float | None = None     # TTR_EXPERT_SECONDS; None: expert's default
 
     @property
     def sharded(self):
@@ -76,10 +77,19 @@ def load(environ=None, dotenv=".env"):
     sync = (environ.get("TTR_SYNC") or "0").strip().lower()
     if sync not in ("0", "1", "no", "yes", "false", "true"):
         raise ConfigError(f"TTR_SYNC must be 1 (push the commands at start) or 0, not {sync!r}")
+    expert = (environ.get("TTR_EXPERT_SECONDS") or "").strip()
+    try:
+        expert_seconds = float(expert) if expert else None
+    except ValueError:
+        expert_seconds = -1.0
+    if expert_seconds is not None and not 0 < expert_seconds <= 20:
+        raise ConfigError(f"TTR_EXPERT_SECONDS must be the seconds the expert computer player "
+                          f"thinks per decision (more than 0, at most 20), not {expert!r}")
     return Config(token=token, db_path=(environ.get("TTR_DB") or "").strip() or DEFAULT_DB,
                   dev_guild=int(guild) if guild else None, log_level=level,
                   workers=int(workers) if workers else None, shard_count=count,
-                  shard_ids=ids, sync_at_start=sync in ("1", "yes", "true"))
+                  shard_ids=ids, sync_at_start=sync in ("1", "yes", "true"),
+                  expert_seconds=expert_seconds)
 
 
 def _shards(environ):

@@ -14,16 +14,26 @@ discord.py's enforce_nonce, so a post retried after a crash between Discord taki
 row being marked sent returns the first copy instead of a second one. Discord keeps nonces for
 a few minutes only: a row older than that is first looked for in the channel's recent history.
 """
+import asyncio
 import io
 import logging
 from datetime import datetime, timezone
 
 import discord
 
-from ..bounded import KeyedLocks
+from ..bounded import KeyedLocks, LRUDict
 from ..i18n import LOCALES, normalize, t
-from ..service import CANCELLED, GAME_LANGUAGE
-from . import components, finale
+from ..render import closeup_contents
+from ..service import CANCELLED, GAME_HINTS, GAME_LANGUAGE
+from . import components, finale, turn_card
+from .card_text import (
+    board_alt,
+    board_changed,
+    closeup_alt,
+    final_alt,
+    since_lines,
+    standings_lines,
+)
 from .format import (
     chunks,
     event_lines,
@@ -32,14 +42,17 @@ from .format import (
     map_title,
     reveal_lines,
     row_line,
+    sep,
     summary_lines,
 )
 from .hands import HandMessages
+from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 NONCE_WINDOW = 120.0    # seconds we trust Discord to remember a nonce ("a few minutes")
 HISTORY_LOOKBACK = 50   # messages read back when a late post may already be there
+CARDS_REMEMBERED = 2000  # posted cards kept (text only) to take their buttons off without a read
 
 
 def mention_only(*user_ids):
@@ -56,8 +69,10 @@ class Delivery(HandMessages):
         self.bot = bot
         self.clock = clock or bot.clock
         self._lobby_locks = KeyedLocks()         # game id: one lobby message edit at a time
+        self._cards = LRUDict(CARDS_REMEMBERED)  # message id -> its Card (no picture bytes)
         self.handlers = {
-            "start": self._post_start, "turn": self._post_turn, "handover": self._post_handover,
+            "start": self._post_start, "turn": self._post_turn, "thinking": self._post_thinking,
+            "handover": self._post_handover,
             "cancel": self._post_cancel, "notice": self._post_notice,
             "reminder": self._post_reminder, "vote": self._post_vote,
             "vote_result": self._post_vote_result, "hand": self.deliver_hand, "dm": self._dm,
@@ -87,15 +102,42 @@ class Delivery(HandMessages):
         await self.handlers[row.kind](row, parts=parts, merged=merged)
 
     # ----- rendering -------------------------------------------------------------------------------
-    async def render(self, game, names, viewer=None, locale="en", final=False):
+    async def render(self, game, names, viewer=None, locale="en", final=False,
+                     palette="standard"):
         """PNG bytes of the board, drawn off the event loop and reused while the state is the
         same (pictures.py); None if drawing failed (the post then goes out with a text summary
         instead: a picture never blocks a turn)."""
         return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
-                                              final=final)
+                                              final=final, palette=palette)
+
+    async def card_pictures(self, game, names, loc, events, moves, since=None,
+                            palette="standard"):
+        """The pictures of a card whose board changed: the close-up of what was claimed or
+        built (first; left out when the routes are too far apart for it to show more than the
+        map), then the phone map with every route claimed since the player to move last
+        moved highlighted. Each with its alt text."""
+        claimed = {e["route"] for e in events if e.get("type") == "claim_route"}
+        built = {e["city"] for e in events if e.get("type") == "build_station"}
+        highlight = claimed | set(since.routes if since is not None else ())
+        shows = closeup_contents(game, claimed, built) if claimed or built else {}
+        pictures = self.bot.pictures
+        # both drawn at once (two workers): the card waits for the slower, not for the sum
+        closeup, board = await asyncio.gather(
+            pictures.closeup(game, names, claimed, loc, cities=built, palette=palette)
+            if (shows.get("scale") or 0) > 1.0 else _none(),
+            pictures.map(game, names, loc, highlight=highlight, cities=built, palette=palette))
+        out = []
+        if closeup:
+            out.append(turn_card.Picture(closeup, "closeup.png", closeup_alt(shows, names, loc)))
+        if board:
+            out.append(turn_card.Picture(board, "map.png", board_alt(game, names, loc, moves)))
+        return tuple(out)
 
     @staticmethod
-    def as_file(png, name="board.png"):
+    def as_file(png, name="board.png", description=None):
+        """A picture as an attachment; `description`: its alt text (1,024 characters at most)."""
+        if description:
+            return discord.File(io.BytesIO(png), filename=name, description=description[:1024])
         return discord.File(io.BytesIO(png), filename=name)
 
     # ----- sending ----------------------------------------------------------------------------------
@@ -113,13 +155,50 @@ class Delivery(HandMessages):
                     return found
         return await channel.send(content, **kwargs)
 
+    async def send_card(self, channel_id, card, panel=None, *, row=None, **kwargs):
+        """Post a turn card (turn_card.Card) with the rows of `panel`, as `send` does a text:
+        under the row's nonce, and not again if a late row's card is already there."""
+        kwargs.setdefault("allowed_mentions", NO_MENTIONS)
+        channel = self.channel(channel_id)
+        if row is not None:
+            kwargs["nonce"] = nonce(row)
+            if self.clock() - row.created_at > NONCE_WINDOW:
+                found = await self._already_posted(channel, card.text(), row.created_at)
+                if found is not None:
+                    return found
+        if card.pictures:
+            kwargs["files"] = card.files()
+        msg = await channel.send(view=turn_card.layout(card, panel), **kwargs)
+        self._cards[msg.id] = card.without_pictures()
+        return msg
+
+    async def take_buttons_off(self, channel_id, message_id, note=None):
+        """Edit a posted turn card (or a pre-card turn post) to be the same without its buttons;
+        `note`: a line said in their place (the computers are thinking)."""
+        message = self.channel(channel_id).get_partial_message(message_id)
+        card = self._cards.get(message_id)
+        if card is None:        # posted before a restart, or before turn cards: read it back
+            full = await message.fetch()
+            view = turn_card.stripped_message(full)
+            if view is None:
+                await message.edit(view=None)
+                return
+            if note:
+                view.add_item(discord.ui.TextDisplay(note))
+        else:
+            if note:
+                card = turn_card.with_note(card, note)
+                self._cards[message_id] = card
+            view = turn_card.stripped(card)
+        await message.edit(view=view, allowed_mentions=NO_MENTIONS)
+
     async def _already_posted(self, channel, content, since):
         me = self.bot.user.id if self.bot.user else None
         after = discord.Object(discord.utils.time_snowflake(
             datetime.fromtimestamp(max(0.0, since - 5), timezone.utc)))
         try:
             async for message in channel.history(limit=HISTORY_LOOKBACK, after=after):
-                if message.author.id == me and message.content == content:
+                if message.author.id == me and (message.content or message_text(message)) == content:
                     log.info("message %s was posted before a restart: not again", message.id)
                     return message
         except discord.HTTPException:   # no read access: post (rarely twice) rather than never
@@ -142,77 +221,119 @@ class Delivery(HandMessages):
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
         await self.update_lobby(hosted.id, loc)
-        png = await self.render(game, names, locale=loc)
-        kwargs = {"file": self.as_file(png)} if png else {}
+        png = await self.bot.pictures.map(game, names, loc, palette=game_palette(hosted))
+        kwargs = {"file": self.as_file(png, "map.png", board_alt(game, names, loc))} if png else {}
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
 
     async def _post_turn(self, row, parts=(), **_):
+        """The turn card: what happened since the last card (the row that ended the turn and
+        its held parts, which fold in the computer players' turns before it), the standings,
+        the ping and the deadline of the player to move, their panel; a picture only when the
+        board changed."""
         now = await self.service.load(row.game_id)
         at = await self.service.state_at(row.game_id, row.seq)
         if now is None or at is None:
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
-        events, lines = [], []
+        events, moves, told = [], [], None
         if row.payload.get("caught_up"):    # the one post after a long refusal (refusals.py)
-            lines.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
-        played_for = next((r.payload for r in (*parts, row) if r.payload.get("by")), None)
-        if played_for is not None:      # a computer played this turn for an absent player
-            lines.append(t(f"bot.turn.{played_for['by']}", loc, name=names[played_for["seat"]],
-                           level=t("bot.level.medium", loc)))
+            moves.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
         for r in (*parts, row):
-            events += r.payload.get("events", [])
-        lines += event_lines(events, game.board, names, loc, trains=game.trains)
+            played_for = r.payload.get("by")
+            if played_for and told != (r.payload["seat"], played_for):
+                told = (r.payload["seat"], played_for)  # once per turn, not per action of it
+                moves.append(t(f"bot.turn.{played_for}", loc, name=names[r.payload["seat"]],
+                               level=t("bot.level.medium", loc)))
+            evs = r.payload.get("events", [])
+            events += evs
+            moves += event_lines(evs, game.board, names, loc, trains=game.trains)
         p = row.payload
         if p.get("over"):
             if p.get("computers"):
-                lines.append(t("bot.end.computers", loc))
-            await self._post_end(at, lines, loc, row=row)
+                moves.append(t("bot.end.computers", loc))
+            await self._post_end(at, moves, loc, row=row)
             return
-        png = await self.render(game, names, locale=loc)
-        if not png:
-            lines += summary_lines(game, names, loc)
-        lines.append(row_line(game, loc))
         current = at.seats[game.current]
-        kwargs, view = {}, None
+        tail, kwargs, panel, since = [], {}, None, None
         if current.user_id is not None:
-            lines.append(t("bot.turn.ping", loc, mention=f"<@{current.user_id}>"))
+            since = await self.service.since_last_turn(at.id, game.current, at.seq)
+            mention = f"<@{current.user_id}>"
+            if since is not None:
+                said = set(moves)
+                lines = since_lines(since, game.board, names, loc, mention, trains=game.trains)
+                if any(line[2:] not in said for line in lines[1:]):
+                    tail += lines
+            tail.append(t("bot.turn.ping", loc, mention=mention))
             if p.get("deadline"):
                 when = int(p["deadline"])
-                lines.append(t("bot.turn.deadline", loc, when=f"<t:{when}:R>", at=f"<t:{when}:f>"))
+                tail.append(t("bot.turn.deadline", loc, when=f"<t:{when}:R>", at=f"<t:{when}:f>"))
             if p.get("away_until"):
-                lines.append(t("bot.turn.away_until", loc, name=current.name,
-                               until=f"<t:{int(p['away_until'])}:f>"))
-            if now.seq == row.seq:      # only the latest post has live buttons
-                view = components.turn_view(at.id, at.seq, game, loc)
+                tail.append(t("bot.turn.away_until", loc, name=current.name,
+                              until=f"<t:{int(p['away_until'])}:f>"))
+            if now.seq == row.seq:      # only the latest card has live buttons
+                panel = components.turn_view(at.id, at.seq, game, loc)
             kwargs["allowed_mentions"] = mention_only(p["ping"]) if p.get("ping") else NO_MENTIONS
             kwargs["silent"] = bool(p.get("silent"))
         else:
-            lines.append(t("bot.turn.computer", loc, name=current.name))
-        if png:
-            kwargs["file"] = self.as_file(png)
-        if view is not None:
-            kwargs["view"] = view
-        msg = await self.send(at.channel_id, "\n".join(lines), row=row, **kwargs)
-        if view is not None:
+            tail.append(t("bot.turn.computer", loc, name=current.name))
+        pictures = ()
+        if board_changed(events):
+            pictures = await self.card_pictures(game, names, loc, events, moves, since,
+                                                palette=game_palette(at))
+            if not pictures:
+                moves += summary_lines(game, names, loc)
+        standings = standings_lines(game, names, loc) + [row_line(game, loc)]
+        card = turn_card.Card(tuple(moves), tuple(standings),
+                              tuple(tail), pictures, turn_card.accent_of(game.current))
+        msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)
+        if panel is not None:
             await self._replace_panel(at.id, at.channel_id, msg.id)
+
+    async def _post_thinking(self, row, **_):
+        """A human's move handed the turn to computer players: their card comes when the next
+        human is to move (the moves fold into it); meanwhile the last card loses its buttons
+        and says, in one line, that the computers are thinking."""
+        hosted = await self.service.load(row.game_id)
+        if hosted is None:
+            return
+        ref = await self.service.posted_message(hosted.id, "panel")
+        if ref is None:
+            return
+        loc = self.public_locale(hosted)
+        await self.service.forget_message(hosted.id, "panel")
+        try:
+            await self.take_buttons_off(ref.channel_id, ref.message_id,
+                                        note=t("bot.turn.thinking", loc))
+        except discord.HTTPException as exc:
+            log.info("could not mark the card %s as waiting: %s", ref.message_id, exc)
 
     async def _post_end(self, hosted, lines, loc, row=None):
         """The final reveal: the last turn's lines, every player's tickets and score, the
         score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        png = await self.render(game, names, locale=loc, final=True)
+        png = await self.render(game, names, locale=loc, final=True, palette=game_palette(hosted))
         end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
-            kwargs = {"file": self.as_file(png, "final.png")} if last and png else {}
+            kwargs = {"file": self.as_file(png, "final.png", final_alt(game, names, loc))} \
+                if last and png else {}
             msg = await self.send(channel_id, part, row=row, part=i,
                                   **(end.attach(kwargs) if last else kwargs))
         await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
+        parent = hosted.options.get("parent")
+        if parent and hosted.options.get("thread"):     # the channel's one line about the end
+            try:
+                await self.send(parent, t("bot.thread.result", loc, map=map_title(game.board, loc),
+                                          thread=f"<#{channel_id}>",
+                                          names=sep(loc).join(names[w] for w in scores[1])),
+                                row=row, part="parent")
+            except discord.HTTPException as exc:
+                log.info("could not tell channel %s the result: %s", parent, exc)
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
@@ -224,7 +345,7 @@ class Delivery(HandMessages):
             await service.forget_message(game_id, "panel")
         if old is not None and old.message_id != message_id:
             try:
-                await self.channel(old.channel_id).get_partial_message(old.message_id).edit(view=None)
+                await self.take_buttons_off(old.channel_id, old.message_id)
             except discord.HTTPException as exc:
                 log.info("could not clear the old panel %s: %s", old.message_id, exc)
 
@@ -293,7 +414,7 @@ class Delivery(HandMessages):
                       "cancelled" if hosted.status == CANCELLED else "started")
             lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name or "?", loc, status)
             if status == "lobby":
-                lines.insert(1, settings_line(hosted.settings, loc))
+                lines.insert(1, settings_line(hosted.settings, loc, hosted))
             view = components.lobby_view(hosted, loc) if status == "lobby" else None
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
@@ -384,11 +505,40 @@ class Delivery(HandMessages):
             log.info("DM to user %s refused (%s)", user, exc.code)
 
 
-def settings_line(settings, loc):
-    """The lobby's line about time: the deadline per turn and what happens while away."""
+async def _none():
+    return None
+
+
+def message_text(message):
+    """The text of a Components V2 message (its TextDisplays, in order)."""
+    out = []
+
+    def walk(items):
+        for c in items:
+            if isinstance(c, discord.TextDisplay):
+                out.append(c.content)
+            walk(getattr(c, "children", ()) or ())
+
+    walk(message.components)
+    return "\n".join(out)
+
+
+def settings_line(settings, loc, hosted=None):
+    """The lobby's line about the game's settings: the deadline per turn, what happens while
+    away, the colour-blind palette when the game's public pictures use it, the language
+    of its posts when the game has one of its own, and whether /ttr hint is allowed (then the
+    game is not rated)."""
     deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
                 else t("bot.settings.no_deadline", loc, hours=settings.remind))
-    return deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
+    if hosted is not None and game_palette(hosted) != "standard":
+        line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)
+    language = hosted.options.get(GAME_LANGUAGE) if hosted is not None else None
+    if language in LOCALES:
+        line += " " + t("bot.settings.language", loc, language=t(f"bot.lang.{language}", loc))
+    if hosted is not None and hosted.options.get(GAME_HINTS):
+        line += " " + t("bot.settings.hints", loc)
+    return line
 
 
 def vote_what(vote, hosted, loc):

@@ -23,9 +23,11 @@ from dataclasses import dataclass, field
 import discord
 
 from ..i18n import t
-from ..ratings import Z
-from ..stats import figure
+from ..ratings import MIN_GAMES, display_rating, provisional
 from . import components
+from .card_text import plain
+from .format import map_title
+from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
@@ -35,16 +37,22 @@ MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boos
 FILM_TIMEOUT = 180.0          # seconds a worker may take over one film (1-3 s is usual)
 
 
-async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD):
-    """GIF bytes of `film` (service.FilmInput), built in one of `workers` (a WorkerPool)."""
+async def build_film(workers, film, locale="en", max_bytes=MAX_UPLOAD, palette="standard"):
+    """GIF bytes of `film` (service.FilmInput), built in one of `workers` (a WorkerPool), in
+    the players' colours of `palette` (the game's public pictures', palettes.py)."""
     # imported here: Pillow is not needed before the first end
     from ..render.film import render_film
-    return await workers.run(functools.partial(render_film, max_bytes=max_bytes), film.game,
-                             list(film.names), list(film.actions), locale, timeout=FILM_TIMEOUT)
+    return await workers.run(functools.partial(render_film, max_bytes=max_bytes, palette=palette),
+                             film.game, list(film.names), list(film.actions), locale,
+                             timeout=FILM_TIMEOUT)
 
 
-def film_file(data, name=FILM_NAME):
-    return discord.File(io.BytesIO(data), filename=name)
+def film_file(data, name=FILM_NAME, description=None):
+    return discord.File(io.BytesIO(data), filename=name, description=description)
+
+
+def film_alt(board, loc):
+    return t("bot.alt.film", loc, map=plain(map_title(board, loc)))
 
 
 @dataclass
@@ -53,6 +61,7 @@ class FinalPost:
     game_id: int
     lines: list = field(default_factory=list)    # after the scores: the ratings
     film: bytes | None = None
+    film_alt: str | None = None
     view: discord.ui.View | None = None
 
     def attach(self, kwargs):
@@ -61,7 +70,7 @@ class FinalPost:
         out = dict(kwargs)
         files = [out.pop("file")] if "file" in out else []
         if self.film:
-            files.append(film_file(self.film))
+            files.append(film_file(self.film, description=self.film_alt))
         if files:
             out["files"] = files
         if self.view is not None:
@@ -80,14 +89,19 @@ class FinalPost:
 async def final_post(bot, hosted, loc, png=None):
     """The additions to the final post of the finished game `hosted`, in language `loc`; `png`
     is the final picture going with it (the film takes what is left of the upload limit)."""
-    end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc))
+    end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
+                    film_alt=film_alt(hosted.board, loc))
     try:
-        end.lines = rating_lines(await bot.service.game_rating(hosted.id), loc)
+        rating = await bot.service.game_rating(hosted.id)
+        end.lines = rating_lines(rating, loc)
+        if rating.rated:
+            end.view = components.rematch_view(hosted.id, loc, ratings=True)
     except Exception:
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
-        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""))
+        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""),
+                                    game_palette(hosted))
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end
@@ -95,15 +109,21 @@ async def final_post(bot, hosted, loc, png=None):
 
 def rating_lines(rating, loc):
     """What the game did to the ratings in its server, best placed first; or why it was not
-    rated. The values are the leaderboard's (mu - 3 sigma)."""
+    rated. Figures are display ratings (ratings.display_rating: 1000 to start). A player still
+    in their first MIN_GAMES rated games sees their rating marked provisional, without the
+    change: one early game moves it a lot either way, and a newcomer should not read a loss
+    in their first game as a verdict (as chess sites do)."""
     if not rating.rated:
         return ["", t(rating.reason, loc)] if rating.reason else []
-    lines = ["", t("bot.end.rated", loc, z=Z)]
+    lines = ["", t("bot.end.rated", loc)]
     for d in rating.changes:
-        after = figure(d.after.conservative)
-        if d.before is None:
-            lines.append(t("bot.end.rating_new", loc, name=d.name, after=after))
+        after = display_rating(d.after)
+        if d.before is None or provisional(d.games):
+            lines.append(t("bot.end.rating_new", loc, name=d.name, after=after,
+                           count=d.games, need=MIN_GAMES))
         else:
+            change = after - display_rating(d.before)
             lines.append(t("bot.end.rating", loc, name=d.name, after=after,
-                           before=figure(d.before.conservative)))
+                           before=display_rating(d.before),
+                           change=f"+{change}" if change >= 0 else f"−{-change}"))
     return lines

@@ -13,8 +13,11 @@ import logging
 import discord
 
 from ..i18n import t
+from .card_text import since_lines
 from .format import fit, hand_lines
 from .moves import panel_for  # the same panel the channel's buttons lead to
+from .palettes import seat_palette
+from .private_alt import private_board_alt
 
 log = logging.getLogger(__name__)
 WHY_ORDER = (None, "turn", "tunnel", "offer", "start", "end")   # the later, the stronger
@@ -45,18 +48,19 @@ class HandMessages:
             return
         loc = await self.bot.locale_for_user(user)
         content, view, png = await self._hand_content(hosted, seat, why, loc)
+        alt = private_board_alt(hosted.game, seat, loc)
         ref = await service.posted_message(hosted.id, hand_kind(user))
         try:
             if why is None and ref is not None:
                 try:
                     await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
                         content=content, view=view,
-                        attachments=[self.as_file(png)] if png else [])
+                        attachments=[self.as_file(png, description=alt)] if png else [])
                     return
                 except discord.NotFound:
                     pass        # deleted: a new one
             channel = await self.bot.create_dm(discord.Object(user))
-            kwargs = {"file": self.as_file(png)} if png else {}
+            kwargs = {"file": self.as_file(png, description=alt)} if png else {}
             msg = await channel.send(content, view=view or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none(),
                                      nonce=f"ttr{row.id}", silent=why is None, **kwargs)
@@ -86,9 +90,14 @@ class HandMessages:
                            points=players[seat]["total"]))
         elif why == "turn":
             lines.append(t("bot.hand.your_turn", loc, channel=f"<#{hosted.channel_id}>"))
+            since = await self.service.since_last_turn(hosted.id, seat)
+            if since is not None:       # what the others did meanwhile, as the card says it
+                lines += since_lines(since, game.board, hosted.names(), loc, None,
+                                     trains=game.trains)
         lines += hand_lines(v, loc, channel_id=hosted.channel_id)
         view = None
         if not game.over:
             _, view = panel_for(hosted, seat, loc)
-        png = await self.render(game, hosted.names(), viewer=seat, locale=loc)
+        png = await self.render(game, hosted.names(), viewer=seat, locale=loc,
+                                palette=await seat_palette(self.bot, hosted, seat))
         return fit("\n".join(lines)), view, png

@@ -22,6 +22,11 @@ TEMPLATES = {
     "draw": rf"ttr:draw:{_N}:{_S}:(?P<src>[a-z]{{1,12}})",
     "claim": rf"ttr:claim:{_N}:{_S}",
     "route": rf"ttr:route:{_N}:{_S}",
+    # a city first when more routes can be claimed than one menu holds (25), then its routes;
+    # a message holds several such menus, `part` tells them apart
+    "rcity": rf"ttr:rcity:{_N}:{_S}:(?P<part>\d)",
+    "station": rf"ttr:station:{_N}:{_S}",           # "Station…": the city menus
+    "stcity": rf"ttr:stcity:{_N}:{_S}:(?P<part>\d)",
     "pay": rf"ttr:pay:{_N}:{_S}:(?P<what>[rs])(?P<target>\d{{1,4}}):{_CARDS}",
     "tickets": rf"ttr:tickets:{_N}:{_S}",
     "keep": rf"ttr:keep:{_N}:{_S}",
@@ -37,6 +42,9 @@ TEMPLATES = {
     "record": rf"ttr:record:{_N}",
     "ranks": rf"ttr:ranks:{_G}:{_P}:(?P<map>[a-z0-9_]{{1,24}}|-)",
     "hist": rf"ttr:hist:{_G}:{_P}:(?P<user>\d{{1,20}})",
+    # /ttr help's "All commands" and "How ratings work" (also under the final post): no
+    # game, so the game's place holds 0
+    "help": rf"ttr:help:{_N}:(?P<topic>commands|ratings)",
     # a ballot in a vote (/ttr vote): the vote's id says which vote, whatever the game's seq
     "vote": rf"ttr:vote:{_N}:(?P<vote>\d{{1,12}}):(?P<op>yes|no)",
 }
@@ -67,7 +75,7 @@ def fields(match):
             out[k] = None
         elif k == "cards":
             out[k] = decode_cards(v)
-        elif k in ("game", "seq", "target", "guild", "page", "user", "vote"):
+        elif k in ("game", "seq", "target", "guild", "page", "user", "vote", "part"):
             out[k] = int(v)
         else:
             out[k] = v

@@ -23,7 +23,7 @@ from ..engine.actions import (
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
 from ..i18n import t
 from ..service import ServiceError
-from . import components
+from . import components, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
 from .clicks import on_click
@@ -37,6 +37,9 @@ from .format import (
     private_lines,
     route_choice_label,
 )
+from .palettes import user_palette
+from .private_alt import private_board_alt
+from .records_format import post_url
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action
@@ -60,6 +63,21 @@ async def channel_game(interaction, *, started=True):
     if started and not hosted.started:
         raise ServiceError("bot.not_started")
     return hosted
+
+
+async def ended_here(interaction):
+    """When the user's latest game finished in this channel: the line pointing to its final
+    post (or saying it is on its way), in their language; else None."""
+    bot = interaction.client
+    loc = await bot.user_locale(interaction)
+    game_id = await bot.service.last_finished_game(interaction.user.id)
+    hosted = await bot.service.load(game_id) if game_id is not None else None
+    if hosted is None or hosted.channel_id != interaction.channel_id:
+        return None
+    post = await bot.service.final_post(game_id)
+    if post is None:
+        return t("bot.hand.game_over_soon", loc, game=game_id)
+    return t("bot.hand.game_over", loc, game=game_id, link=post_url(hosted.guild_id, post))
 
 
 async def _started(bot, game_id):
@@ -89,6 +107,9 @@ async def _after(interaction, loc, eff):
     board = hosted.board
     seat = eff.actor
     lines = private_lines(eff.private.get(seat, []), board, loc)
+    if not eff.over and seat in eff.to_move and _tunnel_unpayable(hosted, seat):
+        lines += await _decline_for(interaction, loc, hosted, seat)
+        return await answer(interaction, fit("\n".join(lines)))
     view = None
     if not eff.over and seat in eff.to_move:
         more, view = panel_for(hosted, seat, loc)
@@ -96,7 +117,43 @@ async def _after(interaction, loc, eff):
     elif not lines:   # nothing private: confirm with what everyone will read
         lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
                             hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
-    await answer(interaction, fit("\n".join(lines)), view=view)
+    await answer(interaction, fit("\n".join(lines)), view=view,
+                 file=await _offer_board(interaction, lines, loc, hosted, seat))
+
+
+async def _offer_board(interaction, lines, loc, hosted, seat):
+    """The player's private board when they now have tickets to choose (the offer numbered on
+    the map as in the menu, render/tickets.py), as a file; None otherwise."""
+    game = hosted.game
+    if game.over or not game.offers[seat]:
+        return None
+    bot = interaction.client
+    png = await picture(interaction, lines, loc, game, hosted.names(), viewer=seat,
+                        palette=await user_palette(bot, interaction.user.id))
+    return bot.delivery.as_file(png, description=private_board_alt(game, seat, loc)) if png else None
+
+
+def _tunnel_unpayable(hosted, seat):
+    """A tunnel of `seat`'s waits for extra cards their hand cannot pay in any way."""
+    v = hosted.view(seat)
+    return (v.step == "tunnel" and v.tunnel is not None
+            and not payments.tunnel_options(v.hand, v.tunnel.extra, v.tunnel.color))
+
+
+async def _decline_for(interaction, loc, hosted, seat):
+    """Decline a tunnel the player cannot pay (there is nothing to choose) and say so: the
+    lines of the notice. The revealed cards are public; the hand is not mentioned."""
+    tunnel = hosted.view(seat).tunnel
+    label = hosted.board.route_label(tunnel.route)
+    try:
+        await interaction.client.service.act(hosted.id, interaction.user.id,
+                                             TunnelDecline(ANY_SEAT), hosted.seq)
+    except ServiceError as exc:
+        if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
+            raise
+        return [t("service.stale", loc)]
+    return [t("bot.tunnel.auto_declined", loc, route=label, extra=tunnel.extra,
+              revealed=card_list_text(tunnel.revealed, loc))]
 
 
 async def stale(interaction, loc, game_id):
@@ -132,10 +189,10 @@ def panel_for(hosted, seat, loc):
         return lines, components.tunnel_view(gid, seq, options, loc)
     if v.step == "second_card":
         return ([t("bot.panel.second", loc)],
-                components.turn_view(gid, seq, game, loc, step="second_card"))
+                components.turn_view(gid, seq, game, loc, step="second_card", viewer=v))
     if game.can_pass(seat):
         return [t("bot.panel.no_move", loc)], None
-    return [t("bot.panel.your_turn", loc)], components.turn_view(gid, seq, game, loc)
+    return [t("bot.panel.your_turn", loc)], components.turn_view(gid, seq, game, loc, viewer=v)
 
 
 # ----- paying: claims and stations ---------------------------------------------------------------------
@@ -196,6 +253,8 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
                   expected_seq=None):
     seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    if not 0 <= city < len(v.board.nodes):          # a forged menu value
+        raise UserFacing("bot.station.unknown_city")
     name, cost = v.board.nodes[city].name, v.station_cost()
     what = _Purchase(
         "s", city, {"city": name},
@@ -234,25 +293,74 @@ async def keep(interaction, loc, game_id, action, expected_seq=None):
     return await act(interaction, loc, game_id, action, expected_seq)
 
 
-async def route_menu(interaction, loc, game_id, seq):
-    """'Claim…': the routes this player can claim now, as a menu (25 at most)."""
+async def _my_turn_view(interaction, loc, game_id, seq):
+    """The clicking player's view for a menu of their turn; None after answering a stale click."""
     hosted = await _started(interaction.client, game_id)
     if hosted.seq != seq:
-        return await stale(interaction, loc, game_id)
+        await stale(interaction, loc, game_id)
+        return None
     seat = hosted.seat_of(interaction.user.id)
     if seat is None:
         raise ServiceError("service.not_a_player")
     if seat not in hosted.game.to_move():
         raise UserFacing("bot.not_your_turn")
-    v = hosted.view(seat)
-    routes = sorted((r for r, _ in v.claimable_routes()), key=lambda r: (-r.length, r.index))
-    if not routes:
+    return hosted.view(seat)
+
+
+async def route_menu(interaction, loc, game_id, seq):
+    """'Claim…': the routes this player can claim now, those serving their tickets first; past
+    25 of them, the first 25 still in one menu and the cities in menus below it (a city, then
+    a menu of its routes)."""
+    v = await _my_turn_view(interaction, loc, game_id, seq)
+    if v is None:
+        return
+    ordered = menus.ordered_routes(v)
+    if not ordered:
         raise UserFacing("bot.claim.none")
-    text = t("bot.claim.menu", loc, count=len(routes))
-    if len(routes) > 25:
-        text += "\n" + t("bot.claim.more", loc, count=len(routes) - 25)
-    await answer(interaction, text,
-                 view=components.route_view(game_id, seq, v.board, routes, loc))
+    text = t("bot.claim.menu", loc, count=len(ordered))
+    if any(serves for _, serves in ordered):
+        text += "\n" + t("bot.claim.tickets_first", loc, mark=menus.TICKET_MARK)
+    if len(ordered) <= menus.PER_MENU:
+        return await answer(interaction, text, view=components.route_view(
+            game_id, seq, menus.route_choices(v.board, ordered, loc), loc))
+    text += "\n" + t("bot.claim.city_first", loc)
+    await answer(interaction, text, view=components.city_menus_view(
+        "rcity", game_id, seq, menus.route_city_menus(v, ordered, loc),
+        routes=menus.route_choices(v.board, ordered, loc), loc=loc))
+
+
+async def city_routes(interaction, loc, game_id, seq, city):
+    """The second step: the payable routes of one city, as a menu."""
+    v = await _my_turn_view(interaction, loc, game_id, seq)
+    if v is None:
+        return
+    if not 0 <= city < len(v.board.nodes):
+        raise UserFacing("bot.error.old_control")
+    ordered = menus.routes_at(menus.ordered_routes(v), city)
+    if not ordered:
+        raise UserFacing("bot.claim.none")
+    await answer(interaction, t("bot.claim.city_menu", loc, city=v.board.nodes[city].name,
+                                count=len(ordered)),
+                 view=components.route_view(game_id, seq,
+                                            menus.route_choices(v.board, ordered, loc), loc))
+
+
+async def station_menu(interaction, loc, game_id, seq):
+    """'Station…': the cities a station can go to, those on the player's tickets first; only
+    when they can pay for one (otherwise why not)."""
+    v = await _my_turn_view(interaction, loc, game_id, seq)
+    if v is None:
+        return
+    cost = v.station_cost()
+    if not v.stations_left[v.seat]:
+        raise UserFacing("bot.station.none")
+    if not v.station_sites():
+        raise UserFacing("bot.station.no_city")
+    if not payments.station_options(v.hand, cost):
+        raise UserFacing("bot.station.cannot_pay_any", count=cost)
+    await answer(interaction, t("bot.station.menu", loc, count=cost),
+                 view=components.city_menus_view("stcity", game_id, seq,
+                                                 menus.station_menus(v, loc)))
 
 
 async def show_hand(interaction, loc, game_id):
@@ -268,12 +376,14 @@ async def show_hand(interaction, loc, game_id):
     if v.offer:
         more = more[len(offer_lines(v.board, v.offer, v.keep_min(), loc)):]   # already listed
     lines += more
-    png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat)
-    file = bot.delivery.as_file(png) if png else None
+    png = await picture(interaction, lines, loc, hosted.game, hosted.names(), viewer=seat,
+                        palette=await user_palette(bot, interaction.user.id))
+    file = bot.delivery.as_file(png, description=private_board_alt(hosted.game, seat, loc)) \
+        if png else None
     await answer(interaction, fit("\n".join(lines)), view=view, file=file)
 
 
-async def picture(interaction, lines, loc, game, names, viewer=None):
+async def picture(interaction, lines, loc, game, names, viewer=None, palette="standard"):
     """The board picture for this answer (from the cache when the state is unchanged), or None:
     past the member's allowance of pictures (cooldown.py) a line saying when the next one comes
     is added to `lines` instead."""
@@ -282,7 +392,9 @@ async def picture(interaction, lines, loc, game, names, viewer=None):
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
         return None
-    return await bot.pictures.render(game, names, viewer=viewer, locale=loc)
+    if viewer is None:      # the public picture: the phone map, as the turn card shows it
+        return await bot.pictures.map(game, names, loc, palette=palette)
+    return await bot.pictures.render(game, names, viewer=viewer, locale=loc, palette=palette)
 
 
 # ----- the turn panel's clicks ----------------------------------------------------------------------------
@@ -308,6 +420,25 @@ async def _draw_clicked(interaction, item):
 async def _claim_clicked(interaction, item):
     loc = await begin(interaction)
     await route_menu(interaction, loc, item.game_id, item.seq)
+
+
+@on_click("rcity")
+async def _route_city_picked(interaction, item):
+    loc = await begin(interaction)
+    await city_routes(interaction, loc, item.game_id, item.seq, _values(item, 10**4)[0])
+
+
+@on_click("station")
+async def _station_clicked(interaction, item):
+    loc = await begin(interaction)
+    await station_menu(interaction, loc, item.game_id, item.seq)
+
+
+@on_click("stcity")
+async def _station_city_picked(interaction, item):
+    loc = await begin(interaction)
+    await station(interaction, loc, item.game_id, _values(item, 10**4)[0],
+                  expected_seq=item.seq)
 
 
 @on_click("route")

@@ -58,6 +58,7 @@ class OutboxWorker(Refusals):
         self._busy = {}                # lane -> task
         self._task = None
         self._idle = asyncio.Event()
+        self._resting_until = None     # clock time the loop sleeps until with nothing to send
         self._last_purge = None
         self._blocks = {}              # lane -> LaneBlock, as last read
 
@@ -71,6 +72,17 @@ class OutboxWorker(Refusals):
     @property
     def running(self):
         return self._task is not None and not self._task.done()
+
+    @property
+    def busy(self):
+        """Whether the worker has something in hand: a lane sending, a wake it has not looked
+        at, or a row due by now (False while it sleeps with nothing due, or when stopped).
+        Read at one moment: the test harness waits on it, and a health check could."""
+        if not self.running:
+            return False
+        if self._busy or self._wake.is_set() or self._resting_until is None:
+            return True
+        return self.clock() >= self._resting_until
 
     def start(self):
         if self._task is None or self._task.done():
@@ -155,12 +167,19 @@ class OutboxWorker(Refusals):
             self._idle.set()
             await self._purge(now)
         delay = min(soonest - now, self.idle_poll) if soonest < math.inf else self.idle_poll
-        await sleep(self.clock, max(0.0, delay), self._wake)
+        if not self._busy:
+            self._resting_until = now + max(0.0, delay)
+        try:
+            await sleep(self.clock, max(0.0, delay), self._wake)
+        finally:
+            self._resting_until = None
 
     async def _deliver_refused(self, lane, unit):
         tried = True
         try:
-            if lane.startswith("c") and await self._catch_up(lane):
+            caught = await self._catch_up(lane) if lane.startswith("c") else False
+            if caught is not False:
+                tried = caught is not None
                 return
             tried = await self.service.claim_messages(_unit_ids(*unit))
             if tried:

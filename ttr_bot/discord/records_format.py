@@ -2,7 +2,7 @@
 link to a game's final post. Pure: service values in, Discord text out (players are mentions,
 which Discord shows by name and which the bot sends with every ping turned off)."""
 from ..i18n import t
-from ..ratings import MIN_GAMES, Z
+from ..ratings import MIN_GAMES, Z, display_rating
 from ..stats import figure, map_name
 from .format import fit, sep
 
@@ -30,7 +30,7 @@ def leaderboard_text(page, loc):
             lines.append(t("bot.board.empty", loc, games=MIN_GAMES))
         return "\n".join(lines)
     for e in page.entries:
-        params = dict(place=e.place, player=f"<@{e.user_id}>", value=figure(e.value),
+        params = dict(place=e.place, player=f"<@{e.user_id}>", value=display_rating(e.rating),
                       mu=figure(e.rating.mu), sigma=figure(e.rating.sigma), games=e.games)
         if page.map_id:
             lines.append(t("bot.board.line_map", loc, map_games=e.map_games or 0, **params))

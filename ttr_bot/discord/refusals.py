@@ -106,7 +106,7 @@ class Refusals:
     async def _catch_up(self, lane):
         """The first post after a refusal, for a channel that missed many: one catch-up post
         per game instead of each missed one. False if there is nothing to catch up (the rows
-        then go out one by one)."""
+        then go out one by one), None if another process holds them."""
         plans = catch_up_plan(await self.service.owed_in_lane(lane))
         if not plans:
             return False
@@ -114,7 +114,7 @@ class Refusals:
             return False                # its post failed a moment ago: the head goes first
         for last, parts, skipped, moves in plans:
             if not await self.service.claim_messages([r.id for r in (*parts, *skipped, last)]):
-                return True             # another process is at it
+                return None             # another process is at it
             card = replace(last, payload={**last.payload, "caught_up": moves})
             if not await self._attempt(card, parts, ()):
                 return True             # still refused (or failed): retried as the rules say

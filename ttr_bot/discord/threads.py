@@ -1,5 +1,7 @@
-"""A thread per game: `/ttr new thread:` opens the game in a new public thread of the channel,
-so that one channel can host many games at once and its own feed stays readable.
+"""A thread per game: `/ttr new` opens the game in a new public thread of the channel (by
+default, when the bot may: `may_open_thread`; `thread:False` keeps it in the channel), so that
+one channel can host many games at once and its own feed stays readable: the channel gets one
+line linking the thread at the start and one with the result at the end.
 
 The bot needs the "Create Public Threads" permission in the channel (and "Send Messages in
 Threads" to post there). Without it Discord answers 403; the game then opens in the channel as
@@ -13,6 +15,15 @@ import discord
 log = logging.getLogger(__name__)
 ARCHIVE_AFTER = 10080         # minutes without a message before Discord archives it: a week
 NAME_LIMIT = 100              # Discord's limit for a channel name
+
+
+def may_open_thread(interaction):
+    """Whether a game asked for without saying opens in a thread (the default): the bot may
+    create a public thread here and post both in it and in the channel (the line linking it).
+    Read from the interaction's own permissions, so no request is made to find out."""
+    perms = interaction.app_permissions
+    return isinstance(interaction.channel, discord.TextChannel) and perms.create_public_threads \
+        and perms.send_messages_in_threads and perms.send_messages
 
 
 async def open_thread(interaction, name):

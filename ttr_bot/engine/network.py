@@ -1,7 +1,10 @@
 """What a player's routes connect (docs/rules.md §5, §6, §8, §9, §11.7–10): tickets, the longest
-trail, the best use of stations. Pure functions over a board and each player's routes."""
+trail, the best use of stations; and which routes serve the tickets still open (the order of
+the claim and station menus). Pure functions over a board and each player's routes."""
 from __future__ import annotations
 
+import heapq
+import math
 from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -181,3 +184,64 @@ def best_ticket_score(board: Board, seat: int, own_routes: Iterable[int], ticket
             best = (key, results, borrowed)
     assert best is not None     # product() of non-empty options yields at least once
     return best[1], best[2]
+
+
+# ----- what serves a player's tickets (the claim and station menus' order) ---------------------------
+def _distances(board: Board, adj: list[list[tuple[int, int]]],
+               sources: Iterable[int]) -> list[float]:
+    """Cheapest cost from any of `sources` to every node over `adj` (node -> [(node, cost)])."""
+    dist: list[float] = [math.inf] * len(board.nodes)
+    heap: list[tuple[float, int]] = []
+    for s in sources:
+        dist[s] = 0
+        heap.append((0, s))
+    heapq.heapify(heap)
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, c in adj[u]:
+            if d + c < dist[v]:
+                dist[v] = d + c
+                heapq.heappush(heap, (d + c, v))
+    return dist
+
+
+def ticket_routes(board: Board, costs: Sequence[int | None],
+                  tickets: Iterable[int]) -> dict[int, int]:
+    """{route index: how many of `tickets` it serves}: the routes with a cost on some cheapest
+    way to finish each unfinished ticket. `costs[r]` is 0 for the player's own routes, the
+    trains it takes for a route still open to them, None for one they cannot have. A ticket
+    already joined (cost 0) or beyond reach serves nothing; a multi-destination ticket counts
+    for its cheapest destination. Ties count every cheapest way: a route is on one when the
+    cost from the ticket's one end to it, plus its own, plus the cost from it to the other
+    end is the cheapest total."""
+    adj: list[list[tuple[int, int]]] = [[] for _ in board.nodes]
+    for r, c in enumerate(costs):
+        if c is not None:
+            a, b = board.route_ends[r]
+            adj[a].append((b, c))
+            adj[b].append((a, c))
+    served: dict[int, int] = {}
+    for tid in tickets:
+        ticket = board.tickets[tid]
+        origin = board.place_nodes[ticket.origin]
+        da = _distances(board, adj, origin)
+        best: tuple[float, Sequence[int]] | None = None
+        for dest in ticket.dests:
+            nodes = board.place_nodes[dest]
+            cost = min(da[x] for x in nodes)
+            if best is None or cost < best[0]:
+                best = (cost, nodes)
+        assert best is not None          # a ticket has a destination
+        total, ends = best
+        if total == 0 or total == math.inf:
+            continue
+        db = _distances(board, adj, ends)
+        for r, c in enumerate(costs):
+            if not c:
+                continue
+            a, b = board.route_ends[r]
+            if min(da[a] + c + db[b], da[b] + c + db[a]) == total:
+                served[r] = served.get(r, 0) + 1
+    return served

@@ -11,7 +11,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 from random import Random
 
-from . import seat_rules
+from . import network, seat_rules
 from .actions import Action
 from .board import Board, Route
 from .cards import DECK_SIZE, N_CARD_KINDS, full_deck
@@ -83,6 +83,36 @@ class PlayerView:
     def station_sites(self) -> list[int]:
         """Node indices where this seat may build a station now (whatever its cards)."""
         return seat_rules.station_sites(self.board, self.station_owner, self.stations_left[self.seat])
+
+    def idle_turn(self) -> bool:
+        """Is it this seat's turn with nothing pending (what a claim or a station needs)?"""
+        return seat_rules.idle_turn(self.phase, self.step, self.current, self.seat)
+
+    def ticket_routes(self) -> dict[int, int]:
+        """{route index: how many of this seat's unfinished tickets it serves}: the routes on
+        a cheapest way (in trains, over its own routes and those still open to it) to finish
+        each one (network.ticket_routes). Stations are left out: they are a last resort."""
+        blocks = self.route_blocks()
+        costs: list[int | None] = [0 if o == self.seat else
+                 (self.board.routes[r].length if blocks[r] is None else None)
+                 for r, o in enumerate(self.owner)]
+        return network.ticket_routes(self.board, costs, self.tickets)
+
+    def open_ticket_nodes(self) -> list[int]:
+        """Node indices of the places on this seat's tickets not yet joined by its own routes,
+        in the order of its tickets (each node once)."""
+        board = self.board
+        own = [r for r, o in enumerate(self.owner) if o == self.seat]
+        comp = network.components(len(board.nodes), board, own)
+        out: dict[int, None] = {}
+        for tid in self.tickets:
+            ticket = board.tickets[tid]
+            if network.ticket_result(board, comp, ticket)[0]:
+                continue
+            for place in (ticket.origin, *ticket.dests):
+                for node in board.place_nodes[place]:
+                    out.setdefault(node, None)
+        return list(out)
 
     def keep_min(self) -> int:
         """The fewest tickets this seat must keep from its current offer (0 without one)."""

@@ -30,9 +30,10 @@ Every picture draws the lanes of double routes that the game has closed (2-3 pla
 engine's rule) as closed: a hatched ghost of a slot.
 
 All are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
-`fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto Sans Thai, Noto Sans
-Arabic and a Japanese subset of Noto Sans CJK JP (`text.py` picks the font of each character,
-orders right-to-left text and shapes it). A map's static layer (map, free slots, cities, names,
+`fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto fonts for Thai, Arabic,
+Hebrew, Indic scripts, Japanese, Chinese and Korean, and Noto Color Emoji (`text.py` picks the
+font of each character and shapes it; `bidi.py` orders right-to-left text; a right-to-left
+language's panel is drawn as its mirror, `text.mirrored`). A map's static layer (map, free slots, cities, names,
 panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).

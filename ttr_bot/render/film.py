@@ -47,6 +47,7 @@ engine's Illegal.
 """
 import io
 import math
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
@@ -165,8 +166,9 @@ class _Frames:
     """Draws the film's frames: the map of a state (whole, or only where it changed) at full
     size, halved and mapped onto the palette, and the band."""
 
-    def __init__(self, board, names, locale, n=None):
+    def __init__(self, board, names, locale, n=None, scheme=P.STANDARD):
         self.board, self.names, self.locale = board, names, locale
+        self.scheme = scheme                         # the players' colours (palette.SCHEMES)
         self.n = len(names) if n is None else n      # players: which lanes the game closes
         self.base = T.direction(locale)
         self.art = S.art(board, "film", locale, film_layout, _no_panel)
@@ -211,7 +213,7 @@ class _Frames:
             img.paste(P.HIGHLIGHT, (bx, by, bx + mask.width, by + mask.height), mask)
         g = SimpleNamespace(board=self.board, owner=owner, station_owner=built, last_move=None,
                             n=self.n)
-        overlay(img, art, g, highlight=False, trails=trails, closed=closed)
+        overlay(img, art, g, highlight=False, trails=trails, closed=closed, scheme=self.scheme)
 
     def _box(self, kind, what):
         """The page box of a route's cars or halo, or of a station with its ring (cached)."""
@@ -274,22 +276,29 @@ class _Frames:
         w, h = x1 - x0, y1 - y0
         img = Image.new("RGB", (w, h), P.PANEL_BG)
         d = ImageDraw.Draw(img)
-        n = len(points)
+        # a right-to-left language's band is drawn as its mirror (the first seat on the right)
+        with T.mirrored(img, (0, 0, w - 1, h - 1)) if self.base == "rtl" else nullcontext():
+            self._band(img, d, label, points, winners, w, h)
         if self.portrait:
             d.line((0, 0, 0, h), fill=P.RULE, width=2)
+        else:
+            d.line((0, 0, w, 0), fill=P.RULE, width=2)
+        return img
+
+    def _band(self, img, d, label, points, winners, w, h):
+        n = len(points)
+        if self.portrait:
             _fit_draw(img, 20, 40, label, 24, w - 40, self.base)
             row = 62
             for seat in range(n):
                 self._cell(img, d, seat, points[seat], winners, 16, 80 + seat * row, w - 32, row - 8)
-            return img
-        d.line((0, 0, w, 0), fill=P.RULE, width=2)
+            return
         lw = 150
         _fit_draw(img, 14, h / 2, label, 20, lw - 20, self.base)
         cw = (w - lw - 8) / n
         for seat in range(n):
             self._cell(img, d, seat, points[seat], winners, round(lw + seat * cw), 6,
                        round(cw) - 6, h - 12)
-        return img
 
     def _cell(self, img, d, seat, score, winners, x, y, w, h):
         won = winners is not None and seat in winners
@@ -297,7 +306,7 @@ class _Frames:
             d.rounded_rectangle((x, y, x + w, y + h), 8, fill=(255, 250, 225), outline=P.TRAIL,
                                 width=2)
         sw = 26
-        PN.paste(img, PN.swatch(seat, sw), x + 6, y + (h - sw) / 2)
+        PN.paste(img, PN.swatch(seat, sw, self.scheme), x + 6, y + (h - sw) / 2)
         tx = x + 6 + sw + 8
         room = x + w - 6 - tx
         score_text = str(score)
@@ -354,12 +363,13 @@ def _make_palette(samples):
 # ----- the film --------------------------------------------------------------------------------------
 
 def render_film(game, names, actions, locale="en", *, max_bytes=MAX_BYTES,
-                max_frames=MAX_FRAMES):
-    """GIF bytes of the film of `game` (as dealt) played through `actions`."""
+                max_frames=MAX_FRAMES, palette=P.STANDARD):
+    """GIF bytes of the film of `game` (as dealt) played through `actions`, in the players'
+    colours of `palette` (palette.SCHEMES: the game's, as its public pictures)."""
     game, states = replay_states(game, actions)
     names = list(names)
     board = game.board
-    fr = _Frames(board, names, locale, game.n)
+    fr = _Frames(board, names, locale, game.n, palette)
     empty = State(tuple([-1] * len(board.routes)), {}, tuple([0] * game.n), 0)
     end = State(tuple(game.owner), dict(game.station_owner), tuple(game.route_points), game.turn)
     players, winners = game.scores()

@@ -154,7 +154,8 @@ def paste(img, sprite, x, y):
 
 
 def name_of(names, seat, locale):
-    if names and 0 <= seat < len(names) and names[seat]:
+    """The seat's name, or "Player N" when there is none or no font draws any of it."""
+    if names and 0 <= seat < len(names) and names[seat] and T.visible(str(names[seat])):
         return str(names[seat])
     return t("render.player", locale, n=seat + 1)
 

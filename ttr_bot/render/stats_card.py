@@ -3,8 +3,8 @@
     render_stats(stats, locale="en") -> PNG bytes
 
 Header: the player's name (any script) and where the figures come from (this server or every
-server, and the map); at the right the rating: the leaderboard value μ – 3σ, with μ ± σ and
-the number of rated games under it (provisional before `ratings.MIN_GAMES` rated games).
+server, and the map); at the right the rating: the display rating (ratings.display_rating,
+1000 to start), with the number of rated games under it (provisional before `ratings.MIN_GAMES` rated games).
 Then five tiles: games (wins, win rate), mean score (best), tickets completed / failed,
 longest-path bonuses, favourite map; then a line per map. A player with no games gets the
 header and a sentence instead. Every word comes from the catalog (`render.stats.*`, map names

@@ -63,13 +63,16 @@ HAVE_RAQM = features.check("raqm")
 
 class Face:
     """One font family of the fallback chain: its Regular and Bold files (Bold missing: the
-    Regular outlines are stroked to embolden them); `ppem`: a bitmap font's only size."""
+    Regular outlines are stroked to embolden them). `ppem`: the face is drawn at this one size
+    and the drawing scaled to the text's: a bitmap font's only size, or a big CFF font's, for
+    FreeType keeps ~6 MiB per size of the CJK names cut (its subroutines), and the pictures use
+    a dozen sizes; `color`: a colour font (embedded colour bitmaps)."""
 
-    def __init__(self, name, regular, bold=None, ppem=None):
+    def __init__(self, name, regular, bold=None, ppem=None, color=False):
         self.name = name
         self.files = (FONT_DIR / regular, FONT_DIR / (bold or regular))
-        self.embolden = bold is None and ppem is None
-        self.ppem = ppem
+        self.embolden = bold is None and not color
+        self.ppem, self.color = ppem, color
 
 
 def _both(name, family):
@@ -87,8 +90,8 @@ FACES = (
     _both("armenian", "Armenian"),
     _both("georgian", "Georgian"),
     Face("japanese", "NotoSansCJKjp-Regular-subset.otf", "NotoSansCJKjp-Bold-subset.otf"),
-    Face("cjk", "NotoSansCJKjp-Regular-names.otf"),
-    Face("emoji", "NotoColorEmoji-40ppem.ttf", ppem=40),
+    Face("cjk", "NotoSansCJKjp-Regular-names.otf", ppem=64),
+    Face("emoji", "NotoColorEmoji-40ppem.ttf", ppem=40, color=True),
     Face("symbols", "NotoSansSymbols2-Regular.ttf"),
     Face("math", "NotoSansMath-Regular.ttf"),
 )
@@ -154,16 +157,23 @@ def font(size, bold=False):
                               layout_engine=ImageFont.Layout.BASIC)
 
 
-@lru_cache(maxsize=256)
 def face_font(face, size, bold=False, shaped=True):
-    """A face at this size; `shaped`: laid out by libraqm (where Pillow has it). Opened by
-    path: FreeType maps the file, shared by all sizes, where a font given as bytes would keep
-    its own copy (2 MB for each size of the Japanese font)."""
+    """A face at this size; `shaped`: laid out by libraqm (where Pillow has it). A face drawn
+    at one size (`Face.ppem`) or without a Bold file is the same FreeType face for every size
+    or weight asked: each one opened costs memory (~6 MiB for the CJK names cut)."""
     if face == LATIN and not shaped:
         return font(size, bold)
-    size = FACES[face].ppem or size
-    engine = ImageFont.Layout.RAQM if shaped and HAVE_RAQM else ImageFont.Layout.BASIC
-    return ImageFont.truetype(str(FACES[face].files[bool(bold)]), size, layout_engine=engine)
+    f = FACES[face]
+    path = f.files[bool(bold)]
+    return _open_face(str(path), f.ppem or size, shaped and HAVE_RAQM)
+
+
+@lru_cache(maxsize=128)
+def _open_face(path, size, raqm):
+    """Opened by path: FreeType maps the file, where a font given as bytes would keep its own
+    copy for each size."""
+    engine = ImageFont.Layout.RAQM if raqm else ImageFont.Layout.BASIC
+    return ImageFont.truetype(path, size, layout_engine=engine)
 
 
 def ignorable(ch):
@@ -280,8 +290,10 @@ class Run:
         return face_font(self.face, size, bold, self.shaped)
 
     def stroke(self, size, bold):
-        """The stroke that emboldens a face without a Bold file (0: none)."""
-        return round(size / 28, 2) if bold and FACES[self.face].embolden else 0
+        """The stroke that emboldens a face without a Bold file (0: none), at the size the
+        face is drawn at."""
+        face = FACES[self.face]
+        return round((face.ppem or size) / 28, 2) if bold and face.embolden else 0
 
     def kwargs(self):
         if self.shaped and HAVE_RAQM:
@@ -396,8 +408,8 @@ def rasterise(text, size, bold=False, halo=0, base=None):
         for r, box in zip(lay.runs, boxes):
             rf, kw, sw = r.font(size, bold), r.kwargs(), r.stroke(size, bold)
             if FACES[r.face].ppem:
-                color = _draw_bitmap_run(r, rf, kw, box, (pad_x + r.x, base_y), color,
-                                         (w, h), outline, halo)
+                color = _draw_scaled_run(r, rf, kw, sw, box, (pad_x + r.x, base_y), fill,
+                                         color, outline, halo)
                 continue
             ImageDraw.Draw(fill).text((pad_x + r.x, base_y), r.text, font=rf, fill=255,
                                       anchor="ls", stroke_width=sw, stroke_fill=255, **kw)
@@ -408,26 +420,36 @@ def rasterise(text, size, bold=False, halo=0, base=None):
     return Text(fill, outline, pad_x, pad_y, lay.width, ascent, descent, size, color)
 
 
-def _draw_bitmap_run(r, rf, kw, box, origin, color, size, outline, halo):
-    """A colour emoji run: drawn at the font's size, scaled to the text's, laid on `color`
-    (RGBA, made on first use); its shape widens the halo."""
+def _draw_scaled_run(r, rf, kw, sw, box, origin, fill, color, outline, halo):
+    """A run of a face drawn at its one size (`Face.ppem`), scaled to the text's: into `fill`,
+    or for a colour font onto `color` (RGBA, made on first use; returned); its shape widens
+    the halo."""
     x0, y0, x1, y1 = (round(v / r.scale) for v in box)
     if x1 <= x0 or y1 <= y0:
         return color
-    tile = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
-    ImageDraw.Draw(tile).text((-x0, -y0), r.text, font=rf, anchor="ls", embedded_color=True,
-                              **kw)
+    colored = FACES[r.face].color
+    tile = Image.new("RGBA" if colored else "L", (x1 - x0, y1 - y0), 0)
+    if colored:
+        ImageDraw.Draw(tile).text((-x0, -y0), r.text, font=rf, anchor="ls", embedded_color=True,
+                                  **kw)
+    else:
+        ImageDraw.Draw(tile).text((-x0, -y0), r.text, font=rf, anchor="ls", fill=255,
+                                  stroke_width=sw, stroke_fill=255, **kw)
     w, h = max(1, round(tile.width * r.scale)), max(1, round(tile.height * r.scale))
     tile = tile.resize((w, h), Image.LANCZOS)
     at = (round(origin[0] + x0 * r.scale), round(origin[1] + y0 * r.scale))
-    if color is None:
-        color = Image.new("RGBA", size, (0, 0, 0, 0))
-    layer = Image.new("RGBA", size, (0, 0, 0, 0))
-    layer.paste(tile, at)
-    color = Image.alpha_composite(color, layer)
+    shape = tile.getchannel("A") if colored else tile
+    if colored:
+        if color is None:
+            color = Image.new("RGBA", fill.size, (0, 0, 0, 0))
+        layer = Image.new("RGBA", fill.size, (0, 0, 0, 0))
+        layer.paste(tile, at)
+        color = Image.alpha_composite(color, layer)
+    else:
+        fill.paste(255, at + (at[0] + w, at[1] + h), shape)
     if halo:
-        grown = tile.getchannel("A").filter(ImageFilter.MaxFilter(2 * halo + 1))
-        outline.paste(255, at, grown)
+        grown = shape.filter(ImageFilter.MaxFilter(2 * halo + 1))
+        outline.paste(255, at + (at[0] + w, at[1] + h), grown)
     return color
 
 
@@ -447,6 +469,11 @@ def _rasterise_simple(text, size, bold, halo):
             ImageDraw.Draw(outline).text((pad, pad), text, font=f, fill=255, anchor="la",
                                          stroke_width=halo, stroke_fill=255)
     return Text(fill, outline, pad, pad, width, ascent, descent, size)
+
+
+def visible(text):
+    """Whether anything of `text` is drawn (a name all of whose characters no font has is not)."""
+    return bool(layout(text, 16).runs)
 
 
 def width(text, size, bold=False, base=None):

@@ -9,11 +9,12 @@ from ..maps import available_maps, variants
 from ..store import Shards, open_store
 from .adapter_state import PostedMessage
 from .effects import Effects, Handover, ServiceError
+from .hints import GAME_HINTS, Hint
 from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
-from .levels import LEAVE_LEVEL, LEVELS
+from .levels import LEAVE_LEVEL, LEVELS, configured_agents
 from .listing import GameListing
-from .lobby import GAME_LANGUAGE, REMATCH_OF, Rematch, check_table
+from .lobby import GAME_LANGUAGE, GAME_PALETTE, PALETTES, REMATCH_OF, Rematch, check_table
 from .notify import HOW, BadSetting
 from .records import (
     FilmInput,
@@ -25,6 +26,7 @@ from .records import (
     LeaderboardPage,
     RatingDelta,
 )
+from .since import SinceLastTurn
 from .turns import AWAY_MODES, DEADLINES, DEFAULT_DEADLINE, MAX_AWAY_DAYS, REMINDS
 
 
@@ -47,6 +49,7 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "open_service", "playable_maps", "REMATCH_OF", "GAME_LANGUAGE", "Rematch",
+           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF",
+           "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]

@@ -48,6 +48,14 @@ class AdapterState:
         """None clears the choice."""
         await self.store.set_locale(user_id, locale, now=self.clock())
 
+    async def user_palette(self, user_id):
+        """The user's /ttr me colours choice for their own pictures ("standard" without one)."""
+        return await self.store.get_palette(user_id) or "standard"
+
+    async def set_user_palette(self, user_id, palette):
+        """None clears the choice."""
+        await self.store.set_palette(user_id, palette, now=self.clock())
+
     async def server_locale(self, guild_id):
         """The server's /ttr server language choice, or None."""
         return await self.store.get_guild_locale(guild_id)

@@ -56,7 +56,7 @@ class AwayPeriods:
             if hosted.is_active and seat in hosted.game.to_move():
                 extra += await self._credit_deadline(hosted, seat, away, now)
         owed = Owed(tuple(rows))
-        await self.store.clear_away(user_id, guild_id, owed=owed)
+        await self.store.clear_away(user_id, guild_id, owed=owed, now=now)
         self._committed(owed)
         for game_id, timer, due in extra:
             owed = Owed(timers=(NewTimer(DEADLINE, due, timer.payload),))

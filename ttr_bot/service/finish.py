@@ -1,7 +1,7 @@
 """What a finishing game records: each seat's result, and what it does to the ratings.
 
     results, rated, reason = finished_results(hosted, game)
-    update = rating_update(hosted.guild_id, results)       # None if the game is not rated
+    update = rating_update(hosted.guild_id, results) if rated else None
 
 Both go to the store with the game's last action, in one transaction (`append_action(...,
 results=..., ratings=...)`): the game is rated exactly once, when it finishes, durably with its
@@ -28,6 +28,16 @@ from ..ratings import (
     seat_status,
 )
 from ..store import GLOBAL_SCOPE, RatingUpdate, RatingValue, SeatResult
+from .hints import hints_allowed
+
+
+def game_rated(hosted, seats):
+    """(rated?, the catalog key of why not) for a game with these RatedSeats: ratings.py's
+    rules, and never a game whose host allowed /ttr hint (a computer's advice is not the
+    player's skill)."""
+    if hints_allowed(hosted):
+        return False, "bot.ratings.unrated.hints"
+    return is_rated(seats)
 
 
 def finished_results(hosted, game):
@@ -53,7 +63,7 @@ def finished_results(hosted, game):
             longest_bonus=pl["bonuses"]["longest_path"] > 0 if has_longest else None,
             turns_human=human, turns_total=total, handover=seat.handover))
     seats = [rated_seat(r) for r in results]
-    rated, reason = is_rated(seats)
+    rated, reason = game_rated(hosted, seats)
     results = [replace(r, rated=rated and seat_status(s) in ("rated", "left"))
                for r, s in zip(results, seats)]
     return results, rated, reason

@@ -10,8 +10,9 @@ The lobby and rematches (lobby.py), seats handed to computer players (handover.p
 adapter asks the service to remember for it (adapter_state.py), a server's statistics,
 leaderboard, history and films (records.py), what each change owes players (owed.py: the
 outbox rows and timers written in the change's transaction), the timers' handlers and absent
-players (absence.py), away periods (away.py), votes (votes.py), the outbox as the delivery
-worker sees it (outbox.py) and /ttr games (listing.py) are mixed into `GameService`; what a
+players (absence.py), away periods (away.py), votes (votes.py), hints (hints.py), the outbox
+as the delivery worker sees it (outbox.py), what the others did since a player's last move
+(since.py) and /ttr games (listing.py) are mixed into `GameService`; what a
 finishing game records, ratings included, is finish.py's.
 """
 import json
@@ -42,6 +43,7 @@ from .away import AwayPeriods
 from .effects import Effects, ServiceError, changed_seats, split_events
 from .finish import finished_results, rating_update
 from .handover import SeatHandover
+from .hints import Hints
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .invariants import TimerInvariants
 from .levels import LEVEL_NAMES, default_agents
@@ -51,6 +53,7 @@ from .outbox import OutboxAccess
 from .owed import Owing
 from .records import GameRecords
 from .scheduler import Scheduler
+from .since import SinceLastMove
 from .turns import BOT_MOVE
 from .votes import Votes
 
@@ -62,7 +65,7 @@ SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the l
 
 
 class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence, AwayPeriods,
-                  Votes, OutboxAccess, Listing, TimerInvariants):
+                  Votes, OutboxAccess, Listing, TimerInvariants, SinceLastMove, Hints):
     def __init__(self, store, *, clock=time.time, seeds=None, cache_size=256, bot_delay=2.0,
                  agents=None, on_outbox=None, scheduler_options=None, workers=None,
                  decision_timeout=30.0, shards=None, owner=None):
@@ -100,6 +103,11 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
 
     async def stop(self):
         await self.scheduler.stop()
+
+    @property
+    def busy(self):
+        """Whether a timer is firing or due by now (the scheduler's `busy`)."""
+        return self.scheduler.busy
 
     async def close(self):
         """Stop, and close the store."""
@@ -323,7 +331,7 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         results = rated = unrated = ratings = None
         if game.over:   # the results and the ratings go with the last action, atomically
             results, rated, unrated = finished_results(hosted, game)
-            ratings = rating_update(hosted.guild_id, results)
+            ratings = rating_update(hosted.guild_id, results) if rated else None
         public, private = split_events(events)
         now = self.clock()
         after = replace(hosted, game=game, seq=hosted.seq + 1, updated_at=now,

@@ -16,6 +16,7 @@ from ..i18n import LOCALES
 from ..maps import MapError, variants
 from ..store import ChannelBusy, NewTimer, Owed, SeatTaken, WrongStatus
 from .effects import Effects, ServiceError
+from .hints import GAME_HINTS
 from .hosted import CANCELLED, LOBBY, HostedGame
 from .levels import BOT_LEVELS
 from .owed import channel_row, dm_row
@@ -35,6 +36,11 @@ from .turns import (
 # the option saying which language the game's public posts and board are in (a locale of
 # i18n.LOCALES, fixed when the lobby opens; a rematch copies it with the other options)
 GAME_LANGUAGE = "language"
+# the option saying which colours the game's public pictures are in (/ttr new colours:), one of
+# PALETTES (render/palette.py SCHEMES); absent: the standard ones
+GAME_PALETTE = "palette"
+PALETTES = ("standard", "colourblind")
+# GAME_HINTS (hints.py): True when the host allowed /ttr hint; such a game is never rated
 
 
 def game_options(options):
@@ -47,6 +53,10 @@ def game_options(options):
            if out[k] not in allowed]
     if GAME_LANGUAGE in out and out[GAME_LANGUAGE] not in LOCALES:
         bad.append(GAME_LANGUAGE)
+    if GAME_PALETTE in out and out[GAME_PALETTE] not in PALETTES:
+        bad.append(GAME_PALETTE)
+    if GAME_HINTS in out and not isinstance(out[GAME_HINTS], bool):
+        bad.append(GAME_HINTS)
     if bad:
         raise ServiceError("service.bad_option", option=", ".join(bad))
     return out

@@ -10,6 +10,10 @@ player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
              carries the whole turn in one post (by: "timeout" / "away" when a computer played
              for an absent player; next: the seat to move)
   handover   {seat, name, user_id, level, reason, by, host_id}
+             A turn that hands over to a computer player is held as well: the computers'
+             turns fold into the card of the next human to move (or of the end).
+  thinking   {seat}                               a human's move handed over to computers: the
+             last card loses its buttons and says they are thinking (one edit)
   cancel     {reason, handover}
   notice     {key, params, ping}                  a line in the channel (ping: users mentioned)
   reminder   {seat, user, deadline, n}            "still your turn" in the channel
@@ -149,7 +153,13 @@ class Owing:
                 drop.append(IDLE)
                 timers.append(idle_timer(now))
         if humans or game.over:
-            rows.insert(0, channel_row(after, "turn", turn, held=not (ended or game.over)))
+            # a turn that hands over to a computer player is held too: the computers' turns
+            # fold into the card of the next human to move (or the end), one post, not many
+            to_computer = ended and _computer_next(after)
+            rows.insert(0, channel_row(after, "turn", turn,
+                                       held=not (ended or game.over) or to_computer))
+            if to_computer and not before.seats[seat].is_bot:
+                rows.insert(1, channel_row(after, "thinking", {"seat": seat}))
             for s in sorted(changed_seats(public)):
                 if not after.seats[s].is_bot and not game.over:
                     rows.append(hand_row(after, s, _why(public, s)))
@@ -181,6 +191,11 @@ class Owing:
         rows.append(hand_row(hosted, seat, "turn"))
         drop = (TURN_KINDS[:3] if game.phase == "play" else ())
         return Owed(tuple(rows), tuple(timers), drop), fields
+
+
+def _computer_next(hosted):
+    game = hosted.game
+    return not game.over and game.phase == "play" and hosted.seats[game.current].is_bot
 
 
 def _why(public, seat):

@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from ..engine.game import Game
 from ..maps import available_maps
-from ..ratings import MIN_GAMES, Rating, is_rated
+from ..ratings import MIN_GAMES, Rating
 from ..stats import player_stats
 from ..store import GLOBAL_SCOPE
 from .adapter_state import PostedMessage
 from .effects import ServiceError
-from .finish import rated_seat, recompute, scopes
+from .finish import game_rated, rated_seat, recompute, scopes
 
 PER_PAGE = 10
 
@@ -88,6 +88,7 @@ class RatingDelta:
     name: str
     before: Rating | None         # None: the player's first rated game here
     after: Rating
+    games: int = 1                # the player's rated games here (as stored now)
 
 
 @dataclass(frozen=True)
@@ -195,17 +196,19 @@ class GameRecords:
         if hosted is None or not hosted.is_finished:
             raise ServiceError("service.not_finished")
         results = await self.store.load_results(game_id)
-        rated, reason = is_rated([rated_seat(r) for r in results])
+        rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
         changes = {c.user_id: c for c in await self.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
+        stored = await self.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
         deltas = []
         for r in order:
             c = changes[rated_seat(r).user_id]
             before = None if c.mu_before is None else Rating(c.mu_before, c.sigma_before)
+            games = stored[c.user_id].games if c.user_id in stored else 1
             deltas.append(RatingDelta(c.user_id, r.name or "?", before,
-                                      Rating(c.mu_after, c.sigma_after)))
+                                      Rating(c.mu_after, c.sigma_after), games))
         return GameRating(rated, reason, tuple(deltas))
 
     async def recompute_ratings(self, scope):

@@ -88,6 +88,17 @@ class Scheduler:
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
 
+    @property
+    def busy(self) -> bool:
+        """Whether the scheduler has something in hand: a handler running, a wake it has not
+        looked at, or a timer due by now (False while it sleeps for a later timer, or when
+        stopped). Read at one moment: the test harness waits on it, and a health check could."""
+        if not self.running:
+            return False
+        if self._firing or self._wake.is_set() or self._waiting_for is None:
+            return True
+        return self.clock() >= self._waiting_for
+
     async def start(self) -> None:
         """Start the task; it first coalesces what fell due while the bot was down."""
         if self.running:

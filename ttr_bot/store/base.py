@@ -293,6 +293,15 @@ class Store(ABC):
     async def set_locale(self, user_id: int, locale: str | None, now: float | None = None) -> None:
         """None clears the choice (back to the guild's or Discord's locale)."""
 
+    @abstractmethod
+    async def get_palette(self, user_id: int) -> str | None:
+        """The user's colour palette for their own pictures (/ttr me colours), or None."""
+
+    @abstractmethod
+    async def set_palette(self, user_id: int, palette: str | None,
+                          now: float | None = None) -> None:
+        """None clears the choice (back to the standard colours)."""
+
     # -- servers -------------------------------------------------------------------------------
     @abstractmethod
     async def get_guild_locale(self, guild_id: int) -> str | None:
@@ -327,8 +336,10 @@ class Store(ABC):
     @abstractmethod
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
-        """End the user's away period in that guild; the one ended, or None."""
+        """End the user's away period in that guild; the one ended, or None. `owed` is
+        written as of `now` (the service's clock)."""
 
     @abstractmethod
     async def get_away(self, user_id: int, guild_id: int) -> Away | None: ...

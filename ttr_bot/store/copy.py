@@ -21,6 +21,7 @@ bot first: the copy is of the moment it starts. A target that already holds anyt
 refused. Both drivers' internals are used here (their connections), so nothing of this is part
 of the `Store` interface the service sees.
 """
+import asyncio
 import hashlib
 import os
 import time
@@ -65,7 +66,8 @@ TABLES = (
     _table("snapshots", "game_id:int seq:int state:json updated_at:float", "game_id"),
     _table("timers", "id:int game_id:int kind:text due_at:float payload:json created_at:float "
            "attempts:int", "id", identity="id"),
-    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float notify:json",
+    _table("users", "user_id:int locale:text dms_closed:bool updated_at:float notify:json "
+           "palette:text",
            "user_id", label="user settings"),
     _table("away", "user_id:int guild_id:int since:float until:float", "user_id,guild_id",
            label="away periods"),
@@ -370,7 +372,7 @@ async def migrate_database(source_url: str, target_url: str, *, check_game: Game
     dst_driver, dst_target = parse_db_url(target_url)
     if (src_driver, _same(src_driver, src_target)) == (dst_driver, _same(dst_driver, dst_target)):
         raise CopyError("--from and --to name the same database")
-    if src_driver == "sqlite" and not os.path.exists(src_target):
+    if src_driver == "sqlite" and not await asyncio.to_thread(os.path.exists, src_target):
         raise CopyError(f"there is no SQLite database at {src_target}")
     report = CopyReport(redact(source_url), redact(target_url), copied=not verify_only)
     source = open_store(source_url, **options)

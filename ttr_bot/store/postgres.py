@@ -673,6 +673,18 @@ class PostgresStore(Store):
             "updated_at = excluded.updated_at", user_id, locale, now_or_clock(now),
         )
 
+    async def get_palette(self, user_id: int) -> str | None:
+        row = await self._fetchrow("SELECT palette FROM users WHERE user_id = $1", user_id)
+        return row[0] if row else None
+
+    async def set_palette(self, user_id: int, palette: str | None,
+                          now: float | None = None) -> None:
+        await self._execute(
+            "INSERT INTO users (user_id, palette, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, "
+            "updated_at = excluded.updated_at", user_id, palette, now_or_clock(now),
+        )
+
     async def get_guild_locale(self, guild_id: int) -> str | None:
         row = await self._fetchrow(
             "SELECT locale FROM guild_settings WHERE guild_id = $1", guild_id)
@@ -721,13 +733,14 @@ class PostgresStore(Store):
 
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
         async with self._transaction() as conn:
             row = await conn.fetchrow(
                 "DELETE FROM away WHERE user_id = $1 AND guild_id = $2 "
                 "RETURNING user_id, guild_id, since, until", user_id, guild_id,
             )
-            await _write_owed(conn, None, owed, now_or_clock(None))
+            await _write_owed(conn, None, owed, now_or_clock(now))
         return Away(*row) if row else None
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:

@@ -649,6 +649,18 @@ class SqliteStore(Store):
             "updated_at = excluded.updated_at", (user_id, locale, now_or_clock(now)),
         )
 
+    async def get_palette(self, user_id: int) -> str | None:
+        row = await self._fetchone("SELECT palette FROM users WHERE user_id = ?", (user_id,))
+        return row[0] if row else None
+
+    async def set_palette(self, user_id: int, palette: str | None,
+                          now: float | None = None) -> None:
+        await self._write(
+            "INSERT INTO users (user_id, palette, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET palette = excluded.palette, "
+            "updated_at = excluded.updated_at", (user_id, palette, now_or_clock(now)),
+        )
+
     async def get_guild_locale(self, guild_id: int) -> str | None:
         row = await self._fetchone(
             "SELECT locale FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -697,13 +709,14 @@ class SqliteStore(Store):
 
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
+        now: float | None = None,
     ) -> Away | None:
         async with self._transaction() as db:
             rows = await db.execute_fetchall(
                 "DELETE FROM away WHERE user_id = ? AND guild_id = ? "
                 "RETURNING user_id, guild_id, since, until", (user_id, guild_id),
             )
-            await _write_owed(db, None, owed, now_or_clock(None))
+            await _write_owed(db, None, owed, now_or_clock(now))
         return Away(*rows[0]) if rows else None
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:

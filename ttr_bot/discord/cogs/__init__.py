@@ -5,6 +5,7 @@ notifications, away) under /ttr me; this server's games and its language under /
 from .absence import Absence
 from .base import ttr_group
 from .games import Games
+from .hint import Hint
 from .history import History
 from .info import Info
 from .lobby import Lobby
@@ -17,7 +18,7 @@ from .server import Server
 
 
 def all_cogs():
-    return (Lobby, Play, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server)
+    return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server)
 
 
 __all__ = ["all_cogs", "ttr_group"]

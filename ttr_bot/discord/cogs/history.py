@@ -95,7 +95,8 @@ class History(GroupedCog):
             raise UserFacing("bot.replay.failed") from None
         await answer(interaction, t("bot.replay.done", loc, game=game,
                                     map=map_title(film.game.board, loc)),
-                     file=finale.film_file(data))
+                     file=finale.film_file(data, description=finale.film_alt(film.game.board,
+                                                                             loc)))
 
     @app_commands.command(name="export", description=text("bot.cmd.export"))
     @app_commands.describe(game=text("bot.opt.game"))

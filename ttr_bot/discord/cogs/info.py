@@ -6,9 +6,12 @@ from discord import app_commands
 
 from ...i18n import t
 from ...ratings import rules_lines as rules_of_rating
-from .. import moves
+from .. import components, moves
+from ..card_text import board_alt
+from ..clicks import on_click
 from ..errors import answer
 from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
+from ..palettes import game_palette
 from ..translator import text
 from .base import GroupedCog
 
@@ -18,15 +21,21 @@ MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 # what /ttr help lists, in this order; a command's description is bot.cmd.<its last word>
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
-             "return", "leave", "replace", "cancel", "me language", "me notify", "me away",
-             "server stats", "server leaderboard", "server history", "server replay",
-             "server export")
+             "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
+             "me away", "server stats", "server leaderboard", "server history", "server replay",
+             "server export", "server language")
+DESCRIPTIONS = {"server language": "bot.cmd.server_language"}   # two commands named "language"
 
 
 class Info(GroupedCog):
     @app_commands.command(name="hand", description=text("bot.cmd.hand"))
     async def hand(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)
+        hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+        if hosted is None:          # just after the last move: their game ended here
+            over = await moves.ended_here(interaction)
+            if over is not None:
+                return await answer(interaction, over)
         hosted = await moves.channel_game(interaction)
         await moves.show_hand(interaction, loc, hosted.id)
 
@@ -42,11 +51,13 @@ class Info(GroupedCog):
         seat = hosted.seat_of(interaction.user.id)
         if seat is not None and game.phase != "setup":
             lines.append(own_score_line(game, seat, loc))
-        png = await moves.picture(interaction, lines, loc, game, names)
+        png = await moves.picture(interaction, lines, loc, game, names,
+                                  palette=game_palette(hosted))
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
-                     file=bot.delivery.as_file(png) if png else None)
+                     file=bot.delivery.as_file(png, description=board_alt(game, names, loc))
+                     if png else None)
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     async def rules(self, interaction: discord.Interaction):
@@ -57,11 +68,36 @@ class Info(GroupedCog):
 
     @app_commands.command(name="help", description=text("bot.cmd.help"))
     async def help(self, interaction: discord.Interaction):
+        """One phone screen: what to do on a turn, the buttons named; the full command list
+        and the rating rules are one click further."""
         loc = await moves.begin(interaction)
-        lines = [t("bot.help.title", loc)]
-        lines += [f"`/ttr {k}` — {t('bot.cmd.' + k.split()[-1], loc)}" for k in HELP_KEYS]
-        lines.append(t("bot.help.footer", loc))
-        lines.append("")
-        lines += rules_of_rating(loc)      # how games are rated (ratings.py)
-        for part in chunks(lines):
-            await answer(interaction, part)
+        await answer(interaction, "\n".join(help_lines(loc)), view=components.help_view(loc))
+
+
+def help_lines(loc):
+    """/ttr help's text: a first game's steps with the buttons' own labels (≤ 20 lines)."""
+    buttons = {k: t(f"bot.btn.{k}", loc) for k in
+               ("join", "start", "hand", "deck", "claim", "station", "tickets")}
+    return [t("bot.help.title", loc), t("bot.help.start", loc, **buttons),
+            t("bot.help.turn", loc)] + \
+        [t(f"bot.help.{k}", loc, **buttons) for k in ("draw", "claim", "station", "tickets",
+                                                        "hand")] + \
+        [t("bot.help.goal", loc), t("bot.help.more", loc)]
+
+
+def command_lines(loc):
+    """Every command with what it does ("All commands")."""
+    return [t("bot.help.footer", loc)] + \
+        [f"`/ttr {k}` — {t(DESCRIPTIONS.get(k, 'bot.cmd.' + k.split()[-1]), loc)}"
+         for k in HELP_KEYS]
+
+
+@on_click("help")
+async def _help_clicked(interaction, item):
+    loc = await moves.begin(interaction)
+    lines = command_lines(loc) if item.topic == "commands" else rules_of_rating(loc)
+    parts = chunks(lines)
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        await answer(interaction, part, view=components.help_view(loc, (
+            "ratings" if item.topic == "commands" else "commands",)) if last else None)

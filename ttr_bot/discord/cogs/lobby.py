@@ -4,6 +4,8 @@ opens a lobby for the same table. /ttr leave during a game goes on in seats.py.
 
 The maps and variants offered are the ones the map files provide (`playable_maps`): adding a
 map means adding its file and its name to the catalog, not editing this module."""
+import logging
+
 import discord
 from discord import app_commands
 
@@ -12,8 +14,11 @@ from ...service import (
     AWAY_MODES,
     DEADLINES,
     DEFAULT_DEADLINE,
+    GAME_HINTS,
     GAME_LANGUAGE,
+    GAME_PALETTE,
     LEVELS,
+    PALETTES,
     REMATCH_OF,
     REMINDS,
     ServiceError,
@@ -28,10 +33,12 @@ from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
-from ..threads import open_thread
+from ..threads import may_open_thread, open_thread
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .seats import as_host, ask_leave
+
+log = logging.getLogger(__name__)
 
 MAPS = tuple(m for m, _ in playable_maps())
 VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
@@ -73,29 +80,44 @@ async def game_language(interaction, chosen=None):
     return normalize(guild)
 
 
-async def open_lobby(interaction, map_id, variant, options=None, thread=False, language=None):
-    """/ttr new: a lobby in this channel, or (`thread`) in a new public thread of it, with
+async def open_lobby(interaction, map_id, variant, options=None, thread=None, language=None):
+    """/ttr new: a lobby in this channel, or (`thread`; None: when the bot may) in a new public
+    thread of it, with
     the game's settings (`options`: deadline, reminders, away) and its language."""
     bot = interaction.client
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
     channel_id, options, note = interaction.channel_id, dict(options or {}), None
     public = options[GAME_LANGUAGE] = await game_language(interaction, language)
+    if thread is None:      # not asked: a thread when the bot may open one, silently
+        thread = may_open_thread(interaction)
     if thread:
         made, note = await open_thread(interaction, t(
             "bot.thread.name", public, map=map_name(map_id, public),
             host=player_name(interaction.user)))
         if made is not None:
             channel_id, options["thread"] = made.id, True
+            options["parent"] = interaction.channel_id
     hosted = await bot.service.open_lobby(
         guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
         name=player_name(interaction.user), map_id=map_id, variant=variant, options=options)
     await post_lobby(interaction, hosted)
+    if options.get("parent"):       # the channel's one line about it: where it is
+        await post_in_parent(bot, options["parent"], t(
+            "bot.thread.started", public, map=map_name(map_id, public),
+            host=player_name(interaction.user), thread=f"<#{channel_id}>"))
     lines = [t("bot.lobby.opened_thread", loc, thread=f"<#{channel_id}>")
              if options.get("thread") else t("bot.lobby.opened", loc)]
     if note:
         lines.append(t(note, loc))
     await answer(interaction, "\n".join(lines))
+
+
+async def post_in_parent(bot, channel_id, line):
+    try:
+        await bot.delivery.send(channel_id, line)
+    except discord.HTTPException as exc:    # the game is in its thread all the same
+        log.info("could not post in channel %s: %s", channel_id, exc)
 
 
 async def post_lobby(interaction, hosted, invited=()):
@@ -104,7 +126,7 @@ async def post_lobby(interaction, hosted, invited=()):
     bot = interaction.client
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
-    lines.insert(1, settings_line(hosted.settings, public))
+    lines.insert(1, settings_line(hosted.settings, public, hosted))
     kwargs = {}
     if invited:
         lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
@@ -217,7 +239,9 @@ class Lobby(GroupedCog):
     @app_commands.describe(map=text("bot.opt.map"), variant=text("bot.opt.variant"),
                            thread=text("bot.opt.thread"), deadline=text("bot.opt.deadline"),
                            reminder=text("bot.opt.reminder"), away=text("bot.opt.away_mode"),
-                           language=text("bot.opt.game_language"))
+                           language=text("bot.opt.game_language"),
+                           colours=text("bot.opt.game_palette"),
+                           hints=text("bot.opt.hints"))
     @app_commands.choices(
         map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m) for m in MAPS],
         variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v) for v in VARIANTS],
@@ -225,13 +249,18 @@ class Lobby(GroupedCog):
         reminder=[app_commands.Choice(name=text(f"bot.reminder.{h}"), value=h) for h in REMINDS],
         away=[app_commands.Choice(name=text(f"bot.away_mode.{m}"), value=m) for m in AWAY_MODES],
         language=[app_commands.Choice(name=text(f"bot.lang.{code}"), value=code)
-                  for code in LOCALES])
+                  for code in LOCALES],
+        colours=[app_commands.Choice(name=text(f"bot.palette.{p}"), value=p) for p in PALETTES])
     async def new(self, interaction: discord.Interaction, map: str, variant: str = "base",
-                  thread: bool = False, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
-                  away: str = "pause", language: str | None = None):
-        await open_lobby(interaction, map, variant,
-                         {"deadline": deadline, "remind": reminder, "away": away}, thread,
-                         language)
+                  thread: bool | None = None, deadline: int = DEFAULT_DEADLINE, reminder: int = 24,
+                  away: str = "pause", language: str | None = None,
+                  colours: str = "standard", hints: bool = False):
+        options = {"deadline": deadline, "remind": reminder, "away": away}
+        if colours != "standard":       # the public pictures' palette (palettes.py)
+            options[GAME_PALETTE] = colours
+        if hints:                       # /ttr hint allowed; the game will not be rated
+            options[GAME_HINTS] = True
+        await open_lobby(interaction, map, variant, options, thread, language)
 
     @app_commands.command(name="join", description=text("bot.cmd.join"))
     async def join_cmd(self, interaction: discord.Interaction):

@@ -1,10 +1,13 @@
-"""/ttr me …: a player's own settings, wherever they play (their language)."""
+"""/ttr me …: a player's own settings, wherever they play (their language, the colours of their
+own pictures)."""
 import discord
 from discord import app_commands
 
 from ...i18n import LOCALES, t
+from ...service import PALETTES
 from .. import moves
 from ..errors import answer
+from ..palettes import user_palette
 from ..translator import text
 from .base import GroupedCog
 
@@ -23,3 +26,21 @@ class Me(GroupedCog):
         await bot.set_user_locale(interaction.user.id, None if language == "auto" else language)
         loc = await bot.user_locale(interaction)
         await answer(interaction, t("bot.language.done", loc, language=t(f"bot.lang.{language}", loc)))
+
+    @app_commands.command(name="colours", description=text("bot.cmd.colours"))
+    @app_commands.describe(palette=text("bot.opt.palette"))
+    @app_commands.choices(palette=[
+        app_commands.Choice(name=text(f"bot.palette.{p}"), value=p) for p in PALETTES])
+    async def colours(self, interaction: discord.Interaction, palette: str | None = None):
+        """The colours of the player's own pictures (palettes.py); without a choice, says
+        which they are."""
+        bot = interaction.client
+        loc = await moves.begin(interaction)
+        if palette is None:
+            now = await user_palette(bot, interaction.user.id)
+            return await answer(interaction, t("bot.palette.now", loc,
+                                               palette=t(f"bot.palette.{now}", loc)))
+        await bot.service.set_user_palette(interaction.user.id,
+                                           None if palette == "standard" else palette)
+        await answer(interaction, t("bot.palette.done", loc,
+                                    palette=t(f"bot.palette.{palette}", loc)))

@@ -11,6 +11,7 @@ from discord import app_commands
 from ...service import playable_maps
 from ...stats import stats_lines
 from .. import components
+from ..card_text import lines_alt
 from ..clicks import on_click
 from ..errors import UserFacing, answer
 from ..moves import begin
@@ -48,7 +49,8 @@ async def show_stats(interaction, user, map_id, everywhere):
         await answer(interaction, "\n".join(lines))
     else:
         await answer(interaction, lines[0],
-                     file=discord.File(io.BytesIO(png), filename="stats.png"))
+                     file=discord.File(io.BytesIO(png), filename="stats.png",
+                                       description=lines_alt(lines)))
 
 
 async def leaderboard_page(interaction, loc, page, map_id):

@@ -1,0 +1,81 @@
+"""The turn card's text and layout (no Discord): the standings in words, alt text within
+Discord's 1,024 characters and without hidden information, a folded card of many moves within
+V2's 4,000 characters and 40 components, the panel's rows carried over as they are."""
+from ttr_bot.discord import components
+from ttr_bot.discord.card_text import ALT_LIMIT, board_alt, standings_lines
+from ttr_bot.discord.format import ticket_text
+from ttr_bot.discord.turn_card import COMPONENTS_LIMIT, TEXT_LIMIT, Card, Picture, layout, stripped
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.i18n import LOCALES, t
+from ttr_bot.maps import load_board
+from ttr_bot.service.since import _since
+
+NAMES = ["Ann", "Bea", "Cy", "Dee"]
+
+
+def game(map_id="europe", n=4):
+    return Game(load_board(map_id, "base"), n, Dealer(7))
+
+
+def walk(items):
+    for c in items:
+        yield c
+        yield from walk(c.get("components", []))
+
+
+def test_the_standings_say_every_players_public_counts_and_nothing_hidden():
+    g = game()
+    for loc in LOCALES:
+        lines = standings_lines(g, NAMES, loc)
+        assert lines[0] == t("bot.standings.title", loc)
+        for seat, name in enumerate(NAMES):
+            line = next(x for x in lines[1:] if name in x)
+            assert t(f"bot.seat_mark.{seat}", loc) in line
+            assert str(g.trains[seat]) in line and str(sum(g.hands[seat])) in line
+    text = "\n".join(standings_lines(g, NAMES, "en") + [board_alt(g, NAMES, "en")])
+    offered = [tid for seat in range(4) for tid in g.offers[seat]]
+    assert offered          # the starting offers are dealt: hidden, and not in the text
+    for tid in offered:
+        assert ticket_text(g.board.tickets[tid]) not in text
+        assert g.board.tickets[tid].label() not in text
+
+
+def test_alt_text_is_plain_within_the_limit_and_names_the_standings():
+    g = game()
+    moves = [f"**{NAMES[i % 4]}** claimed **Paris – Bruxelles** ({i})" for i in range(200)]
+    for loc in LOCALES:
+        alt = board_alt(g, NAMES, loc, moves)
+        assert len(alt) <= ALT_LIMIT and "**" not in alt
+        assert all(name in alt for name in NAMES)        # the standings always fit
+    assert "claimed Paris – Bruxelles (0)" in board_alt(g, NAMES, "en", moves)
+
+
+def test_a_folded_card_of_many_moves_stays_within_components_v2_limits():
+    g = game()
+    panel = components.turn_view(1, 5, g, "en")
+    ids_before = [c.custom_id for c in panel.children]
+    card = Card(moves=tuple(f"move {i} " + "x" * 60 for i in range(300)),
+                standings=tuple(standings_lines(g, NAMES, "en")), tail=("<@1>, it's your turn.",),
+                pictures=(Picture(b"png", "board.png", "alt"),), accent=0x123456)
+    data = layout(card, panel).to_components()
+    flat = list(walk(data))
+    assert len(flat) <= COMPONENTS_LIMIT
+    assert sum(len(c["content"]) for c in flat if c["type"] == 10) <= TEXT_LIMIT
+    assert [c["custom_id"] for c in flat if "custom_id" in c] == ids_before   # same rows
+    assert [c["type"] for c in data][:1] == [17] and all(c["type"] == 1 for c in data[1:])
+    bare = stripped(card).to_components()
+    assert [c["type"] for c in bare] == [17]                    # the buttons are gone
+    assert any(c["type"] == 12 for c in walk(bare))             # the picture is not
+
+
+def test_since_is_the_others_moves_after_the_seats_last_one():
+    log = [(0, ({"type": "draw_card", "seat": 0},)),
+           (1, ({"type": "claim_route", "seat": 1, "route": 4},)),
+           (0, ({"type": "claim_route", "seat": 0, "route": 9},)),
+           (1, ({"type": "claim_route", "seat": 1, "route": 5},)),
+           (2, ({"type": "draw_tickets", "seat": 2, "count": 3},))]
+    since = _since(log, 0)
+    assert since.since_seq == 3 and since.routes == {5}
+    assert [e["type"] for e in since.events] == ["claim_route", "draw_tickets"]
+    assert _since(log, 3).since_seq is None             # never moved: nothing "since"

@@ -1,0 +1,107 @@
+"""A first game without a manual: /ttr help fits one phone screen in every language and names
+the buttons as they read; /ttr rules teaches the base game before the map's differences; the
+final post shows friendly ratings, never an unexplained negative one to a newcomer; an open
+ticket is not drawn with the white card's square; a computer seat is not "(computer)" twice."""
+import pytest
+
+from ttr_bot.discord.cogs.info import HELP_KEYS, command_lines, help_lines
+from ttr_bot.discord.finale import rating_lines
+from ttr_bot.discord.format import EMOJI, chunks, hand_lines, map_title, rules_lines
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.view import view
+from ttr_bot.i18n import LOCALES, t
+from ttr_bot.maps import load_board
+from ttr_bot.ratings import MIN_GAMES, RatedSeat, Rating, display_rating, rate
+from ttr_bot.service.records import GameRating, RatingDelta
+
+MAPS = ("usa", "europe", "switzerland", "nordic")
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_help_fits_one_phone_screen_and_names_the_buttons(loc):
+    text = "\n".join(help_lines(loc))
+    assert len(text) <= 2000 and len(text.splitlines()) <= 20, (len(text), text)
+    for button in ("deck", "claim", "station", "tickets", "hand", "join", "start"):
+        assert f"**{t('bot.btn.' + button, loc)}**" in text.replace("\u2068", "").replace(
+            "\u2069", ""), button
+    assert "μ" not in text and "σ" not in text               # no rating maths here
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_all_commands_lists_every_command_in_messages_discord_takes(loc):
+    parts = chunks(command_lines(loc))
+    assert all(len(p) <= 2000 for p in parts)
+    joined = "\n".join(parts)
+    for key in HELP_KEYS:
+        assert f"`/ttr {key}`" in joined
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+@pytest.mark.parametrize("map_id", MAPS)
+def test_rules_teach_the_base_game_then_the_map(map_id, loc):
+    board = load_board(map_id, "base")
+    lines = rules_lines(board, loc)
+    title = lines.index(t("bot.rules.title", loc, map=map_title(board, loc)))
+    base = lines[:title]
+    for key in ("bot.rules.turn", "bot.rules.turn_draw", "bot.rules.turn_claim",
+                "bot.rules.ticket_score"):
+        assert t(key, loc) in base
+    table = " · ".join(f"{n}→{p}" for n, p in sorted(board.rules.route_points.items()))
+    assert t("bot.rules.scoring", loc, table=table) in base
+    assert t("bot.rules.end", loc, trains=board.rules.end_trains) in base
+    assert (t("bot.rules.faceup_loco", loc) in base) == board.rules.faceup_locomotive_limit
+    assert all(len(p) <= 2000 for p in chunks(lines))
+
+
+def test_the_scoring_table_is_the_rules_one():
+    lines = rules_lines(load_board("usa", "base"), "en")
+    assert "1→1 · 2→2 · 3→4 · 4→7 · 5→10 · 6→15 · 7→18 · 8→21" in "\n".join(lines)
+    assert any("counts as two cards" in line for line in lines)
+
+
+def _first_game():
+    """Two newcomers' first rated game: ann wins, bob loses."""
+    return rate({}, [RatedSeat(1, 1, 10, 10), RatedSeat(2, 2, 10, 10)])
+
+
+def test_a_newcomers_first_loss_shows_no_negative_number():
+    after = _first_game()
+    assert after[2].conservative < 0                # the model's own figure would be negative
+    lines = rating_lines(GameRating(True, None, (
+        RatingDelta(1, "ann", None, after[1], 1), RatingDelta(2, "bob", None, after[2], 1))),
+        "en")
+    bob = next(line for line in lines if line.startswith("bob"))
+    assert bob == t("bot.end.rating_new", name="bob", after=display_rating(after[2]), count=1,
+                    need=MIN_GAMES)
+    assert "-" not in bob and "−" not in bob and display_rating(after[2]) > 0
+    assert display_rating(Rating()) == 1000
+
+
+def test_an_established_player_sees_the_change_with_its_sign():
+    before = Rating(30.0, 2.0)
+    after = Rating(29.0, 1.9)
+    lines = rating_lines(GameRating(True, None, (
+        RatingDelta(3, "cy", before, after, MIN_GAMES + 3),)), "en")
+    change = display_rating(after) - display_rating(before)
+    assert change < 0
+    assert lines[-1] == f"cy: {display_rating(before)} → **{display_rating(after)}** (−{-change})"
+    # still provisional in the 3rd game: the rating, not the change
+    lines = rating_lines(GameRating(True, None, (RatingDelta(3, "cy", before, after, 3),)), "en")
+    assert "→" not in lines[-1] and "3 of 5" in lines[-1]
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_an_open_ticket_is_not_the_white_cards_square(loc):
+    game = Game(load_board("usa", "base"), 2, Dealer(4))
+    game.tickets[0] = list(game.offers[0])
+    text = "\n".join(hand_lines(view(game, 0), loc))
+    ticket_lines = [line for line in text.splitlines() if "(" in line and "–" in line]
+    assert ticket_lines and all(EMOJI["white"] not in line for line in ticket_lines)
+    assert t("bot.hand.ticket_open", loc, ticket="x").split("x")[0].strip("\u2068 ") != EMOJI["white"]
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_a_computer_seat_is_named_once(loc):
+    text = t("bot.turn.computer", loc, name="Bot 1 (hard)")
+    assert text.count("(") == 1 and t("bot.level.medium", loc) not in text

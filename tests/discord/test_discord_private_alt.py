@@ -1,0 +1,47 @@
+"""The private board's alt text says what its ticket tags say: the offer numbered as the menu,
+the kept tickets numbered as the panel with done or open as the engine says; nobody else's
+tickets; within Discord's 1,024 characters in every language."""
+import pytest
+
+from ttr_bot.bench.sample_games import PLAYERS, greedy_game
+from ttr_bot.discord.private_alt import ALT_MAX, private_board_alt
+from ttr_bot.engine.actions import DrawTickets
+from ttr_bot.engine.final_scores import final_scores
+from ttr_bot.i18n import LOCALES, t
+
+
+def choosing():
+    g = greedy_game("europe", PLAYERS["europe"], seed=7, until=0.5).copy()
+    seat = g.to_move()[0]
+    g.apply(DrawTickets(seat))
+    return g, seat
+
+
+def test_the_offer_and_the_kept_tickets_in_words():
+    g, seat = choosing()
+    text = private_board_alt(g, seat, "en")
+    board = g.board
+    for i, tid in enumerate(g.offers[seat], 1):
+        assert f"{i}. {board.tickets[tid].label()}" in text
+    done = [tk["completed"] for tk in final_scores(g)[0][seat]["tickets"]]
+    for i, (tid, ok) in enumerate(zip(g.tickets[seat], done), 1):
+        ticket = board.tickets[tid]
+        points = "/".join(map(str, ticket.points))
+        word = "bot.alt.ticket_done" if ok else "bot.alt.ticket_open"
+        assert t(word, "en", n=i, ticket=f"{ticket.label()} ({points})") in text
+    # the others' tickets are not in it (hidden information)
+    mine = {board.tickets[x].label() for x in g.tickets[seat] + list(g.offers[seat])}
+    for other in range(g.n):
+        if other != seat:
+            for x in g.tickets[other]:
+                if board.tickets[x].label() not in mine:
+                    assert board.tickets[x].label() not in text
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_it_fits_discords_limit_in_every_language(loc):
+    g, seat = choosing()
+    for _ in range(3):                        # many tickets: still within the limit
+        g.tickets[seat] = g.tickets[seat] + g.tickets[(seat + 1) % g.n]
+    text = private_board_alt(g, seat, loc)
+    assert 0 < len(text) <= ALT_MAX

@@ -1,0 +1,236 @@
+"""Turn cards end to end (issue 20), over the fake Discord validating Components V2 against the
+spec: whole games on every map count the pictures and bytes in the channel; every claim is in
+a picture; every card has the standings in text and alt text on its images; computer turns fold
+into the next human's card; the since-your-last-turn lines name exactly the others' moves since;
+buttons of a message posted before turn cards still answer, and cards keep working across a
+restart."""
+import re
+
+import pytest
+import pytest_asyncio
+
+from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from tests.discord.test_e2e import open_game, play_to_end, public_leaks
+from tests.fakediscord import FakeDiscord
+from ttr_bot.discord.card_text import SINCE_EVENTS
+from ttr_bot.discord.format import event_lines
+from ttr_bot.i18n import t
+from ttr_bot.service.effects import split_events
+
+pytestmark = pytest.mark.asyncio
+MIB = 1024 * 1024
+BOARD_EVENTS = ("claim_route", "build_station", "final_round", "game_over")
+V2 = 1 << 15
+
+
+@pytest_asyncio.fixture
+async def fake():
+    async with FakeDiscord() as f:
+        yield f
+
+
+def first_version(m):
+    """The components a message was posted with (an edit took the buttons off since)."""
+    return m.history[0]["components"] if m.history else m.components
+
+
+def seq_of(m):
+    """The game seq a card was posted at: its turn buttons' custom ids carry it."""
+    def walk(items):
+        for c in items or []:
+            yield c
+            yield from walk(c.get("components"))
+    for c in walk(first_version(m)):
+        match = re.match(r"ttr:draw:\d+:(\d+):", c.get("custom_id", ""))
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def cards(table):
+    return [m for m in table.public_messages() if m.v2]
+
+
+async def replay_log(table, game_id):
+    """Per action: (seat, public events, trains left after it), and the board changes."""
+    start, actions, _ = await table.bot.service.replayed(game_id)
+    g, log, changes = start.copy(), [], 0
+    for a in actions:
+        public, _ = split_events(g.apply(a))
+        log.append((a.seat, public, list(g.trains)))
+        changes += any(e["type"] in BOARD_EVENTS for e in public)
+    return log, changes, g
+
+
+async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False):
+    table = Table(fake, db_file(tmp_path), threads=threads)
+    await table.start_bot(sync=True)
+    users = [fake.add_user(f"p{i}", guild=table.guild) for i in range(humans)]
+    players = [Player(table, u, seed=i) for i, u in enumerate(users)]
+    game_id = await open_game(table, users[0], users[1:], map_id=map_id, bots=bots)
+    final = await play_to_end(table, players)
+    assert final is not None and final.game.over
+    return table, users, game_id
+
+
+def check_cards(table, names, loc="en"):
+    """Every turn card: the standings as text (a line per player), alt text on each picture,
+    within V2's limits; the card of a human's turn pings that human."""
+    for m in cards(table):
+        body = m.body()
+        assert not m.content and not m.embeds
+        assert len("".join(m.text_displays())) <= 4000
+        assert len(m.walk_components()) <= 40
+        assert t("bot.standings.title", loc) in body, body
+        for name in names:
+            assert f"**{name}**" in body
+        for a in m.attachments:
+            assert a.description and len(a.description) <= 1024
+        names_of = {f"attachment://{a.filename}" for a in m.attachments}
+        for item in m.media():
+            assert item.get("description")
+            assert item["media"]["url"] in names_of
+
+
+@pytest.mark.parametrize("map_id,humans,bots", [
+    ("europe", 2, 2), ("usa", 1, 2), ("switzerland", 2, 1), ("nordic", 1, 1)])
+async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
+        fake, tmp_path, map_id, humans, bots):
+    threads = map_id == "europe"        # the default: a thread; the others stay in the channel
+    table, users, game_id = await whole_game(fake, tmp_path, map_id, humans, bots, threads)
+    hosted = await table.game()
+    names = hosted.names()
+    log, changes, game = await replay_log(table, game_id)
+    if threads:     # the channel itself: one line linking the thread, one with the result
+        assert table.parent is not None and hosted.channel_id == table.channel.id
+        lines = [m.body() for m in fake.messages_in(table.parent) if not m.ephemeral]
+        winners = ", ".join(names[w] for w in game.scores()[1])
+        assert lines == [
+            t("bot.thread.started", map=t("bot.map.europe"), host="p0",
+              thread=f"<#{table.channel.id}>"),
+            t("bot.thread.result", map="Europe", thread=f"<#{table.channel.id}>", names=winners)]
+    public = table.public_messages()
+    pngs = [a for m in public for a in m.attachments if a.filename.endswith(".png")]
+    posts = [m for m in public if any(a.filename.endswith(".png") for a in m.attachments)]
+    assert len(posts) <= changes + 3, (len(posts), changes)   # a picture only on a change
+    assert len(pngs) <= 2 * changes + 3         # at most the close-up and the map each
+    assert sum(a.size for a in pngs) <= 10 * MIB
+    check_cards(table, names)
+    # every claim is in a picture: the card that tells it shows the board after it
+    claims = [(e, trains) for _, evs, trains in log for e in evs if e["type"] == "claim_route"]
+    for e, trains in claims:
+        line = event_lines([e], game.board, names, "en", trains=trains)[0]
+        told = [m for m in public if line in m.body().splitlines()]   # not "since" lines
+        assert told and all(m.files for m in told), line
+    # folded: every card but the last pings the human to move, none a computer's turn
+    reveal = next(m for m in public if "🏁" in m.body())
+    pinged = [m for m in cards(table) if m.id < reveal.id]
+    assert pinged and all(m.pinged() for m in pinged)
+    humans_ids = {u.id for u in users}
+    assert all(set(m.pinged()) <= humans_ids for m in pinged)
+    assert public_leaks(public, game.board, reveal.id) == []
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_computer_turns_fold_and_since_lines_name_exactly_the_moves_since(fake, tmp_path):
+    table, users, game_id = await whole_game(fake, tmp_path, "europe", 2, 2)
+    hosted = await table.game()
+    names = hosted.names()
+    log, _, game = await replay_log(table, game_id)
+    board = game.board
+    bots = [s.number for s in hosted.seats if s.is_bot]
+    human_seats = {hosted.seat_of(u.id): u for u in users}
+    folded = checked = 0
+    for m in cards(table):
+        seq = seq_of(m)
+        if seq is None:
+            continue
+        body = m.body()
+        # the computers' moves since the last human move are on this card, as one post
+        if all(any(f"{names[b]} " in line for line in body.splitlines()) for b in bots):
+            folded += 1
+        if seq >= len(log):
+            continue
+        seat = log[seq][0]              # the player this card was for made the next move
+        assert seat in human_seats and human_seats[seat].id in m.pinged()
+        last = max((i for i in range(seq) if log[i][0] == seat), default=None)
+        if last is None:
+            continue
+        since = [e for s, evs, _ in log[last + 1:seq] if s != seat for e in evs
+                 if e["type"] in SINCE_EVENTS]
+        trains = log[seq - 1][2]        # as the card says them: the state it was posted at
+        expected = ["• " + x for x in event_lines(since, board, names, "en", trains=trains)]
+        title = t("bot.since.title", mention=f"<@{human_seats[seat].id}>")
+        lines = body.splitlines()
+        if title in lines:
+            block = []
+            for x in lines[lines.index(title) + 1:]:
+                if not x.startswith("• "):
+                    break
+                block.append(x)
+            assert block == expected, (block, expected)
+            checked += 1
+        else:           # nothing of note, or all of it is on this very card already
+            assert all(x[2:] in lines for x in expected), (expected, body)
+    assert folded >= 5 and checked >= 5, (folded, checked)
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_buttons_of_a_pre_card_message_still_answer(fake, tmp_path):
+    """A turn post of the version before turn cards (classic content and action rows): its
+    buttons play, and the next card takes them off it."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    players = {u.id: Player(table, u, seed=i) for i, u in enumerate((alice, bob))}
+    while (loaded := await table.game()).game.phase == "setup":
+        for s in loaded.game.to_move():
+            await players[loaded.seats[s].user_id].move()
+    loaded = await table.game()
+    mover = loaded.seats[loaded.game.current].user_id
+    old = fake.add_bot_message(table.channel, f"<@{mover}>, it's your turn.", components=[
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Draw from the deck",
+                                    "custom_id": f"ttr:draw:{game_id}:{loaded.seq}:deck"}]}])
+    await table.bot.service.remember_message(game_id, "panel", table.channel.id, old.id)
+    user = next(u for u in (alice, bob) if u.id == mover)
+    reply = await table.click(user, old, f"ttr:draw:{game_id}:{loaded.seq}:deck")
+    assert "You drew" in reply.content
+    await table.settle()
+    assert (await table.game()).seq == loaded.seq + 1
+    while (await table.game()).game.current == loaded.game.current:    # the second card
+        await players[mover].move()
+    assert old.custom_ids() == [] and old.content      # a classic edit: the text stays
+    assert table.last_panel().v2
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_card_keeps_its_buttons_across_a_restart_and_loses_them_after(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    players = {u.id: Player(table, u, seed=i) for i, u in enumerate((alice, bob))}
+    while (card := table.last_panel()) is None or not card.attachments:   # a board change
+        loaded = await table.game()
+        await players[loaded.seats[loaded.game.to_move()[0]].user_id].move()
+    assert card.v2 and card.media()
+    await table.restart_bot()
+    loaded = await table.game()
+    user = alice if loaded.seats[loaded.game.current].user_id == alice.id else bob
+    cid = find_cid(card, "ttr:draw:")
+    reply = await table.click(user, card, f"ttr:draw:{game_id}:{loaded.seq}:deck"
+                              if cid.endswith(":deck") else cid)
+    assert "Traceback" not in reply.content
+    await players[user.id].move()       # the rest of the turn, whatever it is
+    await table.settle()
+    while (await table.game()).game.current == loaded.game.current:
+        await players[user.id].move()
+    assert card.custom_ids() == []                  # read back after the restart, stripped
+    assert card.v2 and card.attachments and card.media()    # the picture stays on it
+    assert t("bot.standings.title") in card.body()
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

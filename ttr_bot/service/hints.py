@@ -1,0 +1,50 @@
+"""/ttr hint: what the `expert` computer player would do now in a player's own position, and why.
+
+Only in games whose host allowed hints when opening the lobby (the option GAME_HINTS, off by
+default); such a game is never rated (finish.py). The hint is worked out from the asking
+player's own view (`engine.view`: their hand and tickets, never anyone else's), in the worker
+pool like any computer player's decision, with the seed an `expert` taking that seat would use
+in this position: the hint's move is the move `expert` would play there.
+"""
+from dataclasses import dataclass
+
+from ..ai import hint as expert_hint
+from ..engine.view import view
+from .effects import ServiceError
+
+GAME_HINTS = "hints"      # the /ttr new option: True when the host allowed /ttr hint
+HINT_LEVEL = "expert"
+
+
+@dataclass(frozen=True)
+class Hint:
+    game_id: int
+    seq: int                  # the position it is for (a move since makes it stale)
+    seat: int
+    action: object            # an engine action of that seat
+    ticket: int | None        # the ticket id the move serves (one of the player's own)
+    feared: int | None        # the route of the plan the others are likeliest to take first
+    block: bool               # the move takes a route the others need, outside the plan
+
+
+def hints_allowed(hosted):
+    return bool(hosted.options.get(GAME_HINTS))
+
+
+class Hints:
+    async def hint(self, game_id, user_id):
+        """The Hint for the player `user_id` of the active game, for the decision they face now.
+        ServiceError when hints are off, they are not playing, or it is not their decision."""
+        hosted = await self._active(game_id)
+        if not hints_allowed(hosted):
+            raise ServiceError("service.hints_off")
+        seat = hosted.seat_of(user_id)
+        if seat is None:
+            raise ServiceError("service.not_a_player")
+        if seat not in hosted.game.to_move():
+            raise ServiceError("service.hint_not_yours")
+        action, why = await self.workers.run(expert_hint, self._agent_seed(hosted, seat),
+                                             view(hosted.game, seat), self._factory(),
+                                             timeout=self.decision_timeout)
+        return Hint(hosted.id, hosted.seq, seat, action, why["ticket"], why["feared"],
+                    bool(why["block"]))
