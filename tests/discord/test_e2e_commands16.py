@@ -68,18 +68,21 @@ async def test_games_away_vote_and_return(fake, tmp_path):
     msg = await table.slash(alice, "vote", kind="replace")
     assert msg.content == t("bot.vote.need_player")
     msg = await table.slash(alice, "vote", kind="replace", player=carol)
+    assert msg.content == t("service.vote_not_absent", name="carol", days=3)   # carol is here
+    msg = await table.slash(alice, "vote", kind="cancel")
     assert msg.content == t("bot.vote.started")
     await table.settle()
     vote_post = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:vote:"))
-    assert "carol" in vote_post.content and f"<@{bob.id}>" in vote_post.content
-    no = await table.click(carol, vote_post, find_cid(vote_post, "ttr:vote:").rsplit(":", 1)[0]
+    assert f"<@{bob.id}>" in vote_post.content and f"<@{carol.id}>" in vote_post.content
+    dave = fake.add_user("dave", guild=table.guild)
+    no = await table.click(dave, vote_post, find_cid(vote_post, "ttr:vote:").rsplit(":", 1)[0]
                            + ":yes")
     assert no.content == t("service.vote_not_voter")
     yes = await table.click(bob, vote_post, find_cid(vote_post, "ttr:vote:").rsplit(":", 1)[0]
                             + ":yes")
     assert yes.content.startswith("✅")
     await table.settle()
-    assert (await table.bot.service.load(game_id)).seats[2].is_bot
+    assert (await table.bot.service.load(game_id)).status == "cancelled"
     vote_post = fake.state.messages[vote_post.id]
     assert vote_post.custom_ids() == []                 # its buttons are gone
     assert any(m.content.startswith("✅") for m in table.public_messages())

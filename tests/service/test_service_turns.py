@@ -213,8 +213,12 @@ async def test_votes_pass_fail_and_expire(db_path, clock):
     store = await open_store(db_path)
     svc = timed_service(store, clock)
     await svc.resume()
-    game_id, users = await game_in_play(svc, 15, players=3)
+    game_id, users = await game_in_play(svc, 15, players=3, options={"deadline": 0})
     a, b, c = users
+    rng = random.Random(4)
+    while (await svc.load(game_id)).game.current != 2:
+        await end_turn(svc, game_id, rng)
+    clock.advance(3 * DAY)                  # c has had the move for three days: absent
     with pytest.raises(ServiceError) as err:
         await svc.start_vote(game_id, a, "replace", a)
     assert err.value.key == "service.vote_self"

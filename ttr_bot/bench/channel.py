@@ -27,6 +27,7 @@ Discord would refuse.
 """
 import argparse
 import asyncio
+import inspect
 import json
 import logging
 import os
@@ -58,7 +59,9 @@ async def play(map_id, humans, bots, seed, db_path):
     from tests.fakediscord import FakeDiscord
 
     async with FakeDiscord() as fake:
-        table = Table(fake, db_path)
+        # the wall clock: commit-to-post times are real (newer tables default to a ManualClock)
+        real = "real_time" in inspect.signature(Table).parameters
+        table = Table(fake, db_path, **({"real_time": True} if real else {}))
         await table.start_bot(sync=True)
         users = [fake.add_user(f"player{i}", guild=table.guild) for i in range(humans)]
         players = {u.id: Player(table, u, seed=seed + i) for i, u in enumerate(users)}

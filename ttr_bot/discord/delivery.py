@@ -14,6 +14,7 @@ discord.py's enforce_nonce, so a post retried after a crash between Discord taki
 row being marked sent returns the first copy instead of a second one. Discord keeps nonces for
 a few minutes only: a row older than that is first looked for in the channel's recent history.
 """
+import asyncio
 import io
 import logging
 from datetime import datetime, timezone
@@ -117,21 +118,20 @@ class Delivery(HandMessages):
         moved highlighted. Each with its alt text."""
         claimed = {e["route"] for e in events if e.get("type") == "claim_route"}
         built = {e["city"] for e in events if e.get("type") == "build_station"}
-        pictures = []
-        if claimed or built:
-            shows = closeup_contents(game, claimed, built)
-            if (shows.get("scale") or 0) > 1.0:
-                png = await self.bot.pictures.closeup(game, names, claimed, loc, cities=built,
-                                                      palette=palette)
-                if png:
-                    pictures.append(turn_card.Picture(png, "closeup.png",
-                                                      closeup_alt(shows, names, loc)))
         highlight = claimed | set(since.routes if since is not None else ())
-        png = await self.bot.pictures.map(game, names, loc, highlight=highlight, cities=built,
-                                          palette=palette)
-        if png:
-            pictures.append(turn_card.Picture(png, "map.png", board_alt(game, names, loc, moves)))
-        return tuple(pictures)
+        shows = closeup_contents(game, claimed, built) if claimed or built else {}
+        pictures = self.bot.pictures
+        # both drawn at once (two workers): the card waits for the slower, not for the sum
+        closeup, board = await asyncio.gather(
+            pictures.closeup(game, names, claimed, loc, cities=built, palette=palette)
+            if (shows.get("scale") or 0) > 1.0 else _none(),
+            pictures.map(game, names, loc, highlight=highlight, cities=built, palette=palette))
+        out = []
+        if closeup:
+            out.append(turn_card.Picture(closeup, "closeup.png", closeup_alt(shows, names, loc)))
+        if board:
+            out.append(turn_card.Picture(board, "map.png", board_alt(game, names, loc, moves)))
+        return tuple(out)
 
     @staticmethod
     def as_file(png, name="board.png", description=None):
@@ -503,6 +503,10 @@ class Delivery(HandMessages):
                                allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:     # 50007: DMs closed; nothing more to do for it
             log.info("DM to user %s refused (%s)", user, exc.code)
+
+
+async def _none():
+    return None
 
 
 def message_text(message):

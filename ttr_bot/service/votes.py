@@ -1,12 +1,22 @@
 """/ttr vote: the players vote to hand an absent player's seat to a computer player (`replace`)
 or to cancel the game (`cancel`), as Swords & Ravens lets a table do.
 
-Who votes: every human player, except, for `replace`, the player voted on (they are absent;
-if they are not, they can simply move). The proposer votes yes. A vote passes when more than
-half of its voters say yes, fails as soon as that can no longer happen, and expires after 24
-hours. One vote at a time per game. Its effect is applied before the vote is closed as passed,
-so a crash in between leaves an open vote whose next ballot (or expiry) finds it decided and
-finishes it; applying twice is refused by the handover itself. Mixed into GameService.
+Who may be voted out: only an absent player, as Board Game Arena lets a table expel a player
+only once their time ran out. Absent means their time ran out on a turn and they have not
+played since (a timeout on record), or, in a game without a deadline, they have had the move
+for `ABSENT_DAYS` days without playing. A player away in a game that waits for them (away:
+pause) is not absent: away has its own limit (away.py). Absence is checked when the vote
+opens and again when it passes: a player who came back meanwhile keeps their seat (the vote
+is void), so the host is handed on only when the vote passes on a host who is still absent.
+
+Who votes: every human player, except, for `replace`, the player voted on. The proposer votes
+yes. A vote passes when more than half of its voters say yes, fails as soon as that can no
+longer happen, and expires after 24 hours; a single voter is never a majority (a vote needs
+two voters, and one whose other voters all left is void). A voter whose seat went to a
+computer (they left) no longer counts. One vote at a time per game. Its effect is applied
+before the vote is closed as passed, so a crash in between leaves an open vote whose next
+ballot (or expiry) finds it decided and finishes it; applying twice is refused by the handover
+itself. Mixed into GameService.
 """
 import logging
 
@@ -14,17 +24,25 @@ from ..store import NewTimer, Owed, VoteOpen
 from .effects import ServiceError
 from .levels import LEAVE_LEVEL
 from .owed import channel_row, dm_row
-from .turns import HOUR, VOTE_EXPIRE, VOTE_HOURS
+from .turns import DAY, HOUR, VOTE_EXPIRE, VOTE_HOURS
 
 log = logging.getLogger(__name__)
 KINDS = ("replace", "cancel")
+MIN_VOTERS = 2          # one voter alone is never a majority
+# Without a deadline nothing else says a player is gone: three days is the third daily
+# reminder of a turn without a move.
+ABSENT_DAYS = 3
 
 
-def outcome(vote):
-    """"passed", "failed" or None (still open) from the ballots."""
-    n = len(vote.voters)
-    yes = sum(1 for u in vote.voters if vote.ballots.get(u) is True)
-    no = sum(1 for u in vote.voters if vote.ballots.get(u) is False)
+def outcome(vote, voters=None):
+    """"passed", "failed" or None (still open) from the ballots of `voters` (the vote's
+    own by default: those who still count)."""
+    voters = vote.voters if voters is None else voters
+    n = len(voters)
+    yes = sum(1 for u in voters if vote.ballots.get(u) is True)
+    no = sum(1 for u in voters if vote.ballots.get(u) is False)
+    if n < MIN_VOTERS:
+        return "void"
     if 2 * yes > n:
         return "passed"
     if 2 * (n - no) <= n:
@@ -47,8 +65,12 @@ class Votes:
                     raise ServiceError("service.replace_not_player")
                 if target_id == user_id:
                     raise ServiceError("service.vote_self")
-            voters = [u for u in hosted.user_ids() if target is None or u != target_id]
             now = self.clock()
+            if target is not None:
+                await self._check_absent(hosted, target, now)
+            voters = [u for u in hosted.user_ids() if target is None or u != target_id]
+            if len(voters) < MIN_VOTERS:
+                raise ServiceError("service.vote_too_few")
             rows = [channel_row(hosted, "vote", {"vote": None}, key="vote:{vote}")]
             rows += [dm_row(u, "bot.vote.dm", game_id=hosted.id, key_id=f"vote:{{vote}}:{u}",
                             channel=f"<#{hosted.channel_id}>") for u in voters if u != user_id]
@@ -71,10 +93,10 @@ class Votes:
         async with self.lock(vote.game_id):
             if vote.status != "open":
                 raise ServiceError("service.vote_closed")
-            if user_id not in vote.voters:
+            hosted = await self._active(vote.game_id)
+            if user_id not in self._voters(hosted, vote):
                 raise ServiceError("service.vote_not_voter")
             vote = await self.store.cast_ballot(vote_id, user_id, bool(yes))
-            hosted = await self._active(vote.game_id)
             return await self._settle_vote(hosted, vote)
 
     async def open_vote(self, game_id):
@@ -85,10 +107,13 @@ class Votes:
 
     async def _settle_vote(self, hosted, vote, expired=False):
         """Under the lock: apply and close a decided vote. The vote as it is now."""
-        result = outcome(vote) if vote.status == "open" else None
+        result = outcome(vote, self._voters(hosted, vote)) if vote.status == "open" else None
         if result is None and not expired:
             return vote
         status = result or "expired"
+        if status == "passed" and vote.kind == "replace" and \
+                not await self._is_absent(hosted, vote.target_seat, self.clock()):
+            status = "void"         # they came back while the vote ran: the seat stays theirs
         if status == "passed":
             await self._apply_vote(hosted, vote)
         owed = Owed((channel_row(hosted, "vote_result", {"vote": vote.id, "status": status},
@@ -96,6 +121,39 @@ class Votes:
         if await self.store.close_vote(vote.id, status, now=self.clock(), owed=owed):
             self._committed(owed)
         return await self.store.get_vote(vote.id)
+
+    @staticmethod
+    def _voters(hosted, vote):
+        """The vote's voters who still hold a seat (a player who left no longer counts)."""
+        seated = set(hosted.user_ids())
+        return [u for u in vote.voters if u in seated]
+
+    async def _is_absent(self, hosted, seat, now):
+        return await self._absence(hosted, seat, now) is None
+
+    async def _check_absent(self, hosted, seat, now):
+        why = await self._absence(hosted, seat, now)
+        if why is not None:
+            raise why
+
+    async def _absence(self, hosted, seat, now):
+        """None if the player of `seat` is absent (see the module's docstring), else the
+        ServiceError saying why they may not be voted out."""
+        info = hosted.seats[seat]
+        if info.is_bot or info.user_id is None:
+            return ServiceError("service.seat_is_bot", name=info.name)
+        if hosted.settings.away == "pause":
+            away = await self._away_of(hosted, info.user_id, now)
+            if away is not None:
+                return ServiceError("service.vote_target_away", name=info.name,
+                                    until=f"<t:{int(away.until)}:f>")
+        if info.timeouts > 0:
+            return None
+        game = hosted.game
+        if not hosted.settings.deadline and game is not None and seat in game.to_move() and \
+                now - hosted.updated_at >= ABSENT_DAYS * DAY:
+            return None
+        return ServiceError("service.vote_not_absent", name=info.name, days=ABSENT_DAYS)
 
     async def _apply_vote(self, hosted, vote):
         if vote.kind == "replace":
