@@ -169,6 +169,14 @@ def turn_ends(db):
     return out
 
 
+def owed(db):
+    """What is still owed when a post was not delivered, for the failure's message: the first
+    rows, their leases, and the blocked destinations."""
+    return (db.fetchall("SELECT id, game_id, seq, kind, held, attempts, due_at, lease_owner, "
+                        "lease_until, lane FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT 8"),
+            db.fetchall("SELECT * FROM outbox_lanes"), time.time())
+
+
 def check_posts(db, fake):
     """Every turn-ending action owes one turn post; each was posted exactly once."""
     posts, hits = fake.posts()
@@ -176,7 +184,7 @@ def check_posts(db, fake):
                        "WHERE kind = 'turn' AND NOT held")
     by_game = {}
     for row_id, game_id, seq, sent_at, error in rows:
-        assert sent_at is not None and error is None, (row_id, "not delivered", error)
+        assert sent_at is not None and error is None, (row_id, "not delivered", error, owed(db))
         by_game.setdefault(game_id, []).append(seq)
         mine = {k: v for k, v in posts.items() if k == f"ttr{row_id}" or
                 k.startswith(f"ttr{row_id}.")}
