@@ -4,6 +4,7 @@ final post shows friendly ratings, never an unexplained negative one to a newcom
 ticket is not drawn with the white card's square; a computer seat is not "(computer)" twice."""
 import pytest
 
+from ttr_bot.discord.card_text import standing_line, standings_lines
 from ttr_bot.discord.cogs.info import HELP_KEYS, command_lines, help_lines
 from ttr_bot.discord.finale import rating_lines
 from ttr_bot.discord.format import EMOJI, chunks, hand_lines, map_title, rules_lines
@@ -103,5 +104,13 @@ def test_an_open_ticket_is_not_the_white_cards_square(loc):
 
 @pytest.mark.parametrize("loc", LOCALES)
 def test_a_computer_seat_is_named_once(loc):
-    text = t("bot.turn.computer", loc, name="Bot 1 (hard)")
-    assert text.count("(") == 1 and t("bot.level.medium", loc) not in text
+    """The name the lobby gives a computer seat ("Bot 1 (hard)", tests/service/test_service_
+    lobby.py) in the lines a turn card shows it in: its level once, no "(computer)" added."""
+    name = "Bot 1 (hard)"
+    game = Game(load_board("usa"), 2, Dealer(1))
+    def lines(who):
+        return [t("bot.turn.computer", loc, name=who), standing_line(game, 1, who, loc),
+                standings_lines(game, ["Ann", who], loc)[-1]]
+    for text, plain in zip(lines(name), lines("X")):
+        assert text.count(name) == 1 and text.count("hard") == 1, text
+        assert text.count("(") == plain.count("(") + 1, text    # nothing like "(computer)" added

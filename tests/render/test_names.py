@@ -117,3 +117,36 @@ def test_every_picture_draws_such_names():
         assert _png(render_board(g, names, locale=loc)).width >= 1600
         assert _png(render_board(g, names, viewer=1, locale=loc)).width >= 1600
     assert _png(render_final(end, names, locale="fa")).width >= 1600
+
+
+def _charset(codec, leads, trails):
+    """Every character a double-byte character set encodes (lead x trail bytes that decode)."""
+    out = set()
+    for a in leads:
+        for b in trails:
+            try:
+                out.add(bytes((a, b)).decode(codec))
+            except UnicodeDecodeError:
+                pass
+    return out
+
+
+@pytest.mark.parametrize("charset,codec,leads,trails", [
+    ("JIS X 0208 (levels 1 and 2)", "euc_jp", range(0xB0, 0xF5), range(0xA1, 0xFF)),
+    ("GB 2312", "gb2312", range(0xB0, 0xF8), range(0xA1, 0xFF)),
+    ("Big5", "big5", range(0xA4, 0xFA), [*range(0x40, 0x7F), *range(0xA1, 0xFF)]),
+    ("KS X 1001 hangul", "euc_kr", range(0xB0, 0xC9), range(0xA1, 0xFF)),
+])
+def test_every_character_of_the_east_asian_sets_has_a_glyph(charset, codec, leads, trails, cmaps):
+    """Not a sample: every kanji of JIS levels 1-2, every hanzi of GB 2312 and Big5, every
+    KS X 1001 hangul syllable is drawn from a font whose cmap has it."""
+    chars = _charset(codec, leads, trails)
+    assert len(chars) > 2000, (charset, len(chars))
+    missing = []
+    for ch in sorted(chars):
+        lay = T.layout(ch, 24, False)
+        drawn = "".join(r.text for r in lay.runs)
+        if drawn != ch or any(cmaps(T.FACES[r.face].files[False]).get(ord(ch), ".notdef")
+                              == ".notdef" for r in lay.runs):
+            missing.append(ch)
+    assert not missing, (charset, len(missing), "".join(missing[:40]))

@@ -1,7 +1,8 @@
 """The storage interface the service is written against.
 
 The service only ever sees `Store`, the records in `models.py` and the errors in `errors.py`;
-`sqlite.py` and `postgres.py` implement it, `open_store()` (factory.py) picks one.
+`sql.py` implements it once, in SQL, on the drivers `sqlite.py` and `postgres.py`;
+`open_store()` (factory.py) picks one.
 
 Contract every driver keeps:
 - a method that returns has made its change durable (committed, synced to disk): the service

@@ -1,6 +1,5 @@
-"""What both drivers share: the columns they read, the status moves they allow, how JSON goes in,
-and how a row becomes one of the records in models.py. SQL that differs by dialect (placeholders,
-locking, error classes) stays in each driver."""
+"""What the SQL layer (sql.py) and the copy tool share: the columns they read, the status moves
+they allow, how JSON goes in, and how a row becomes one of the records in models.py."""
 import json
 import time
 from collections.abc import Mapping, Sequence
