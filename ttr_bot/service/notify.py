@@ -103,6 +103,11 @@ def quiet_until(settings, now):
         end_day = local.date() + timedelta(days=1) if minute >= start else local.date()
     if not inside:
         return None
-    # a wall time the clocks skip (spring forward) maps to the instant after the gap
-    ends = datetime.combine(end_day, wall_time(end // 60, end % 60), tzinfo)
-    return max(ends.timestamp(), now)
+    # a wall time the clocks skip (spring forward) maps to the instant after the gap; one they
+    # pass twice (fall back) ends at its later pass when `now` is in the second pass (an end
+    # already behind us would re-arm a reminder at once, over and over, for up to an hour)
+    wall = datetime.combine(end_day, wall_time(end // 60, end % 60), tzinfo)
+    first, second = wall.timestamp(), wall.replace(fold=1).timestamp()
+    ends = [first, second] if second > first else [first]   # second < first: a gap
+    later = [e for e in ends if e > now]
+    return min(later) if later else None
