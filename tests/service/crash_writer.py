@@ -25,6 +25,7 @@ writer goes on. When every game is over it waits (for its kill).
 import asyncio
 import hashlib
 import json
+import logging
 import random
 import sys
 import time
@@ -156,8 +157,12 @@ async def main(db, round_no, want, url=None, mode="play"):
     if url:
         delivering = _Delivering(url)
         await delivering.start(svc)
-        if mode == "drain":
-            await delivering.worker.drain(timeout=MAX_SECONDS)
+        if mode == "drain":     # what it did, for the test's failure message
+            logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                                format="%(relativeCreated)6.0f %(name)s %(message)s")
+            if not await delivering.worker.drain(timeout=MAX_SECONDS):
+                for task in asyncio.all_tasks():    # where it waits, for the failure message
+                    task.print_stack(file=sys.stderr)
             print("drained", flush=True)
             await delivering.worker.stop()
             await delivering.client.close()

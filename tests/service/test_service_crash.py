@@ -172,9 +172,11 @@ def turn_ends(db):
 def owed(db):
     """What is still owed when a post was not delivered, for the failure's message: the first
     rows, their leases, and the blocked destinations."""
-    return (db.fetchall("SELECT id, game_id, seq, kind, held, attempts, due_at, lease_owner, "
-                        "lease_until, lane FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT 8"),
-            db.fetchall("SELECT * FROM outbox_lanes"), time.time())
+    rows = db.fetchall("SELECT id, game_id, seq, kind, held, attempts, due_at, lease_owner, "
+                       "lease_until, lane FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT 8")
+    return "\n".join([f"now {time.time():.1f}; owed (id, game, seq, kind, held, attempts, due, "
+                       "lease owner, lease until, lane):", *map(str, rows),
+                       f"blocked: {db.fetchall('SELECT * FROM outbox_lanes')}"])
 
 
 def check_posts(db, fake):
@@ -184,7 +186,8 @@ def check_posts(db, fake):
                        "WHERE kind = 'turn' AND NOT held")
     by_game = {}
     for row_id, game_id, seq, sent_at, error in rows:
-        assert sent_at is not None and error is None, (row_id, "not delivered", error, owed(db))
+        assert sent_at is not None and error is None, \
+            f"row {row_id} not delivered ({error}); {owed(db)}"
         by_game.setdefault(game_id, []).append(seq)
         mine = {k: v for k, v in posts.items() if k == f"ttr{row_id}" or
                 k.startswith(f"ttr{row_id}.")}
@@ -241,7 +244,8 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     try:
         posts, retried = check_posts(db, fake)
     except AssertionError as e:
-        raise AssertionError(f"seed {SEED}: {e}") from e
+        log = drain.proc.stderr.read()[-3000:]
+        raise AssertionError(f"seed {SEED}: {e}\nthe drain's log:\n{log}") from e
     finally:
         fake.close()
     print(f"crash test ({db.driver}): seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "
