@@ -39,6 +39,17 @@ SEATS = [str(i) for i in range(5)]
 MAX_SECONDS = 30
 
 
+def awaiting(coro):
+    """The whole chain of awaits a coroutine is suspended in, outermost first."""
+    chain = []
+    while coro is not None:
+        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        if frame is not None:
+            chain.append(f"{frame.f_code.co_filename}:{frame.f_lineno} {frame.f_code.co_name}")
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return chain
+
+
 def digest(action_json):
     text = json.dumps(action_json, sort_keys=True, ensure_ascii=False)
     return hashlib.sha1(text.encode()).hexdigest()[:16]
@@ -162,7 +173,8 @@ async def main(db, round_no, want, url=None, mode="play"):
                                 format="%(relativeCreated)6.0f %(name)s %(message)s")
             if not await delivering.worker.drain(timeout=MAX_SECONDS):
                 for task in asyncio.all_tasks():    # where it waits, for the failure message
-                    task.print_stack(file=sys.stderr)
+                    print(task.get_name(), "waits in:", *awaiting(task.get_coro()),
+                          sep="\n  ", file=sys.stderr)
             print("drained", flush=True)
             await delivering.worker.stop()
             await delivering.client.close()
