@@ -169,7 +169,7 @@ async def main(db, round_no, want, url=None, mode="play"):
         delivering = _Delivering(url)
         await delivering.start(svc)
         if mode == "drain":     # what it did, for the test's failure message
-            logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+            logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                                 format="%(relativeCreated)6.0f %(name)s %(message)s")
             if not await delivering.worker.drain(timeout=MAX_SECONDS):
                 for task in asyncio.all_tasks():    # where it waits, for the failure message
