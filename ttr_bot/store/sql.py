@@ -15,6 +15,7 @@ the approach of the aiosql library. A driver supplies:
 Nothing here imports a database library (tests/test_architecture.py).
 """
 import json
+from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, NoReturn, Protocol
@@ -117,20 +118,20 @@ class SqlStore(Store):
     NO_LIMIT: ClassVar[int | None] = None
     APPEND_ALONE: ClassVar[str | None] = None
 
-    # -- the driver's part -----------------------------------------------------------------------
+    # -- the driver's part (sqlite.py, postgres.py) ------------------------------------------------
+    @abstractmethod
     def _tx(self, *, readonly: bool = False) -> AbstractAsyncContextManager[Conn]:
         """One transaction: a write's (which takes the locks its checks need) or a read's of
         several statements that must agree."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def _auto(self) -> Conn:
         """Statements each in a transaction of its own."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _violation(self, exc: Exception) -> str:
         """'unique', 'foreign_key' or 'other': which kind of IntegrityError this is."""
-        raise NotImplementedError
 
     async def _lock_ratings(self, db: Conn, users: Sequence[int]) -> None:
         """Inside the finishing transaction, before the users' ratings are read."""
