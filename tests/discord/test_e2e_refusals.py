@@ -124,8 +124,10 @@ async def game_refused_for_a_while(fake, tmp_path, moves=6):
     await fake.set_bot_can_send(table.channel, False)
     before = len(table.public_messages())
     played = 0
-    while played < moves or (await service.load(game_id)).game.step != "idle":
+    while True:
         hosted = await service.load(game_id)
+        if played >= moves and hosted.game.step == "idle":
+            break
         await players[hosted.seats[hosted.game.to_move()[0]].user_id].move()
         played += 1
         await table.settle()
