@@ -305,3 +305,52 @@ async def test_removal_while_the_bot_was_away_closes_the_games_too(fake, tmp_pat
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
+
+
+async def test_a_channel_gone_quiet_stalls_no_other_and_gets_its_post_once(fake, tmp_path):
+    """Discord (or the network) stops answering one channel mid-request: the bot gives that
+    send up after its time bound, not after aiohttp's five minutes, and tries again later;
+    another server's game goes on meanwhile; when the channel answers again, what it owed is
+    there once (the request Discord took late and the retry are one post: its nonce)."""
+    table = await blocked_table(fake, tmp_path)
+    table.bot.outbox.send_timeout = 2.0
+    other = fake.add_guild("Elsewhere")
+    alice, bob = (fake.add_user(n, guilds=[table.guild, other]) for n in ("alice", "bob"))
+    quiet = table.channel
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    service = table.bot.service
+    hosted = await service.load(game_id)
+    lane = f"c{quiet.id}"
+
+    async def all_sent():
+        return await service.owed_in_lane(lane) == []
+    assert await wait_until(all_sent), "the game's start was not posted"
+    before, tried = len(fake.messages_in(quiet)), len(posts_to(fake, quiet))
+    async with fake.silent(quiet):
+        await service.owe([notice_row(hosted, "bot.return.done", name="quiet")], game_id)
+
+        async def given_up_once():
+            owed = await service.owed_in_lane(lane)
+            return bool(owed) and owed[0].attempts >= 1
+        assert await wait_until(given_up_once, timeout=5.0), "the silent send never timed out"
+        table.channel = fake.add_text_channel(other, "ttr")
+        await table.slash(alice, "new", map="usa")
+        assert lobby_game(table.public_messages()[-1]), "the other server's lobby was not posted"
+        table.clock.advance(5)                       # the retry, also unanswered
+        table.bot.outbox.wake()
+        await table.settle()
+        assert len(fake.messages_in(quiet)) == before
+    table.clock.advance(10)
+    table.bot.outbox.wake()
+    assert await wait_until(all_sent), ("the post was not delivered once the channel answered",
+                                         [(r.id, r.kind, r.attempts, r.due_at - table.clock())
+                                          for r in await service.owed_in_lane(lane)],
+                                         fake.busy(), table.bot.outbox._blocks,
+                                         [(r.method, r.path, r.status) for r in fake.requests[-4:]])
+    await table.settle()
+    posted = [m for m in fake.messages_in(quiet)[before:]
+              if t("bot.return.done", name="quiet") in m.content]
+    assert len(posted) == 1, [m.content for m in fake.messages_in(quiet)[before:]]
+    assert len(posts_to(fake, quiet)) >= tried + 2       # sent, given up, sent again
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

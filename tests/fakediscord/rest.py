@@ -171,6 +171,13 @@ class Rest:
         for problem in fake.spec.validate(request.method, request.path, rec.json, multipart=is_multipart,
                                           query=rec.query):
             fake._violation("spec", request.method, request.path, problem)
+        quiet = fake.silenced.get(int(request.match_info.get("channel_id", 0)))
+        if quiet is not None:       # the channel is silent (fake.silent): answered afterwards
+            fake.held_quiet += 1
+            try:
+                await quiet.wait()
+            finally:
+                fake.held_quiet -= 1
         try:
             unauthenticated = request.path.startswith((API + "/webhooks/", API + "/interactions/"))
             if not unauthenticated and request.headers.get("Authorization") != f"Bot {fake.token}":

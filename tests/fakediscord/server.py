@@ -96,6 +96,8 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         self.nonce_window = 300.0  # seconds (fake clock) a nonce is remembered, as Discord's "few minutes"
         self.sync_count = 0  # how many bulk command overwrites (tree.sync) were received
         self.in_flight = 0  # REST requests received and not yet answered
+        self.silenced: Dict[int, asyncio.Event] = {}  # channel id -> set when it answers again
+        self.held_quiet = 0  # of those in flight, how many a silent channel holds (not the bot's doing)
         self.base_url = ""
         self.gateway_url = ""
         self._runner: Optional[web.AppRunner] = None
@@ -336,15 +338,27 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         finally:
             self.gateway.resume_accepting()
 
+    @contextlib.asynccontextmanager
+    async def silent(self, channel: Channel):
+        """Requests about this channel (its messages, its posts) are taken and left unanswered
+        until the block ends, then handled in order as usual, whether or not the client still
+        waits: a Discord or a network gone quiet mid-request. Other channels answer meanwhile."""
+        quiet = self.silenced[channel.id] = asyncio.Event()
+        try:
+            yield
+        finally:
+            del self.silenced[channel.id]
+            quiet.set()
+
     def busy(self) -> List[str]:
         """What the bot is still doing, at this moment (empty: it has finished reacting): REST
-        requests in flight, interactions not yet answered (within their 3 s), discord.py's
+        requests in flight (but those a silent channel holds), interactions not yet answered (within their 3 s), discord.py's
         handler tasks still running (commands, components, modals, events), and each started
         bot that has a `busy` attribute saying it has work in hand (TTRBot: its timers and
         owed posts)."""
         out = []
-        if self.in_flight:
-            out.append(f"{self.in_flight} REST request(s) in flight")
+        if self.in_flight > self.held_quiet:
+            out.append(f"{self.in_flight - self.held_quiet} REST request(s) in flight")
         now = self.clock.now()
         unanswered = []
         for h in reversed(self.interactions.values()):     # newest first: only the recent count

@@ -13,7 +13,8 @@ With DISCORD_URL (a fake Discord the test runs), the bot's real outbox worker ru
 and delivers what every action owes there (through discord.py's HTTP client, logged in with
 the fake's token; no gateway), board pictures left out (a text summary instead: the pictures
 are not what is tested, and drawing them would slow the writer down). With "drain", it only
-delivers what is still owed, prints "drained" and exits.
+delivers what is still owed (for as long as posts go out: the writers play faster than they
+deliver, so a backlog of a thousand rows or more is usual), prints "drained" and exits.
 
 With DISCORD_URL "-" and "shared", it is one of several processes on one database that play
 the same games at once (overlapping shards: the misconfiguration the database lock is for):
@@ -37,6 +38,9 @@ from ttr_bot.service import GameService, ServiceError
 MAPS = [("usa", 5), ("europe", 5), ("switzerland", 3), ("nordic", 3)]
 SEATS = [str(i) for i in range(5)]
 MAX_SECONDS = 30
+# the drain: at most, and with nothing sent (more than a killed writer's leases last, 20 s,
+# and a send's time bound, 15 s)
+DRAIN_SECONDS, STALL_SECONDS = 300, 45
 
 
 def awaiting(coro):
@@ -171,10 +175,16 @@ async def main(db, round_no, want, url=None, mode="play"):
         if mode == "drain":     # what it did, for the test's failure message
             logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                                 format="%(relativeCreated)6.0f %(name)s %(message)s")
-            if not await delivering.worker.drain(timeout=MAX_SECONDS):
+            owed, began = len(await svc.owed_messages(100_000)), time.monotonic()
+            drained = await delivering.worker.drain(timeout=DRAIN_SECONDS, stall=STALL_SECONDS)
+            print(f"drain: {owed} rows owed at the start, {delivering.worker.sent} sent in "
+                  f"{time.monotonic() - began:.1f} s, {len(await svc.owed_messages(100_000))} "
+                  f"left", file=sys.stderr)
+            if not drained:
                 for task in asyncio.all_tasks():    # where it waits, for the failure message
-                    print(task.get_name(), "waits in:", *awaiting(task.get_coro()),
-                          sep="\n  ", file=sys.stderr)
+                    chain = [f.rsplit("/", 1)[-1] for f in awaiting(task.get_coro())]
+                    print(f"{task.get_name()} waits in:", " <- ".join(chain[::-1][:6]),
+                          file=sys.stderr)
             print("drained", flush=True)
             await delivering.worker.stop()
             await delivering.client.close()

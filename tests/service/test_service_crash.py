@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.service.crash_writer import DRAIN_SECONDS
 from tests.service.svckit import make_service, open_store, state_of
 from tests.store.dbkit import DRIVERS
 
@@ -65,6 +66,20 @@ class FakeInThread:
                     out[m.nonce] = out.get(m.nonce, 0) + 1
             return out, list(self.fake.nonce_hits)
         return self.call(read())
+
+    def stuck(self):
+        """Where the fake stands, for a failure's message: what it took and answered last, and
+        what it has not answered."""
+        async def read():
+            open_ = [f"{r.method} {r.path}" for r in self.fake.requests if r.status is None]
+            recent = [f"{r.method} {r.path.split('/api/v10')[-1]} {r.status}"
+                      for r in self.fake.requests[-6:]]
+            return (f"fake: {len(self.fake.requests)} requests taken, {self.fake.in_flight} in "
+                    f"flight, unanswered: {open_[-8:]}; the last: {recent}")
+        try:
+            return asyncio.run_coroutine_threadsafe(read(), self.loop).result(5)
+        except TimeoutError:
+            return "the fake's loop does not answer"
 
     def close(self):
         self.call(self.fake.stop())
@@ -176,7 +191,17 @@ def owed(db):
                        "lease_until, lane FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT 8")
     return "\n".join([f"now {time.time():.1f}; owed (id, game, seq, kind, held, attempts, due, "
                        "lease owner, lease until, lane):", *map(str, rows),
-                       f"blocked: {db.fetchall('SELECT * FROM outbox_lanes')}"])
+                       f"blocked: {db.fetchall('SELECT * FROM outbox_lanes')}", *waits(db)])
+
+
+def waits(db):
+    """PostgreSQL: every other session, what it waits on and whom it is blocked by."""
+    if db.driver != "postgresql":
+        return []
+    return ["sessions (pid, state, wait, blocked by, query):", *map(str, db.fetchall(
+        "SELECT pid, state, wait_event_type || ':' || wait_event, pg_blocking_pids(pid), "
+        "left(query, 80) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid != pg_backend_pid()"))]
 
 
 def check_posts(db, fake):
@@ -239,13 +264,14 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     assert mid_stream_kills >= ROUNDS // 2, (SEED, mid_stream_kills)
     finished = sum(1 for seq, status in checked.values() if status == "finished")
     drain = Writer(db, ROUNDS + 1, url, "drain")       # delivers what is still owed, then exits
-    assert drain.ready.wait(60), drain.kill()
-    drain.proc.wait(90)                 # its own drain gives up after 30 s (MAX_SECONDS)
+    # its own drain goes on while posts go out, and gives up when none has for STALL_SECONDS
+    assert drain.ready.wait(DRAIN_SECONDS + 60), drain.kill()
+    drain.proc.wait(30)
     try:
         posts, retried = check_posts(db, fake)
     except AssertionError as e:
-        log = drain.proc.stderr.read()[-3000:]
-        raise AssertionError(f"seed {SEED}: {e}\nthe drain's log:\n{log}") from e
+        log = drain.proc.stderr.read()[-12000:]
+        raise AssertionError(f"seed {SEED}: {e}\n{fake.stuck()}\nthe drain's log:\n{log}") from e
     finally:
         fake.close()
     print(f"crash test ({db.driver}): seed {SEED}, {ROUNDS} rounds, {done_total} actions reported, "

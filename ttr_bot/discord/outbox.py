@@ -14,8 +14,10 @@ or locked thread) blocks that destination alone, retried with backoff, given up 
 days, caught up in one post when it works again (refusals.py states every rule); 404 10003
 (the channel or thread is gone) closes the game as abandoned (its players are told by DM) and
 gives up its channel's posts; 5xx, timeouts and connection errors are retried with backoff
-from a second to five minutes; other refusals (a bug: Discord said 400) are retried
-`max_attempts` times, then given up with the error logged and kept on the row.
+from a second to five minutes (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
+no send waits on a silent connection for aiohttp's five minutes, none outlives its lease);
+other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
+the error logged and kept on the row.
 
 Housekeeping (hourly, when idle): rows sent or given up more than KEEP_SENT (7 days) ago are
 deleted, with closed votes after KEEP_VOTES (30 days): the tables stay as large as a week's
@@ -40,11 +42,12 @@ log = logging.getLogger(__name__)
 KEEP_SENT = 7 * 86400.0     # sent rows are kept a week (what was posted, for diagnosis)
 KEEP_VOTES = 30 * 86400.0   # closed votes a month
 LEASE_RETRY = 5.0           # look again this soon at rows another process is sending
+SEND_TIMEOUT = 15.0         # a unit's work (its picture, its requests), below MESSAGE_LEASE
 
 
 class OutboxWorker(Refusals):
     def __init__(self, bot, delivery, clock, *, batch=200, per_lane=20, lanes=8,
-                 max_attempts=5, idle_poll=300.0):
+                 max_attempts=5, idle_poll=300.0, send_timeout=SEND_TIMEOUT):
         self.bot = bot
         self.delivery = delivery
         self.clock = clock
@@ -53,6 +56,7 @@ class OutboxWorker(Refusals):
         self.lanes = lanes
         self.max_attempts = max_attempts
         self.idle_poll = idle_poll     # look again at least this often (another process wrote)
+        self.send_timeout = send_timeout   # real seconds a unit's requests may take, all told
         self.sent = 0
         self._wake = asyncio.Event()
         self._busy = {}                # lane -> task
@@ -99,20 +103,28 @@ class OutboxWorker(Refusals):
             with suppress(Exception):   # what it interrupted may be claimed again at once
                 await self.service.release_messages()
 
-    async def drain(self, timeout=30.0):
-        """Until nothing owed is due (tests, shutdown): True if so within `timeout` seconds."""
+    async def drain(self, timeout=30.0, stall=None):
+        """Until nothing owed is due (tests, shutdown): True if so within `timeout` seconds.
+        With `stall`, it also gives up when nothing was sent for that long (a backlog that is
+        going out may take its time; one that does not move is a fault)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
+        sent, moved = self.sent, loop.time()
         while loop.time() < end:
             self._idle.clear()
             self.wake()
+            limit = end if stall is None else min(end, moved + stall)
             try:
-                await asyncio.wait_for(self._idle.wait(), max(0.01, end - loop.time()))
+                await asyncio.wait_for(self._idle.wait(), max(0.01, limit - loop.time()))
             except TimeoutError:
-                break
+                if self.sent == sent:
+                    break
             if not self._busy and not await self._due_rows():
                 return True
-        log.warning("outbox not drained after %ss", timeout)
+            if self.sent != sent:
+                sent, moved = self.sent, loop.time()
+        log.warning("outbox not drained after %.0fs (%d sent)", loop.time() - (end - timeout),
+                    self.sent)
         return False
 
     async def _due_rows(self):
@@ -210,7 +222,8 @@ class OutboxWorker(Refusals):
         service = self.service
         ids = _unit_ids(head, parts, merged)
         try:
-            await self.delivery.handle(head, parts, merged)
+            await asyncio.wait_for(self.delivery.handle(head, parts, merged),
+                                   self.send_timeout)
         except discord.Forbidden as exc:
             if head.lane.startswith("c") and exc.code in REFUSED:
                 await self._refused_destination(head, exc)

@@ -4,6 +4,7 @@ from ..store import OutboxItem, Owed
 from .owed import channel_lane, dm_row, notice_row
 
 MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row before another may
+                        # (the worker gives a send up after SEND_TIMEOUT, 15 s)
 
 
 class OutboxAccess:
