@@ -125,8 +125,9 @@ class Table:
 
     # ----- interactions -------------------------------------------------------------------------
     async def reply(self, handle):
-        """The ephemeral answer of a deferred interaction (checked for error texts)."""
-        msg = await handle.followup(0, timeout=20)
+        """The (first) ephemeral answer of an interaction, inline or after a deferral (checked
+        for error texts)."""
+        msg = await handle.answer(0, timeout=20)
         for bad in BAD_WORDS:
             assert bad not in msg.content, msg.content
         self.answers.append((handle.user, msg))

@@ -50,6 +50,7 @@ class FakeInteraction:
         self.id, self.channel_id, self.guild_id, self.command = 1, 2, 3, None
         self.user = type("U", (), {"id": 4})()
         self.data = {"custom_id": "ttr:draw:1:2:deck"}
+        self.extras = {}
 
 
 class FakeHTTPResponse:

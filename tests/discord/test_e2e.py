@@ -243,10 +243,10 @@ async def test_information_commands_and_language(fake, tmp_path):
     helptext = await table.slash(bob, "help")              # one screen, the buttons named
     assert t("bot.btn.claim") in helptext.content and len(helptext.content.splitlines()) <= 20
     handle = await fake.click(bob, helptext, "ttr:help:0:commands")
-    parts = [await handle.followup(0, timeout=20)]
+    parts = [await handle.answer(0, timeout=20)]
     while "ttr:help:0:ratings" not in parts[-1].custom_ids():    # the last part has the button
         assert len(parts) < 4
-        parts.append(await handle.followup(len(parts), timeout=20))
+        parts.append(await handle.answer(len(parts), timeout=20))
     listed = "\n".join(p.content for p in parts)
     assert "/ttr claim" in listed and "/ttr server language" in listed
     ratings = await table.click(bob, parts[-1], "ttr:help:0:ratings")
@@ -269,7 +269,7 @@ async def test_a_channel_the_bot_cannot_post_in(fake, tmp_path):
     alice = fake.add_user("alice", guild=table.guild)
     mute = fake.add_text_channel(table.guild, "read-only", bot_can_send=False)
     handle = await fake.slash(alice, mute, "ttr", "new", {"map": "usa"})
-    msg = await handle.followup(0)
+    msg = await handle.answer(0)
     assert msg.content == t("bot.error.cannot_post")
     # the failed lobby does not block the channel
     assert await table.bot.service.game_in_channel(mute.id) is None

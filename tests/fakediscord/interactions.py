@@ -104,6 +104,21 @@ class InteractionHandle:
         await _wait(lambda: len(self.followup_ids) > index, timeout, f"follow-up #{index} of {self.describe()}", self.fake)
         return self.fake.state.messages[self.followup_ids[index]]
 
+    def answers(self) -> List[Message]:
+        """Every message the user was answered with, in order, however the bot answered: the
+        response's own message (type 4), or after a deferral its follow-ups (the first fills
+        the "thinking" message)."""
+        out = [] if self.original is None or self.original.loading or \
+            self.original_message_id in self.followup_ids or \
+            self.callbacks[0].type not in (4, 5) else [self.original]
+        return out + self.followups
+
+    async def answer(self, index: int = 0, timeout: float = 5.0) -> Message:
+        """The index-th of `answers()` (waits for it)."""
+        await _wait(lambda: len(self.answers()) > index, timeout,
+                    f"answer #{index} to {self.describe()}", self.fake)
+        return self.answers()[index]
+
     async def message(self, timeout: float = 5.0) -> Message:
         """The visible result: the original response message once it is no longer 'thinking'."""
         await _wait(lambda: self.original is not None and not self.original.loading, timeout,

@@ -17,7 +17,8 @@ Acknowledgement latency: the fake's clock from dispatching INTERACTION_CREATE to
 callback for it (the deferral, a direct response, or the autocomplete result). Printed: p50,
 p95, p99 and max over all interactions and per kind, the number of interactions and how many
 awaited their answer at once, turns played, games finished, wall time, the time until the
-player sees the answer (the follow-up after the deferral), and how long the shared event loop
+player sees the answer (the response itself when it was quick, else the follow-up after the
+deferral), and how long the shared event loop
 stalled (the overshoot of a 10 ms ticker: the fake and the players run in the bot's process
 and event loop, so their work is counted against the bot), and the computer players' moves.
 Target: acknowledgement p99 <= 250 ms (with computer players, issue 13: p99 <= 100 ms and the
@@ -163,14 +164,15 @@ class Bench:
 
     # ----- interactions ---------------------------------------------------------------------------
     async def answer(self, handle, kind):
-        """The ephemeral answer of a deferred interaction."""
+        """The ephemeral answer of an interaction (its response, or after a deferral the
+        first follow-up)."""
         self.awaiting += 1
         try:
-            await self.waiter.until(lambda: handle.followup_ids)
+            await self.waiter.until(handle.answers)
         finally:
             self.awaiting -= 1
         self.answer_times.append((kind, self.fake.clock.now() - handle.created_at))
-        msg = self.fake.state.messages[handle.followup_ids[0]]
+        msg = handle.answers()[0]
         if any(b in (msg.content or "") for b in BAD_WORDS):
             self.problems["error answer"] += 1
         return msg

@@ -16,6 +16,7 @@ from discord import app_commands
 
 from ..i18n import reason, t
 from ..service import ServiceError
+from . import ack
 
 log = logging.getLogger(__name__)
 EXPIRED_CODES = {10062, 10015, 10008}   # unknown interaction, unknown webhook, unknown message
@@ -72,8 +73,9 @@ def _context(interaction):
 
 
 async def answer(interaction, content, *, view=None, file=None):
-    """An ephemeral answer that works before or after the interaction was acknowledged.
-    Returns False if the interaction has expired."""
+    """An ephemeral answer that works before or after the interaction was acknowledged (in
+    one request when it comes before the acknowledgement, ack.py). Returns False if the
+    interaction has expired."""
     from .format import fit
     content = fit(content)
     kwargs = {"ephemeral": True}
@@ -82,10 +84,7 @@ async def answer(interaction, content, *, view=None, file=None):
     if file is not None:
         kwargs["file"] = file
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(content, **kwargs)
-        else:
-            await interaction.response.send_message(content, **kwargs)
+        await ack.send(interaction, content, **kwargs)
         return True
     except discord.NotFound as exc:
         if exc.code in EXPIRED_CODES:

@@ -1,12 +1,13 @@
 """One move, end to end, for a slash command or a click alike.
 
-`begin` acknowledges the interaction at once (ephemeral: a move's answer is private) and only
-then looks anything up. `act` hands the engine action to the service (which records the public
-post and the DMs the move owes in the move's own transaction; the outbox worker sends them) and
-answers the player privately: what they alone learned (the
-card they drew, the tickets they kept) and, while their turn goes on, the panel for the next
-step. Payments are chosen here when only one makes sense (payment_choices.py), otherwise
-asked for with buttons. The turn panel's clicks are registered here too (`on_click`).
+`begin` makes sure the interaction is acknowledged in time (a move's answer is private: an
+ephemeral answer, in one request when it is ready within a second, else after a deferral,
+ack.py). `act` hands the engine action to the service (which records the public post and the
+DMs the move owes in the move's own transaction; the outbox worker sends them) and answers
+the player privately: what they alone learned (the card they drew, the tickets they kept)
+and, while their turn goes on, the panel for the next step. Payments are chosen here when
+only one makes sense (payment_choices.py), otherwise asked for with buttons. The turn
+panel's clicks are registered here too (`on_click`).
 """
 import logging
 from dataclasses import dataclass, replace
@@ -23,7 +24,7 @@ from ..engine.actions import (
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
 from ..i18n import t
 from ..service import ServiceError
-from . import components, menus
+from . import ack, components, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
 from .clicks import on_click
@@ -48,10 +49,10 @@ PAY_REASONS = {"pay_exact", "pay_one_color", "pay_route_color", "no_locos_here",
                "pay_ferry_any", "pay_any_cards", "cards_not_in_hand", "bad_cards", "station_cost"}
 
 
-async def begin(interaction, *, ephemeral=True):
-    """Acknowledge within Discord's 3 seconds, before any store or render work; the locale."""
-    if not interaction.response.is_done():
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+async def begin(interaction):
+    """Make sure the interaction is acknowledged within Discord's 3 seconds, whatever the work
+    that follows: answered at once if the answer is quick, else deferred (ack.py). The locale."""
+    ack.expect_answer(interaction)
     return await interaction.client.user_locale(interaction)
 
 

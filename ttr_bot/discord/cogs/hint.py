@@ -1,6 +1,7 @@
 """/ttr hint: privately, what the `expert` computer player would do now and why, in one line, in
-games whose host allowed hints (service/hints.py). The answer is deferred at once (Discord's 3
-seconds) and sent when the worker pool has the decision."""
+games whose host allowed hints (service/hints.py). The decision takes a second or more, so
+the interaction is deferred within Discord's 3 seconds (moves.begin) and the answer sent
+when the worker pool has it."""
 import discord
 from discord import app_commands
 
@@ -58,7 +59,7 @@ def hint_line(board, hint, loc):
 class Hint(GroupedCog):
     @app_commands.command(name="hint", description=text("bot.cmd.hint"))
     async def hint(self, interaction: discord.Interaction):
-        loc = await moves.begin(interaction)       # deferred: the decision takes seconds
+        loc = await moves.begin(interaction)       # deferred in time: the decision takes seconds
         hosted = await moves.channel_game(interaction)
         found = await interaction.client.service.hint(hosted.id, interaction.user.id)
         await answer(interaction, hint_line(hosted.board, found, loc))
