@@ -160,6 +160,27 @@ async def test_not_your_turn(svc, db_path):
     assert raw_counts(db_path, game_id) == before
 
 
+async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(svc):
+    """A first card owes the drawing player no hand edit (their answer shows it, with the next
+    step); the second, which ends the turn, owes one: one DM edit per turn, not two."""
+    game_id, users = await started(svc, 31)
+    await keep_all(svc, game_id, users)
+
+    async def hand_rows(user):
+        return [r for r in await svc.owed_messages() if r.kind == "hand"
+                and r.payload["user"] == user]
+    loaded = await svc.load(game_id)
+    seat = loaded.game.current
+    before = len(await hand_rows(users[seat]))
+    eff = await svc.act(game_id, users[seat], DrawCard(seat), loaded.seq)
+    assert seat in eff.to_move                      # the turn goes on: the second card
+    assert len(await hand_rows(users[seat])) == before
+    eff = await svc.act(game_id, users[seat], DrawCard(seat), eff.seq)
+    assert seat not in eff.to_move
+    owed = await hand_rows(users[seat])
+    assert len(owed) == before + 1 and owed[-1].payload["why"] is None
+
+
 async def test_someone_not_playing_is_refused(svc, db_path):
     game_id, users = await started(svc, 40)
     before = raw_counts(db_path, game_id)

@@ -19,7 +19,8 @@ player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
   reminder   {seat, user, deadline, n}            "still your turn" in the channel
   vote / vote_result {vote}                       the vote with its buttons / how it ended
   hand       {seat, user, why}                    the player's living hand message: edited in
-             place, or (why: start, turn, offer, tunnel, end) sent anew with a notification
+             place, or (why: start, turn, offer, tunnel, end) sent anew with a notification;
+             once per turn for the mover (at its end), not at each step
   dm         {key, params, game}                  a short private message
 Nothing here is a Discord object: the rows are plain data the adapter turns into messages.
 """
@@ -160,7 +161,7 @@ class Owing:
                                        held=not (ended or game.over) or to_computer))
             if to_computer and not before.seats[seat].is_bot:
                 rows.insert(1, channel_row(after, "thinking", {"seat": seat}))
-            for s in sorted(changed_seats(public)):
+            for s in _hands_owed(public, seat, seat_done):
                 if not after.seats[s].is_bot and not game.over:
                     rows.append(hand_row(after, s, _why(public, s)))
         return Owed(tuple(rows), tuple(timers), tuple(dict.fromkeys(drop))), timeouts, end_reason
@@ -196,6 +197,19 @@ class Owing:
 def _computer_next(hosted):
     game = hosted.game
     return not game.over and game.phase == "play" and hosted.seats[game.current].is_bot
+
+
+def _hands_owed(public, seat, seat_done):
+    """The seats whose hand message this action changes: the seats it changed, but not the
+    mover's in the middle of a turn (a first card: they see it in their answer, with the next
+    step; their hand message is edited once, when the turn is done), and the mover's at the
+    end of their turn even if this action left their hand as it was (what changed before)."""
+    seats = set(changed_seats(public))
+    if not seat_done and _why(public, seat) is None:
+        seats.discard(seat)
+    elif seat_done:
+        seats.add(seat)
+    return sorted(seats)
 
 
 def _why(public, seat):
