@@ -304,6 +304,9 @@ async def test_bot_py_sync_pushes_the_commands_and_exits(fake):
     await entry.sync_commands(Config(token=fake.token), guild.id)
     commands = fake.commands(guild)
     assert set(commands) == {"ttr"}
+    # a server's channels only (contexts: 0 guild; not 1 bot DM, 2 private channel), installed
+    # to servers (integration_types: 0 guild install; not 1 user install)
+    assert commands["ttr"]["contexts"] == [0] and commands["ttr"]["integration_types"] == [0]
     subs = {o["name"] for o in commands["ttr"]["options"]}
     assert {"new", "draw", "claim", "keep", "tunnel", "station", "hand", "me", "server"} <= subs
     assert len(subs) <= 25                # Discord's limit of a group's subcommands

@@ -13,7 +13,14 @@ from ..translator import text
 
 
 def ttr_group():
-    return app_commands.Group(name="ttr", description=text("bot.cmd.ttr"), guild_only=True)
+    """/ttr: a server's channels and threads only, installed to servers (Discord's `contexts`
+    and `integration_types`; `guild_only` keeps the deprecated `dm_permission` that discord.py
+    still sends saying the same)."""
+    return app_commands.Group(
+        name="ttr", description=text("bot.cmd.ttr"), guild_only=True,
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                                        private_channel=False),
+        allowed_installs=app_commands.AppInstallationType(guild=True, user=False))
 
 
 class GroupedCog(commands.Cog):
