@@ -122,6 +122,26 @@ async def test_a_control_with_a_garbage_field_is_out_of_date(table, caplog, cust
     assert (await table.game()).seq == hosted.seq and not errors(caplog)
 
 
+@pytest.mark.parametrize("values", [[], ["easy", "hard"], ["no such level"]])
+@pytest.mark.parametrize("menu", ["addbot", "unseat"])
+async def test_a_lobby_menu_sent_with_no_value_or_a_bogus_one_is_refused(table, caplog, menu,
+                                                                          values):
+    """The lobby's menus (add a computer player, take a seat away) from an old or forged
+    interaction: no value, two, or one the menu never offered: a clear answer, nothing
+    changed, nothing logged as an error (an empty add-a-computer menu was an IndexError)."""
+    alice = table.fake.add_user("alice", guild=table.guild)
+    await answer_to(table, alice, "new", map="usa", thread=False)
+    lobby = table.public_messages()[-1]
+    game_id = lobby_game(lobby)
+    before = [s.name for s in (await table.bot.service.load(game_id)).seats]
+    handle = await table.fake.select(alice, lobby, f"ttr:{menu}:{game_id}", values, forge=True)
+    first = await handle.response()
+    text = (await handle.followup(0)).content if first.type == 5 else first.content
+    assert text and t("bot.error.unexpected", "en") not in text
+    assert [s.name for s in (await table.bot.service.load(game_id)).seats] == before
+    assert not errors(caplog)
+
+
 async def test_a_late_lobby_edit_never_puts_the_buttons_back_on_a_started_game(table, caplog):
     """The lobby message is edited after every join; an edit that lands after the start's must
     show the started game, without Join or Start."""

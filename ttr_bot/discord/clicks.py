@@ -9,6 +9,8 @@ controllers (moves.py, cogs/lobby.py, cogs/seats.py) register what a click of ea
 
 so the controllers depend on the components, never the reverse.
 """
+from .errors import UserFacing
+
 HANDLERS = {}
 
 
@@ -29,3 +31,13 @@ async def dispatch(kind, interaction, item):
     except KeyError:
         raise LookupError(f"no handler registered for clicks of {kind!r}") from None
     await handler(interaction, item)
+
+
+def chosen(item):
+    """The one value picked in a menu click. Discord's client always sends what the menu
+    allows; a click with no value or several (an old or forged interaction) is refused like
+    an out-of-date control, never an IndexError."""
+    values = getattr(item.item, "values", None) or []
+    if len(values) != 1 or not isinstance(values[0], str):
+        raise UserFacing("bot.error.old_control")
+    return values[0]

@@ -28,7 +28,7 @@ from ...service import (
 from ...stats import map_name
 from .. import components
 from ..autocomplete import small_number
-from ..clicks import on_click
+from ..clicks import chosen, on_click
 from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
@@ -216,12 +216,12 @@ async def _lobby_clicked(interaction, item):
 
 @on_click("addbot")
 async def _level_picked(interaction, item):
-    await add_bot(interaction, item.item.values[0], game_id=item.game_id)
+    await add_bot(interaction, chosen(item), game_id=item.game_id)
 
 
 @on_click("unseat")
 async def _seat_picked(interaction, item):
-    await remove_seat(interaction, small_number(item.item.values[0], 10**6), game_id=item.game_id)
+    await remove_seat(interaction, small_number(chosen(item), 10**6), game_id=item.game_id)
 
 
 async def _seat_autocomplete(interaction, current):
