@@ -12,6 +12,7 @@ import pytest
 
 from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
 from tests.service.test_service_turns import end_turn, game_in_play
+from tests.store.dbkit import DRIVERS
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import HOUR
@@ -279,6 +280,49 @@ async def test_players_who_left_no_longer_count_as_voters(db_path, clock):
     await run_timers(svc)
     assert (await svc.vote(vote.id)).status == "void"
     assert not (await svc.load(game_id)).seats[3].is_bot
+    await svc.close()
+
+
+# ----- reminders keep their promise (defect 4) ---------------------------------------------------
+@pytest.mark.drivers(*DRIVERS)
+async def test_reminders_held_back_by_quiet_hours_do_not_bunch(db_path):
+    """24 h deadline, quiet hours 22:00-08:00, the turn starting at 11:00: the reminders due at
+    23:00 and 06:12 were both held to 08:00, two pings at once. Now one, at 08:00: reminders
+    never come closer than planned (7.2 h here), and the second would then come after the
+    deadline, so it is not sent at all."""
+    utc = timezone.utc
+    clock = ManualClock(datetime(2024, 5, 6, 11, tzinfo=utc).timestamp())    # 11:00 UTC
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    game_id, users = await game_in_play(svc, 61, options={"deadline": 24})
+    hosted = await svc.load(game_id)
+    user = hosted.seats[hosted.game.current].user_id
+    await svc.set_notify(user, {"how": "ping", "tz": "UTC", "quiet": [22 * 60, 8 * 60]})
+    for _ in range(23):                         # to 10:00 the next day, an hour at a time
+        clock.advance(HOUR)
+        await run_timers(svc)
+    sent = await owed(store, "reminder")
+    assert len(sent) == 1, [r.created_at for r in sent]
+    assert sent[0].created_at == datetime(2024, 5, 7, 8, tzinfo=utc).timestamp()
+    await svc.close()
+
+
+async def test_a_reminder_owed_before_the_player_moved_is_not_delivered(db_path, clock):
+    """Re-checked when it is sent: the player moved between the reminder being owed and the
+    worker getting to it (a slow or refused channel): it is not delivered."""
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    rng = random.Random(3)
+    game_id, users = await game_in_play(svc, 62, options={"deadline": 24})
+    clock.advance(12 * HOUR + 1)
+    await run_timers(svc)
+    [row] = await owed(store, "reminder")
+    hosted = await svc.load(game_id)
+    assert svc.reminder_still_due(hosted, row.payload)
+    await end_turn(svc, game_id, rng)
+    assert not svc.reminder_still_due(await svc.load(game_id), row.payload)
     await svc.close()
 
 

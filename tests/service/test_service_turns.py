@@ -285,6 +285,38 @@ async def test_away_pauses_the_deadline_and_it_resumes_on_return(db_path, clock)
     await svc.close()
 
 
+@pytest.mark.drivers(*DRIVERS)
+async def test_renewing_away_cannot_hold_games_more_than_14_days_in_30(db_path, clock):
+    """Away has an end: renewed before it runs out, or taken again right after, a player's
+    away periods hold their games at most 14 days in any 30; a renewal asking for more is
+    refused (with the days still allowed) and changes nothing; a month later it is allowed."""
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    game_id, users = await game_in_play(svc, 18, options={"deadline": 24})
+    user = users[(await svc.load(game_id)).game.current]
+    await svc.set_away(user, 1, 10)
+    clock.advance(9 * DAY)                          # renewed a day before it ends
+    with pytest.raises(ServiceError) as refused:
+        await svc.set_away(user, 1, 14)
+    assert refused.value.key == "service.away_limit" and refused.value.params["left"] == 5
+    running = await store.get_away(user, 1)
+    assert running.until == pytest.approx(clock() + DAY)        # the refusal changed nothing
+    await svc.set_away(user, 1, 5)                  # 9 + 5 = 14 days
+    clock.advance(5 * DAY)
+    await run_timers(svc)                           # the period ends by its timer
+    assert await svc.away_of(user, 1) is None
+    clock.advance(DAY)
+    with pytest.raises(ServiceError):               # taken again at once: still 14 in 30
+        await svc.set_away(user, 1, 1)
+    clock.advance(16 * DAY)                         # the first 10 days now out of the window
+    await svc.set_away(user, 1, 9)
+    assert (await svc.away_of(user, 1)).until == pytest.approx(clock() + 9 * DAY)
+    notices = [r.payload["key"] for r in await owed(store, "notice")]
+    assert notices.count("bot.away.set") == 3
+    await svc.close()
+
+
 async def test_away_with_cover_lets_a_computer_play_without_counting_timeouts(db_path, clock):
     store = await open_store(db_path)
     svc = timed_service(store, clock)

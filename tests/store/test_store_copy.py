@@ -108,7 +108,7 @@ def test_sqlite_to_postgresql_by_the_command(sqlite_db, pg_db):
     n_owed = sqlite_db.scalar("SELECT COUNT(*) FROM outbox")
     assert n_timers > 2 and n_owed > 0
     assert (f"{n_actions} actions, 3 snapshots, {n_timers} timers, 3 user settings, 0 away "
-            f"periods, 2 results, 4 ratings, 1 rated games, 4 rating changes, "
+            f"periods, 0 away periods taken, 2 results, 4 ratings, 1 rated games, 4 rating changes, "
             f"2 message references, {n_owed} owed messages, 0 votes; "
             "verified: every table matches row for row and 3 started "
             "games rebuild from their logs to their snapshots") in line, line

@@ -441,8 +441,9 @@ class Delivery(HandMessages):
 
     async def _post_reminder(self, row, **_):
         hosted = await self.service.load(row.game_id)
-        if hosted is None or not hosted.is_active:
-            return
+        if hosted is None or not hosted.is_active or \
+                not self.service.reminder_still_due(hosted, row.payload):
+            return      # they have moved since it was owed
         p = row.payload
         user = p["user"]
         if not await self.is_member(p.get("guild") or hosted.guild_id, user):

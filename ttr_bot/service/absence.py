@@ -23,6 +23,7 @@ from .turns import (
     DAY,
     DEADLINE,
     EXPEL,
+    HOUR,
     IDLE,
     IDLE_DAYS,
     LOBBY_EXPIRE,
@@ -141,9 +142,20 @@ class Absence:
             how = how_of(notify)
             if how == "none":
                 return
+            turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
+            last = await self.store.last_owed_at(hosted.id, turn_key)
+            gap = p.get("gap", DAY if p.get("deadline") is None else 6 * HOUR)
+            if last is not None and now - last < gap:     # never closer than planned: ones
+                later = last + gap                         # bunched after quiet hours merge
+                if p.get("deadline") is None or later < p["deadline"]:
+                    owed = Owed(timers=(NewTimer(REMIND, later, dict(p)),))
+                    await self.store.write_owed(owed, hosted.id, now)
+                    self._committed(owed)
+                return
             payload = {"seat": p["seat"], "user": user, "deadline": p.get("deadline"),
-                       "n": p.get("n"), "guild": hosted.guild_id}
-            key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:{p.get('n')}"
+                       "n": p.get("n"), "guild": hosted.guild_id, "phase": p["phase"],
+                       "turn": p["turn"]}
+            key = f"{turn_key}{p.get('n')}"
             if how in ("dm", "both"):
                 row = replace(dm_row(user, "bot.remind.dm", game_id=hosted.id, key_id=key,
                                      channel=f"<#{hosted.channel_id}>"), kind="reminder")
@@ -153,6 +165,12 @@ class Absence:
             owed = Owed((row,))
             await self.store.write_owed(owed, hosted.id, now)
             self._committed(owed)
+
+    def reminder_still_due(self, hosted, payload):
+        """Whether a reminder owed earlier is still to be delivered: the turn it is about is
+        still that player's (re-checked when it is sent; rows from before the turn was named
+        in them are delivered)."""
+        return "phase" not in payload or is_turn(hosted.game, payload)
 
     async def _on_expel(self, timer):
         """Three turns in a row ran out: a computer player takes the seat (the player may take

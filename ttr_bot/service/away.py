@@ -2,7 +2,9 @@
 computer player covers their turns: the host's choice per game, `away` at /ttr new), and the
 others see "away until ...". Mixed into GameService.
 
-Pause: time away does not count. A deadline that comes while they are away is moved to their
+Away has an end: one period is 1-14 days, and renewing it cannot make a player away for more
+than 14 days in any 30 (AWAY_WINDOW_DAYS): a renewal asking for more is refused with the days
+still allowed. Pause: time away does not count. A deadline that comes while they are away is moved to their
 return plus what was left of it when they went (absence.py); when they come back (at the end
 of the period, or early with /ttr me away 0), a deadline still running gets back the time they
 were away during it. Cover: every turn of theirs while away is played by a medium computer
@@ -11,7 +13,16 @@ player after the usual short pause, without counting as a timeout.
 from ..store import NewTimer, Owed
 from .effects import ServiceError
 from .owed import notice_row
-from .turns import AWAY_END, COVER, DAY, DEADLINE, MAX_AWAY_DAYS, is_turn, turn_of
+from .turns import (
+    AWAY_END,
+    AWAY_WINDOW_DAYS,
+    COVER,
+    DAY,
+    DEADLINE,
+    MAX_AWAY_DAYS,
+    is_turn,
+    turn_of,
+)
 
 
 class AwayPeriods:
@@ -26,6 +37,10 @@ class AwayPeriods:
             return await self.end_away(user_id, guild_id)
         now = self.clock()
         until = now + days * DAY
+        left = await self.away_days_left(user_id, guild_id, until)
+        if days * DAY > left + 1e-6:
+            raise ServiceError("service.away_limit", max=MAX_AWAY_DAYS, window=AWAY_WINDOW_DAYS,
+                               left=int(left // DAY))
         games = await self._seated_games(user_id, guild_id)
         rows, timers = [], [NewTimer(AWAY_END, until, {"user": user_id, "guild": guild_id,
                                                           "until": until})]
@@ -38,9 +53,23 @@ class AwayPeriods:
                 timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat),
                                        game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
-        await self.store.set_away(user_id, guild_id, now, until, owed=owed)
+        await self.store.set_away(user_id, guild_id, now, until, owed=owed,
+                                  forget_before=now - AWAY_WINDOW_DAYS * DAY)
         self._committed(owed)
         return await self.store.get_away(user_id, guild_id)
+
+    async def away_days_left(self, user_id, guild_id, until):
+        """How long (seconds) a period starting now and ending by `until` may last: 14 days
+        less what the player was away in the 30 days before `until` (the window that holds
+        the most of their past, since the new period is the latest), the running period's
+        time so far included."""
+        now, start = self.clock(), until - AWAY_WINDOW_DAYS * DAY
+        taken = await self.store.away_taken(user_id, guild_id, start)
+        running = await self.store.get_away(user_id, guild_id)
+        if running is not None:
+            taken.append((running.since, min(running.until, now)))
+        used = sum(max(0.0, min(b, now) - max(a, start)) for a, b in taken)
+        return max(0.0, MAX_AWAY_DAYS * DAY - used)
 
     async def end_away(self, user_id, guild_id, until=None):
         """Back early (or the period is over: `until` is the period's end, and a newer period

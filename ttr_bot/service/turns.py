@@ -37,10 +37,12 @@ DEFAULT_DEADLINE = 48
 REMINDS = (0, 12, 24, 48)                       # hours before the first reminder; 0: none
 DEFAULT_REMIND = 24                             # a day without a move: one nudge, not a nag
 MAX_REMINDERS = 3                               # per turn, at most one a day, without a deadline
-REMIND_AT = (0.5, 0.8)                          # of the deadline, with one
+REMIND_AT = (0.5, 0.8)                          # of the deadline; never closer than planned
+                                                # (`gap`: reminders held back merge, absence.py)
 AWAY_MODES = ("pause", "cover")
 DEFAULT_AWAY = "pause"                          # friends wait for a friend on holiday
-MAX_AWAY_DAYS = 14
+MAX_AWAY_DAYS = 14                              # one period; and in all, in any AWAY_WINDOW_DAYS
+AWAY_WINDOW_DAYS = 30                           # renewing cannot hold games longer than that
 TIMEOUTS_TO_EXPEL = 3
 IDLE_DAYS = 30
 LOBBY_DAYS, LOBBY_WARN_DAYS = 7, 6
@@ -86,20 +88,24 @@ def is_turn(game, key):
 
 def turn_timers(game, seat, options, now):
     """The timers of a human's turn that begins now: its deadline and reminders (without a
-    deadline, the idle timer is set by the caller on every action)."""
+    deadline, the idle timer is set by the caller on every action). A reminder's `gap` is how
+    close to the previous one of the turn it may come: as planned (three tenths of the
+    deadline, at most a day), a day without a deadline."""
     key = turn_of(game, seat)
     out = []
     if options.deadline:
         limit = options.deadline * HOUR
         deadline = now + limit
         out.append(NewTimer(DEADLINE, deadline, {**key, "started": now, "limit": limit}))
+        gap = min(DAY, (REMIND_AT[1] - REMIND_AT[0]) * limit)
         for n, share in enumerate(REMIND_AT, 1):
-            out.append(NewTimer(REMIND, now + share * limit, {**key, "n": n, "deadline": deadline}))
+            out.append(NewTimer(REMIND, now + share * limit,
+                                {**key, "n": n, "deadline": deadline, "gap": gap}))
     elif options.remind:
         first = options.remind * HOUR
         for n in range(MAX_REMINDERS):
             out.append(NewTimer(REMIND, now + first + n * max(first, DAY),
-                                {**key, "n": n + 1, "deadline": None}))
+                                {**key, "n": n + 1, "deadline": None, "gap": DAY}))
     return out
 
 

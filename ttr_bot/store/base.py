@@ -330,20 +330,28 @@ class Store(ABC):
     @abstractmethod
     async def set_away(
         self, user_id: int, guild_id: int, since: float, until: float, *,
-        owed: Owed | None = None,
+        owed: Owed | None = None, forget_before: float | None = None,
     ) -> None:
-        """The user is away in that guild from `since` to `until` (replacing an earlier one)."""
+        """The user is away in that guild from `since` to `until`, replacing an earlier one
+        (whose time taken so far goes into the log `away_taken` reads; log entries ended
+        before `forget_before` are deleted)."""
 
     @abstractmethod
     async def clear_away(
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
         now: float | None = None,
     ) -> Away | None:
-        """End the user's away period in that guild; the one ended, or None. `owed` is
-        written as of `now` (the service's clock)."""
+        """End the user's away period in that guild (its time taken, up to `now`, into the
+        log); the one ended, or None. `owed` is written as of `now` (the service's clock)."""
 
     @abstractmethod
     async def get_away(self, user_id: int, guild_id: int) -> Away | None: ...
+
+    @abstractmethod
+    async def away_taken(self, user_id: int, guild_id: int,
+                         after: float) -> list[tuple[float, float]]:
+        """The (since, until) of the user's ended or replaced away periods in that guild
+        that ended after `after`, as far as they were taken."""
 
     # -- votes ---------------------------------------------------------------------------------
     @abstractmethod
@@ -398,6 +406,11 @@ class Store(ABC):
     @abstractmethod
     async def owed_in_lane(self, lane: str) -> list[OutboxRow]:
         """Every owed row of one destination, in id order (a catch-up after a long block)."""
+
+    @abstractmethod
+    async def last_owed_at(self, game_id: int, key_prefix: str) -> float | None:
+        """When the game's newest row whose key starts with `key_prefix` was written (owed),
+        sent or not; None if there is none (kept as long as sent rows are)."""
 
     @abstractmethod
     async def refuse_lane(

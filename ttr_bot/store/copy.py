@@ -71,6 +71,8 @@ TABLES = (
            "user_id", label="user settings"),
     _table("away", "user_id:int guild_id:int since:float until:float", "user_id,guild_id",
            label="away periods"),
+    _table("away_log", "user_id:int guild_id:int since:float until:float",
+           "user_id,guild_id,since", label="away periods taken"),
     _table("results", "game_id:int seat:int user_id:int score:int rank:int won:bool "
            "tickets_completed:int map:text variant:text finished_at:float former_user_id:int "
            "guild_id:int name:text tickets_failed:int longest_bonus:bool turns_human:int "

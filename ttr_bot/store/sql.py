@@ -622,9 +622,14 @@ class SqlStore(Store):
     # -- away ----------------------------------------------------------------------------------
     async def set_away(
         self, user_id: int, guild_id: int, since: float, until: float, *,
-        owed: Owed | None = None,
+        owed: Owed | None = None, forget_before: float | None = None,
     ) -> None:
         async with self._tx() as db:
+            await self._log_away(db, user_id, guild_id, since)     # the one it replaces
+            if forget_before is not None:
+                await db.execute(
+                    "DELETE FROM away_log WHERE user_id = $1 AND guild_id = $2 AND until < $3",
+                    user_id, guild_id, float(forget_before))
             await db.execute(
                 "INSERT INTO away (user_id, guild_id, since, until) VALUES ($1, $2, $3, $4) "
                 "ON CONFLICT (user_id, guild_id) DO UPDATE SET since = excluded.since, "
@@ -636,13 +641,23 @@ class SqlStore(Store):
         self, user_id: int, guild_id: int, *, owed: Owed | None = None,
         now: float | None = None,
     ) -> Away | None:
+        now = now_or_clock(now)
         async with self._tx() as db:
+            await self._log_away(db, user_id, guild_id, now)
             row = await db.fetchrow(
                 "DELETE FROM away WHERE user_id = $1 AND guild_id = $2 "
                 "RETURNING user_id, guild_id, since, until", user_id, guild_id,
             )
-            await self._write_owed(db, None, owed, now_or_clock(now))
+            await self._write_owed(db, None, owed, now)
         return Away(*row) if row else None
+
+    async def _log_away(self, db, user_id: int, guild_id: int, now: float) -> None:
+        """The running away period, as far as it was taken by `now`, into the log."""
+        await db.execute(
+            "INSERT INTO away_log (user_id, guild_id, since, until) "
+            "SELECT user_id, guild_id, since, CASE WHEN until < $3 THEN until ELSE "
+            "CASE WHEN since > $3 THEN since ELSE $3 END END FROM away "
+            "WHERE user_id = $1 AND guild_id = $2", user_id, guild_id, float(now))
 
     async def get_away(self, user_id: int, guild_id: int) -> Away | None:
         row = await self._auto.fetchrow(
@@ -650,6 +665,13 @@ class SqlStore(Store):
             user_id, guild_id,
         )
         return Away(*row) if row else None
+
+    async def away_taken(self, user_id: int, guild_id: int,
+                         after: float) -> list[tuple[float, float]]:
+        rows = await self._auto.fetch(
+            "SELECT since, until FROM away_log WHERE user_id = $1 AND guild_id = $2 "
+            "AND until > $3 ORDER BY since", user_id, guild_id, float(after))
+        return [(float(a), float(b)) for a, b in rows]
 
     # -- votes ---------------------------------------------------------------------------------
     async def open_vote(
@@ -759,6 +781,12 @@ class SqlStore(Store):
             f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE lane = $1 AND sent_at IS NULL "
             "ORDER BY id", lane)
         return [outbox_record(row) for row in rows]
+
+    async def last_owed_at(self, game_id: int, key_prefix: str) -> float | None:
+        value = await self._auto.fetchval(
+            "SELECT MAX(created_at) FROM outbox WHERE game_id = $1 "
+            "AND substr(key, 1, length($2::text)) = $2::text", game_id, key_prefix)
+        return float(value) if value is not None else None
 
     async def refuse_lane(
         self, lane: str, now: float, retry_at: float, *, guild_id: int | None = None,
