@@ -94,12 +94,12 @@ class InteractionHandle:
     def followups(self) -> List[Message]:
         return [self.fake.state.messages[i] for i in self.followup_ids]
 
-    async def response(self, timeout: float = 5.0) -> Callback:
+    async def response(self, timeout: float = 20.0) -> Callback:
         """The initial callback (waits for it)."""
         await _wait(lambda: self.callbacks, timeout, f"a response to interaction {self.describe()}", self.fake)
         return self.callbacks[0]
 
-    async def followup(self, index: int = 0, timeout: float = 5.0) -> Message:
+    async def followup(self, index: int = 0, timeout: float = 20.0) -> Message:
         """The index-th follow-up message (a deferred response's first follow-up fills the original)."""
         await _wait(lambda: len(self.followup_ids) > index, timeout, f"follow-up #{index} of {self.describe()}", self.fake)
         return self.fake.state.messages[self.followup_ids[index]]
@@ -113,13 +113,13 @@ class InteractionHandle:
             self.callbacks[0].type not in (4, 5) else [self.original]
         return out + self.followups
 
-    async def answer(self, index: int = 0, timeout: float = 5.0) -> Message:
+    async def answer(self, index: int = 0, timeout: float = 20.0) -> Message:
         """The index-th of `answers()` (waits for it)."""
         await _wait(lambda: len(self.answers()) > index, timeout,
                     f"answer #{index} to {self.describe()}", self.fake)
         return self.answers()[index]
 
-    async def message(self, timeout: float = 5.0) -> Message:
+    async def message(self, timeout: float = 20.0) -> Message:
         """The visible result: the original response message once it is no longer 'thinking'."""
         await _wait(lambda: self.original is not None and not self.original.loading, timeout,
                     f"a (non-loading) response message for {self.describe()}", self.fake)

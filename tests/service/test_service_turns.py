@@ -371,6 +371,28 @@ async def test_a_game_without_a_deadline_left_for_30_days_is_closed(db_path, clo
     await svc.close()
 
 
+async def test_a_seat_handed_over_does_not_keep_an_idle_game_open_for_ever(db_path, clock):
+    """Found by the timer fuzz: a player leaving (their seat to a computer) changes the game
+    without an action of the one still to move; when the idle timer came, "something happened
+    since" made it stand down, and nothing re-armed it: the game stayed open for ever. Now it
+    is re-armed for 30 days after that change, and the game is closed then."""
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    game_id, users = await game_in_play(svc, 21, players=3, options={"deadline": 0})
+    hosted = await svc.load(game_id)
+    waiting = hosted.seats[hosted.game.current].user_id
+    clock.advance(10 * DAY)
+    await svc.leave_game(game_id, next(u for u in users if u != waiting))
+    clock.advance(20 * DAY + 1)                     # the idle timer of the last action
+    await run_timers(svc)
+    assert (await svc.load(game_id)).is_active and await svc.check_timers() == []
+    clock.advance(10 * DAY)
+    await run_timers(svc)
+    assert (await svc.load(game_id)).end_reason == "abandoned"
+    await svc.close()
+
+
 async def test_a_table_left_to_computers_finishes_by_itself(db_path, clock):
     store = await open_store(db_path)
     svc = timed_service(store, clock, bot_delay=1.0)

@@ -145,8 +145,10 @@ class Absence:
             turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
             last = await self.store.last_owed_at(hosted.id, turn_key)
             gap = p.get("gap", DAY if p.get("deadline") is None else 6 * HOUR)
-            if last is not None and now - last < gap:     # never closer than planned: ones
-                later = last + gap                         # bunched after quiet hours merge
+            # never closer than planned (a minute's slack: 0.8 - 0.5 of a deadline in floating
+            # point is a hair more than the gap planned), so ones bunched after quiet hours merge
+            if last is not None and now - last < gap - 60.0:
+                later = last + gap
                 if p.get("deadline") is None or later < p["deadline"]:
                     owed = Owed(timers=(NewTimer(REMIND, later, dict(p)),))
                     await self.store.write_owed(owed, hosted.id, now)
@@ -279,7 +281,12 @@ class Absence:
             if hosted is None or not hosted.is_active or hosted.settings.deadline:
                 return
             if hosted.updated_at > self.clock() - IDLE_DAYS * DAY + 1:
-                return      # something happened since (this timer's replacement is coming)
+                # something happened since: 30 days from then (a move writes its own idle
+                # timer, but not everything that changes a game does: a seat handed over)
+                owed = Owed(timers=(NewTimer(IDLE, hosted.updated_at + IDLE_DAYS * DAY, {}),))
+                await self.store.write_owed(owed, hosted.id, self.clock())
+                self._committed(owed)
+                return
             await self._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")
 
     async def _on_lobby_warn(self, timer):
