@@ -36,10 +36,7 @@ def errors(caplog):
 
 async def answer_to(table, user, sub, forge=False, **options):
     handle = await table.fake.slash(user, table.channel, "ttr", sub, options, forge=forge)
-    first = await handle.response()
-    if first.type == 5:
-        return (await handle.followup(0, timeout=10)).content
-    return first.content
+    return (await handle.answer(0, timeout=10)).content
 
 
 async def a_game(table):
@@ -116,8 +113,7 @@ async def test_a_control_with_a_garbage_field_is_out_of_date(table, caplog, cust
         handle = await table.fake.select(alice, panel, cid, ["not a number"], forge=True)
     else:
         handle = await table.fake.click(alice, panel, cid, forge=True)
-    first = await handle.response()
-    text = (await handle.followup(0)).content if first.type == 5 else first.content
+    text = (await handle.answer(0)).content
     assert text == t("bot.error.old_control", "en")
     assert (await table.game()).seq == hosted.seq and not errors(caplog)
 
@@ -135,8 +131,7 @@ async def test_a_lobby_menu_sent_with_no_value_or_a_bogus_one_is_refused(table, 
     game_id = lobby_game(lobby)
     before = [s.name for s in (await table.bot.service.load(game_id)).seats]
     handle = await table.fake.select(alice, lobby, f"ttr:{menu}:{game_id}", values, forge=True)
-    first = await handle.response()
-    text = (await handle.followup(0)).content if first.type == 5 else first.content
+    text = (await handle.answer(0)).content
     assert text and t("bot.error.unexpected", "en") not in text
     assert [s.name for s in (await table.bot.service.load(game_id)).seats] == before
     assert not errors(caplog)

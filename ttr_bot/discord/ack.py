@@ -19,8 +19,9 @@ ACK_AFTER = 1.0         # seconds an answer may take before the interaction is d
 _PENDING = "ttr.ack"    # interaction.extras key: (lock, timer task)
 
 
-def expect_answer(interaction, *, ephemeral=True):
-    """Acknowledge `interaction` by ACK_AFTER unless `send` answers it first."""
+def expect_answer(interaction):
+    """Acknowledge `interaction` by ACK_AFTER (an ephemeral "thinking…", as every answer of
+    the bot's is private) unless `send` answers it first."""
     if interaction.response.is_done() or _PENDING in interaction.extras:
         return
     lock = asyncio.Lock()
@@ -31,7 +32,7 @@ def expect_answer(interaction, *, ephemeral=True):
             if interaction.response.is_done():
                 return
             try:
-                await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                await interaction.response.defer(ephemeral=True, thinking=True)
             except discord.HTTPException as exc:    # expired (the loop stalled): nothing to do
                 log.info("interaction %s could not be deferred: %r", interaction.id, exc)
 

@@ -108,8 +108,9 @@ class OutboxWorker(Refusals):
         With `stall`, it also gives up when nothing was sent for that long (a backlog that is
         going out may take its time; one that does not move is a fault)."""
         loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        sent, moved = self.sent, loop.time()
+        began = loop.time()
+        end = began + timeout
+        sent, moved = self.sent, began
         while loop.time() < end:
             self._idle.clear()
             self.wake()
@@ -123,8 +124,7 @@ class OutboxWorker(Refusals):
                 return True
             if self.sent != sent:
                 sent, moved = self.sent, loop.time()
-        log.warning("outbox not drained after %.0fs (%d sent)", loop.time() - (end - timeout),
-                    self.sent)
+        log.warning("outbox not drained after %.0fs (%d sent)", loop.time() - began, self.sent)
         return False
 
     async def _due_rows(self):

@@ -66,9 +66,9 @@ class AwayPeriods:
         now, start = self.clock(), until - AWAY_WINDOW_DAYS * DAY
         taken = await self.store.away_taken(user_id, guild_id, start)
         running = await self.store.get_away(user_id, guild_id)
-        if running is not None:
+        if running is not None:     # the log holds ended periods; this one, up to now
             taken.append((running.since, min(running.until, now)))
-        used = sum(max(0.0, min(b, now) - max(a, start)) for a, b in taken)
+        used = sum(max(0.0, b - max(a, start)) for a, b in taken)
         return max(0.0, MAX_AWAY_DAYS * DAY - used)
 
     async def end_away(self, user_id, guild_id, until=None):
