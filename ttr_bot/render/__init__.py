@@ -34,7 +34,8 @@ All are deterministic and thread-safe, and read nothing but the bundled fonts (S
 Hebrew, Indic scripts, Japanese, Chinese and Korean, and Noto Color Emoji (`text.py` picks the
 font of each character and shapes it; `bidi.py` orders right-to-left text; a right-to-left
 language's panel is drawn as its mirror, `text.mirrored`). A map's static layer (map, free slots, cities, names,
-panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
+panel frame and legends) is drawn once per page kind and language and cached (mapped onto its
+palette, at most 80 MiB of pages: static.MAX_PAGE_BYTES); a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).
 The bot draws them in its worker processes and reuses each picture while the state is the

@@ -36,7 +36,6 @@ Layouts (runs and widths) and the rasterised grey masks are kept in bounded LRU 
 a text seen before is one paste. Which font has a character is read once from the fonts'
 cmaps (`coverage`, a set per font) and remembered per character (`face_of`).
 """
-import io
 import math
 import struct
 import threading
@@ -102,11 +101,6 @@ EMOJI = next(i for i, f in enumerate(FACES) if f.name == "emoji")
 # ----- fonts and what they cover ---------------------------------------------------------------
 
 @lru_cache(maxsize=None)
-def _font_bytes(face, bold):
-    return FACES[face].files[bool(bold)].read_bytes()
-
-
-@lru_cache(maxsize=None)
 def coverage(face):
     """The code points the face's Regular font has a glyph for (its cmap; Bold is the same)."""
     return frozenset(_cmap(FACES[face].files[0].read_bytes()))
@@ -150,10 +144,19 @@ def _cmap(data):
     raise ValueError("no Unicode cmap")
 
 
-@lru_cache(maxsize=64)
+# FreeType faces in use: a face keeps what it has read of its font (0.25-0.8 MiB each, 2 MiB
+# for the CJK names cut) and the pictures ask for ~40 Latin sizes and ~130 other faces in four
+# languages; opening one again takes 0.05-0.5 ms, and only a text not drawn before needs it
+# (layouts and masks are cached below), so the faces not used lately are let go.
+MAX_LATIN_FACES = 24
+MAX_OTHER_FACES = 32
+
+
+@lru_cache(maxsize=MAX_LATIN_FACES)
 def font(size, bold=False):
-    """Noto Sans at this pixel size, basic layout: the font of all Latin text."""
-    return ImageFont.truetype(io.BytesIO(_font_bytes(LATIN, bold)), size,
+    """Noto Sans at this pixel size, basic layout: the font of all Latin text. Opened by path
+    (FreeType maps the file, shared by every size) rather than from bytes (a copy per size)."""
+    return ImageFont.truetype(str(FACES[LATIN].files[bool(bold)]), size,
                               layout_engine=ImageFont.Layout.BASIC)
 
 
@@ -168,7 +171,7 @@ def face_font(face, size, bold=False, shaped=True):
     return _open_face(str(path), f.ppem or size, shaped and HAVE_RAQM)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=MAX_OTHER_FACES)
 def _open_face(path, size, raqm):
     """Opened by path: FreeType maps the file, where a font given as bytes would keep its own
     copy for each size."""
