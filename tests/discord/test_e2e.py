@@ -6,6 +6,7 @@ a player with closed DMs is served privately in the channel; and no public messa
 ticket before the final reveal, or says which card a blind draw gave.
 """
 import json
+import logging
 import re
 
 import pytest
@@ -295,6 +296,21 @@ async def test_rules_teach_a_newcomer_where_no_game_is(fake, tmp_path):
     assert t("bot.rules.globetrotter", points=10) in other.content
     await table.settle()
     fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_the_log_says_once_at_start_when_letters_cannot_join(fake, tmp_path, caplog,
+                                                                  monkeypatch):
+    """Without libfribidi the bot runs, and its operator reads why Persian names look apart."""
+    from ttr_bot.render import bidi
+    monkeypatch.setattr(bidi, "HAVE_FRIBIDI", False)
+    table = Table(fake, db_file(tmp_path))
+    with caplog.at_level(logging.WARNING, logger="ttr_bot"):
+        await table.start_bot()
+        await table.settle()
+    said = [r for r in caplog.records if "libfribidi" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    assert "apt-get install libfribidi0" in said[0].getMessage()
     await fake.stop_bot(table.bot)
 
 

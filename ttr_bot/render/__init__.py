@@ -29,6 +29,9 @@ stay apart to colour-blind eyes, solid owner marks).
 Every picture draws the lanes of double routes that the game has closed (2-3 players, the
 engine's rule) as closed: a hatched ghost of a slot.
 
+`shaping_problem()`: None, or the sentence the bot logs at start when this system cannot shape
+text (no libfribidi: Persian and Arabic letters drawn apart).
+
 All are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
 `fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto fonts for Thai, Arabic,
 Hebrew, Indic scripts, Japanese, Chinese and Korean, and Noto Color Emoji (`text.py` picks the
@@ -43,8 +46,10 @@ same (ttr_bot/discord/pictures.py).
 """
 from .closeup import closeup_contents, closeup_png
 from .draw import board_png, final_png, map_png
+from .text import shaping_problem
 
-__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map"]
+__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map",
+           "shaping_problem"]
 
 
 def render_map(game, names, highlight=None, locale="en", cities=None, palette="standard"):

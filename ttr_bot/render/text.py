@@ -60,6 +60,24 @@ _FT_LOCK = threading.Lock()
 HAVE_RAQM = features.check("raqm")
 
 
+def shaping_problem():
+    """One sentence for the operator's log when this system cannot shape text, else None.
+    Pillow's wheels bring libraqm and HarfBuzz but load GNU FriBidi (libfribidi.so.0) from the
+    system when they start: without it libraqm is off, every run is laid out by the basic
+    engine (Persian and Arabic letters drawn apart, Devanagari without its conjuncts and vowel
+    signs in place) and bidi.py's smaller algorithm orders the lines."""
+    if not bidi.HAVE_FRIBIDI:
+        return ("libfribidi (libfribidi.so.0) is not installed: pictures draw Persian and Arabic "
+                "names with their letters apart and Devanagari unshaped. Install it "
+                "(Debian, Ubuntu: apt-get install libfribidi0; macOS: brew install fribidi) "
+                "and restart the bot.")
+    if not HAVE_RAQM:
+        return ("Pillow was built without libraqm: pictures draw Persian and Arabic names with "
+                "their letters apart and Devanagari unshaped. Install Pillow from its wheels "
+                "(pip install -r requirements.txt -c constraints.txt).")
+    return None
+
+
 class Face:
     """One font family of the fallback chain: its Regular and Bold files (Bold missing: the
     Regular outlines are stroked to embolden them). `ppem`: the face is drawn at this one size
