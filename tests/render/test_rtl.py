@@ -7,6 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
+from tests.render.test_bidi import needs_fribidi
 from tests.render.test_stats_card import rows
 from tests.render.test_text import game
 from ttr_bot.engine.cards import GRAY
@@ -85,6 +86,7 @@ def test_mirroring_moves_text_without_flipping_it():
     assert c.getpixel((95, 10)) == INK and c.getpixel((5, 10)) == (255, 255, 255)
 
 
+@needs_fribidi          # isolates: FriBidi's
 def test_a_claims_points_read_plus_seven_in_persian():
     line = t("render.move.claim_route", "fa", name="Amélie", route="Chicago – Omaha", points=7)
     seen = visual(line)
@@ -123,7 +125,6 @@ def test_the_colour_letters_on_the_map_are_localized(locale, blank_map):
     one."""
     board, blank = blank_map
     drawn = S.build_map(board, 1.0, locale)
-    size = round(S.LETTER_SIZE * 1.0)
     letters = set()
     for colour in sorted({r.color for r in board.routes} - {GRAY}):
         name = P.card_name(colour)
@@ -132,7 +133,8 @@ def test_the_colour_letters_on_the_map_are_localized(locale, blank_map):
         expected = {}
         for loc in (locale, "en"):
             img = blank.copy()
-            T.draw(img, x, y, t(f"render.letter.{name}", loc), size, P.CARD_INK[colour],
+            letter = t(f"render.letter.{name}", loc)
+            T.draw(img, x, y, letter, S.slot_letter_size(letter, 1.0), P.CARD_INK[colour],
                    bold=True, align="center")
             expected[loc] = img
         # where either letter would ink the slot (not its neighbours' letters)
@@ -146,9 +148,12 @@ def test_the_colour_letters_on_the_map_are_localized(locale, blank_map):
         assert ImageChops.difference(got, expected["en"].crop(box)).getbbox() is not None, (
             locale, name)
         letters.add(t(f"render.letter.{name}", locale))
-    assert len(letters) == 8                       # one letter per colour, no two alike
+    # one letter per colour, no two alike, each a single character (Persian had سف, سب and
+    # سی: one shape at a phone's size)
+    assert len(letters) == 8 and all(len(x) == 1 for x in letters), letters
 
 
+@needs_fribidi          # runs as libraqm (which needs FriBidi) shapes them
 def test_without_fribidi_a_persian_line_is_still_ordered(monkeypatch):
     """The fallback (no libfribidi on the system) orders runs; isolates are ignored there."""
     from ttr_bot.render import bidi

@@ -9,6 +9,7 @@ import unicodedata
 from ..engine.cards import CARD_NAMES, route_color_name
 from ..engine.network import components, ticket_result
 from ..i18n import t
+from ..render.tickets import offer_tag
 
 LIMIT = 2000            # characters in one message
 ELLIPSIS = "…"
@@ -230,7 +231,7 @@ def offer_lines(board, offer, minimum, loc):
     for i, tid in enumerate(offer, 1):
         ticket = board.tickets[tid]
         mark = t("bot.offer.long", loc) if ticket.long else ""
-        lines.append(f"{i}. {ticket_text(ticket)}{mark}")
+        lines.append(f"{offer_tag(i)}. {ticket_text(ticket)}{mark}")    # as the map tags it
     return lines
 
 

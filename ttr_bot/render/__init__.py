@@ -18,7 +18,8 @@
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
         that player's private board: the same plus their hand and tickets, both cities of each
         tagged with the ticket's number on the map (done ones filled green), and while they
-        choose, the offered tickets numbered as the menu and joined by a line (tickets.py).
+        choose, the offered tickets lettered as the menu (A, B, C) and joined by a line
+        (tickets.py).
     render_final(game, names, locale="en", palette=...) -> bytes
         The end: score breakdown per player, the winner, the longest path and every player's
         tickets made (solid lines) and failed (dashed) drawn on the map.

@@ -74,7 +74,8 @@ def _palette(art):
     halos = [r for r in range(len(board.routes)) if r % 7 == 0] if kind != "final" else []
     pairs = list(zip(cities[::2], cities[1::2]))
     states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
-    marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
+    marks = [TK.Mark(TK.offer_tag(1 + i % 5) if states[i % len(states)] == TK.OFFER
+                     else 1 + i % 12, (pair,), states[i % len(states)], i % n)
              for i, pair in enumerate(pairs)]
     samples = [art.page]
     for scheme in P.SCHEMES:

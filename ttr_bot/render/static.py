@@ -12,6 +12,7 @@ import ctypes.util
 import math
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -420,6 +421,22 @@ def _hits(box, cx, cy, r):
     return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
 
+LETTER_GROWTH = 1.35         # at most: a Thai letter at 1.35 x inks 11 of a 13-pixel slot
+
+
+@lru_cache(maxsize=64)
+def slot_letter_size(letter, scale):
+    """The size of a colour's letter on the slots at this scale: LETTER_SIZE, larger for a
+    script whose letters ink less high than a Latin capital (Thai letters are x-height), so
+    that every language's letter reads as tall on a phone, within the slot."""
+    size = round(LETTER_SIZE * scale)
+    ink, cap = (T.rasterise(s, size, True).fill.getbbox() for s in (letter, "B"))
+    if not ink:
+        return size
+    grow = (cap[3] - cap[1]) / max(1, ink[3] - ink[1])
+    return round(size * min(LETTER_GROWTH, max(1.0, grow)))
+
+
 def build_map(board, scale, locale):
     """The map area (RGB, map_w x map_h) with every free slot, city and name."""
     w, h = round(board.width * scale), round(board.height * scale)
@@ -438,11 +455,11 @@ def build_map(board, scale, locale):
             continue
         letter = t(f"render.letter.{P.card_name(route.color)}", locale)
         ink = P.CARD_INK[route.color]
+        size = slot_letter_size(letter, scale)
         for i, (x, y, _) in enumerate(route.slots):
             if i < route.ferry:
                 continue
-            T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
-                   align="center")
+            T.draw(img, x * scale, y * scale, letter, size, ink, bold=True, align="center")
     # (the city names are drawn by each turn's overlay, over the cars)
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)

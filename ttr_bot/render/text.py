@@ -564,7 +564,9 @@ def _draw(img, x, y, text, size, fill, bold, halo, halo_width, align, valign, ba
         y -= t.ascent - round(0.36 * size)
     elif valign == "baseline":
         y -= t.ascent
-    x0, y0 = round(x) - t.pad_x, round(y) - t.pad_y
+    # half up, not Python's half to even: a text centred at x and at x + 1 lands one pixel
+    # apart, never the same pixel (an odd-width letter in two badges looked different)
+    x0, y0 = math.floor(x + 0.5) - t.pad_x, math.floor(y + 0.5) - t.pad_y
     box = (x0, y0, x0 + t.fill.width, y0 + t.fill.height)
     if halo is not None:
         img.paste(halo, box, t.halo)
