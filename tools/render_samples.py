@@ -12,9 +12,11 @@ For every map, from a computer-played game half-way and then a round or more:
   moment as the first player sees it;
 and `usa-closed-lane-400.png` (a three-player game: the other lane of a claimed double route
 drawn closed), `usa-map-ja-800.png` (the USA map in Japanese), `europe-choosing.png` and
-`europe-choosing-800.png` (the private board of the player to move right after drawing tickets:
-the offer numbered on the map as in the choice menu) and `europe-map-colourblind-800.png` (the
-public picture in the colour-blind palette).
+`europe-choosing-800.png` and `-400.png` (the private board of the player to move right after
+drawing tickets: the offer lettered on the map as in the choice menu, the kept tickets
+numbered), `europe-map-colourblind-800.png` and `-400.png` (the public picture in the
+colour-blind palette) and `europe-private-colourblind-800.png` (that ticket choice in it), and
+`usa-private-cjk-800.png` and `-400.png` (players named in Korean, Chinese, rare kanji, emoji).
 """
 import io
 import random
@@ -34,6 +36,7 @@ from ttr_bot.store import ResultRecord
 
 # players' names in the scripts Discord display names are written in (any_names)
 ANY_NAMES = ("پریسا رضایی", "김민준", "🚂TrainFan🚂", "齋藤 髙橋", "张伟")
+CJK_NAMES = ("김민준", "张伟 王芳", "齋藤 髙橋", "🚂TrainFan🚂")
 # (file, map, locale, player names): the pictures in another language
 LOCALIZED = (("usa-map-ja-800.png", "usa", "ja", ("山田太郎", "さくら", "Amélie", "佐藤ケンジ")),)
 WIDTHS = (800, 400)          # a phone's width in device pixels (2x) and in CSS pixels
@@ -83,21 +86,36 @@ def main(argv=None):
     closed_lane(out)
     localized(out)
     any_names(out)
+    cjk_names(out)
     choosing(out)
     return 0
 
 
 def choosing(out):
-    """The ticket choice on the private board, and the colour-blind palette's public map."""
+    """The ticket choice on the private board (the offer lettered, the kept tickets numbered),
+    and the colour-blind palette: the public map and a private board."""
     mid = greedy_game("europe", seed=7, until=0.5)
     g = mid.copy()
     seat = g.to_move()[0]
     g.apply(DrawTickets(seat))
     board = render_board(g, names_for(g), viewer=seat)
     _save(Path(out), "europe-choosing.png", board)
-    _save(Path(out), "europe-choosing-800.png", board, width=800)
-    _save(Path(out), "europe-map-colourblind-800.png",
-          render_map(mid, names_for(mid), palette="colourblind"), width=800)
+    for w in WIDTHS:
+        _save(Path(out), f"europe-choosing-{w}.png", board, width=w)
+    public = render_map(mid, names_for(mid), palette="colourblind")
+    for w in WIDTHS:
+        _save(Path(out), f"europe-map-colourblind-{w}.png", public, width=w)
+    _save(Path(out), "europe-private-colourblind-800.png",
+          render_board(g, names_for(g), viewer=seat, palette="colourblind"), width=800)
+
+
+def cjk_names(out):
+    """An English private board whose players are named in Korean, Chinese, rare kanji and
+    emoji (CJK_NAMES), at 800 and 400 px."""
+    usa = greedy_game("usa", seed=7, until=0.5)
+    board = render_board(usa, list(CJK_NAMES[:usa.n]), viewer=0)
+    for w in WIDTHS:
+        _save(Path(out), f"usa-private-cjk-{w}.png", board, width=w)
 
 
 def closed_lane(out):

@@ -80,10 +80,11 @@ def test_ticket_choices_respect_the_minimum_and_the_filter():
     game = new_game("usa", 2, seed=3)
     v = view(game, 0)
     choices = A.ticket_choices(v, "", "en", 2)
-    assert [value for _, value in choices] == ["1,2,3", "1,2", "1,3", "2,3"]
+    assert [value for _, value in choices] == ["A,B,C", "A,B", "A,C", "B,C"]   # the menu's letters
     first = game.board.tickets[v.offer[0]].origin
-    assert all("1" in value.split(",") or first in label
+    assert all("A" in value.split(",") or first in label
                for label, value in A.ticket_choices(v, first, "en", 2))
+    assert [value for _, value in A.ticket_choices(v, "1,3", "en", 2)] == ["A,C"]
     mega = new_game("usa", 2, seed=3, variant="mega")
     assert len(A.ticket_choices(view(mega, 0), "", "en", 3)) <= 25
 
@@ -91,11 +92,14 @@ def test_ticket_choices_respect_the_minimum_and_the_filter():
 def test_parse_keep():
     board = new_game().board
     offer = [4, 9, 17]
-    assert A.parse_keep("1,3", offer, board) == (4, 17)
+    assert A.parse_keep("A,C", offer, board) == (4, 17)     # the letters of the menu and map
+    assert A.parse_keep("c b", offer, board) == (17, 9)
+    assert A.parse_keep("1,3", offer, board) == (4, 17)     # positions still read
     assert A.parse_keep(" 3 2 ", offer, board) == (17, 9)
     assert A.parse_keep("all", offer, board) == (4, 9, 17)
     assert A.parse_keep(board.tickets[9].label(), offer, board) == (9,)
-    for bad, key in (("4", "bot.keep.bad_number"), ("", "bot.keep.empty"),
+    for bad, key in (("4", "bot.keep.bad_number"), ("D", "bot.keep.bad_number"),
+                     ("", "bot.keep.empty"),
                      ("Nowhere", "bot.keep.bad_name")):
         with pytest.raises(ValueError, match=key):
             A.parse_keep(bad, offer, board)

@@ -7,13 +7,15 @@ import pytest
 from ttr_bot.discord.card_text import standing_line, standings_lines
 from ttr_bot.discord.cogs.info import HELP_KEYS, command_lines, help_lines
 from ttr_bot.discord.finale import rating_lines
-from ttr_bot.discord.format import EMOJI, chunks, hand_lines, map_title, rules_lines
+from ttr_bot.discord.format import EMOJI, chunks, hand_lines, map_title
+from ttr_bot.discord.rules_text import base_lines, overview_lines, rules_lines
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
 from ttr_bot.i18n import LOCALES, t
 from ttr_bot.maps import load_board
 from ttr_bot.ratings import MIN_GAMES, RatedSeat, Rating, display_rating, rate
+from ttr_bot.service import map_board, playable_maps
 from ttr_bot.service.records import GameRating, RatingDelta
 
 MAPS = ("usa", "europe", "switzerland", "nordic")
@@ -53,6 +55,30 @@ def test_rules_teach_the_base_game_then_the_map(map_id, loc):
     assert t("bot.rules.end", loc, trains=board.rules.end_trains) in base
     assert (t("bot.rules.faceup_loco", loc) in base) == board.rules.faceup_locomotive_limit
     assert all(len(p) <= 2000 for p in chunks(lines))
+
+
+@pytest.mark.parametrize("loc", LOCALES)
+def test_rules_without_a_game_teach_the_game_then_each_map_in_a_line(loc):
+    maps = [(m, map_board(m), vs) for m, vs in playable_maps()]
+    lines = overview_lines(maps, loc)
+    text = "\n".join(lines)
+    assert len(chunks(lines)) == 1 and len(lines) <= 20, (len(text), len(lines))   # one screen
+    usa = map_board("usa")
+    assert lines[:lines.index("")] == base_lines(usa, loc)          # the original game taught
+    table = " · ".join(f"{n}→{p}" for n, p in sorted(usa.rules.route_points.items()))
+    assert t("bot.rules.scoring", loc, table=table) in lines
+    brief = lines[lines.index(t("bot.rules.maps", loc)) + 1:]
+    assert len(brief) == len(maps)
+    bare = [x.replace("\u2068", "").replace("\u2069", "") for x in brief]    # Persian isolates
+    by_map = {m: brief[next(i for i, x in enumerate(bare) if f"**{t('bot.map.' + m, loc)}**" in x)]
+              for m, _, _ in maps}
+    assert t("bot.rules.brief.same", loc) in by_map["usa"]
+    assert t("bot.variant.mega", loc) in by_map["usa"]
+    assert t("bot.rules.brief.stations", loc, count=3) in by_map["europe"]   # the rules' own figures
+    assert t("bot.rules.brief.players", loc, min=2, max=3) in by_map["switzerland"]
+    assert t("bot.rules.brief.long_routes", loc, length=9, points=27) in by_map["nordic"]
+    assert t("bot.rules.brief.no_longest", loc) in by_map["nordic"]
+    assert t("bot.rules.brief.tunnels", loc) not in by_map["usa"]
 
 
 def test_the_scoring_table_is_the_rules_one():

@@ -6,6 +6,7 @@ a player with closed DMs is served privately in the channel; and no public messa
 ticket before the final reveal, or says which card a blind draw gave.
 """
 import json
+import logging
 import re
 
 import pytest
@@ -260,6 +261,56 @@ async def test_information_commands_and_language(fake, tmp_path):
     assert "alice" in msg.content
     await table.settle()
     fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_rules_teach_a_newcomer_where_no_game_is(fake, tmp_path):
+    """/ttr help sends a newcomer to /ttr rules: with no game in the channel it teaches the
+    game and its scores, then every map in a line; `map:` gives one map's rules in full."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    ann = fake.add_user("ann", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    handle = await fake.slash(ann, table.channel, "ttr", "rules", {})
+    intro = await table.reply(handle)
+    assert intro.content != t("service.no_game")
+    assert t("bot.rules.turn") in intro.content and t("bot.rules.ticket_score") in intro.content
+    assert "1→1 · 2→2 · 3→4 · 4→7 · 5→10 · 6→15 · 7→18 · 8→21" in intro.content
+    assert t("bot.rules.maps") in intro.content
+    for map_id in ("usa", "europe", "switzerland", "nordic"):
+        assert f"• **{t('bot.map.' + map_id)}**: " in intro.content
+    assert t("bot.rules.brief.stations", count=3) in intro.content          # Europe's line
+    await table.settle()
+    assert len(handle.answers()) == 1                      # one message, read on one screen
+    assert len(intro.content.splitlines()) <= 20
+    europe = await table.slash(ann, "rules", map="europe")
+    assert t("bot.rules.title", map="Europe") in europe.content
+    assert t("bot.rules.stations", count=3, bonus=4) in europe.content
+    await table.slash(ann, "me language", language="ja")                   # her own language
+    ja = await table.slash(ann, "rules")
+    assert t("bot.rules.maps", "ja") in ja.content and t("bot.rules.turn", "ja") in ja.content
+    await open_game(table, ann, [bob], map_id="switzerland", bots=0)
+    game = await table.slash(bob, "rules")                 # a game here: its map's rules
+    assert "Switzerland" in game.content and t("bot.rules.maps") not in game.content
+    other = await table.slash(bob, "rules", map="nordic")  # unless another is asked for
+    assert t("bot.rules.globetrotter", points=10) in other.content
+    await table.settle()
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_the_log_says_once_at_start_when_letters_cannot_join(fake, tmp_path, caplog,
+                                                                  monkeypatch):
+    """Without libfribidi the bot runs, and its operator reads why Persian names look apart."""
+    from ttr_bot.render import bidi
+    monkeypatch.setattr(bidi, "HAVE_FRIBIDI", False)
+    table = Table(fake, db_file(tmp_path))
+    with caplog.at_level(logging.WARNING, logger="ttr_bot"):
+        await table.start_bot()
+        await table.settle()
+    said = [r for r in caplog.records if "libfribidi" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
+    assert "apt-get install libfribidi0" in said[0].getMessage()
     await fake.stop_bot(table.bot)
 
 

@@ -139,7 +139,7 @@ async def test_drawing_tickets_answers_with_the_offer_on_the_private_board(fake,
     palette = "colourblind" if user is alice else "standard"
     assert answer.files["board.png"] == render_board(now.game, now.names(), seat, "en",
                                                      palette=palette)
-    # its alt text names the offer as numbered in the menu
+    # its alt text names the offer as lettered in the menu
     alt = answer.attachments[0].description
-    for i, tid in enumerate(now.game.offers[seat], 1):
-        assert f"{i}. {now.board.tickets[tid].label()}" in alt
+    for tag, tid in zip("ABCDE", now.game.offers[seat]):
+        assert f"{tag}. {now.board.tickets[tid].label()}" in alt

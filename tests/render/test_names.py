@@ -109,14 +109,51 @@ def test_a_name_in_any_script_shows_on_the_board(a, b):
     assert ImageChops.difference(one, two).getbbox() is not None
 
 
-def test_every_picture_draws_such_names():
+SWAPPED = {"korean": "준민김 연서이", "emoji": "🚂FanTrain🚂", "japanese": "髙橋 齋藤 さくら 﨑",
+           "persian": "رضایی پریسا", "simplified": "王芳 张伟"}
+
+
+def test_every_picture_draws_such_names(cmaps, monkeypatch):
+    """The public board, a private board (English, Persian, Japanese) and the final picture
+    draw every player's name: each string they lay out takes every character from a font whose
+    cmap has it (no .notdef box), and each name's letters are on the picture (another name of
+    the same script and length, or the same letters in another order, changes it: boxes or
+    nothing would not)."""
     g = random_game("europe", PLAYERS["europe"], seed=3, until=0.5)
     end = random_game("europe", PLAYERS["europe"], seed=3)
-    names = [NAMES[s] for s in ("korean", "emoji", "japanese", "persian", "simplified")][:g.n]
-    for loc in ("en", "fa", "ja"):
-        assert _png(render_board(g, names, locale=loc)).width >= 1600
-        assert _png(render_board(g, names, viewer=1, locale=loc)).width >= 1600
-    assert _png(render_final(end, names, locale="fa")).width >= 1600
+    scripts = list(SWAPPED)[:g.n]
+    names = [NAMES[s] for s in scripts]
+    laid = []
+    real_layout = T.layout
+
+    def spy(text, size, bold=False, base=None):
+        lay = real_layout(text, size, bold, base)
+        laid.append((text, bold, lay))
+        return lay
+    monkeypatch.setattr(T, "layout", spy)
+    T.rasterise.cache_clear()                  # every string is laid out again, and seen
+    pictures = {
+        ("board", "en"): lambda ns: render_board(g, ns, locale="en"),
+        ("private", "fa"): lambda ns: render_board(g, ns, viewer=1, locale="fa"),
+        ("private", "ja"): lambda ns: render_board(g, ns, viewer=1, locale="ja"),
+        ("final", "fa"): lambda ns: render_final(end, ns, locale="fa"),
+    }
+    drawn = {key: _png(draw(names)) for key, draw in pictures.items()}
+    monkeypatch.undo()
+    named = [(text, bold, lay) for text, bold, lay in laid
+             if any(ch in text for name in names for ch in name if ch.isalpha())]
+    assert named
+    for text, bold, lay in named:
+        for run in lay.runs:
+            cmap = cmaps(T.FACES[run.face].files[bool(bold)])
+            for ch in run.text:
+                assert cmap.get(ord(ch), ".notdef") != ".notdef", (text, ch, T.FACES[run.face].name)
+    for key, draw in pictures.items():
+        for seat, script in enumerate(scripts):
+            other = list(names)
+            other[seat] = SWAPPED[script]
+            assert ImageChops.difference(drawn[key], _png(draw(other))).getbbox() is not None, (
+                key, script)
 
 
 def _charset(codec, leads, trails):

@@ -1,7 +1,7 @@
 """Tickets on the map, checked on the decoded pixels: on a private board both cities of each
 kept ticket carry a badge with the ticket's number (filled green once the engine says it is
-done, hollow orange while open), the offer being chosen is numbered as the choice menu and
-joined by a line, nobody else's tickets are drawn, and the final picture draws every player's
+done, hollow orange while open), the offer being chosen is lettered as the choice menu (never
+a kept ticket's number) and joined by a line, the key explains both, nobody else's tickets are drawn, and the final picture draws every player's
 tickets made and failed between their two cities."""
 import io
 
@@ -148,7 +148,7 @@ def test_the_done_state_is_the_engines():
 
 
 @pytest.mark.parametrize("map_id", ["usa", "europe"])
-def test_the_offer_is_numbered_as_the_menu_and_joined_by_a_line(map_id):
+def test_the_offer_is_lettered_as_the_menu_and_joined_by_a_line(map_id):
     g, seat = choosing(map_id)
     board = g.board
     img = png(render_board(g, names(g), viewer=seat))
@@ -156,10 +156,12 @@ def test_the_offer_is_numbered_as_the_menu_and_joined_by_a_line(map_id):
     rows, marks, spots = spots_of(g, seat, lay)
     offer = g.offers[seat]
     assert [r.label for r in rows[:len(offer)]] == [board.tickets[t].label() for t in offer]
-    for i, tid in enumerate(offer):          # the menu's "1. A – B", "2. ...": same order
+    for i, tid in enumerate(offer):          # the menu's "A. X – Y", "B. ...": same order
         m = marks[i]
-        assert m.state == TK.OFFER and m.number == i + 1
-        want = reference_badge(i + 1, TK.OFFER)
+        assert m.state == TK.OFFER and m.number == "ABCDE"[i]
+        want = reference_badge("ABCDE"[i], TK.OFFER)
+        # a letter, not the number a kept ticket of that place carries
+        assert not same(reference_badge(i + 1, TK.OFFER), want)
         for a, b in m.ends:
             pa, pb = spots[(i, a)], spots[(i, b)]
             assert same(inside(img, *pa, TK.BADGE_R - 3), want)
@@ -199,7 +201,7 @@ def test_at_the_start_each_player_sees_only_their_own_offer():
                 theirs = {nd for (_, nd) in spots_of(g, other, lay)[2]}
                 if node not in theirs:       # a city only this seat's offer has: no badge
                     face = inside(boards[other], x, y, TK.BADGE_R - 3)   # (a line may cross)
-                    assert not any(same(face, reference_badge(k, TK.OFFER)) for k in range(1, 6))
+                    assert not any(same(face, reference_badge(k, TK.OFFER)) for k in "ABCDE")
                     assert count(boards[other], x, y, TK.BADGE_R - 2, P.TICKET_OFFER) < 150
         assert mine
 

@@ -7,12 +7,16 @@ import io
 import pytest
 from PIL import Image, ImageChops
 
+from tests.render.test_bidi import needs_fribidi
 from tests.render.test_stats_card import rows
 from tests.render.test_text import game
+from ttr_bot.engine.cards import GRAY
 from ttr_bot.i18n import t
+from ttr_bot.maps import load_board
 from ttr_bot.ratings import Rating
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board
+from ttr_bot.render import static as S
 from ttr_bot.render import text as T
 from ttr_bot.render.draw import page_layout
 from ttr_bot.render.panel import Panel
@@ -82,6 +86,7 @@ def test_mirroring_moves_text_without_flipping_it():
     assert c.getpixel((95, 10)) == INK and c.getpixel((5, 10)) == (255, 255, 255)
 
 
+@needs_fribidi          # isolates: FriBidi's
 def test_a_claims_points_read_plus_seven_in_persian():
     line = t("render.move.claim_route", "fa", name="Amélie", route="Chicago – Omaha", points=7)
     seen = visual(line)
@@ -100,16 +105,55 @@ def test_a_stats_tiles_numbers_sit_under_their_words():
     assert fa.getpixel((269, 100)) == RATING_BG and fa.getpixel((530, 100)) != RATING_BG
 
 
+@pytest.fixture(scope="module")
+def blank_map():
+    """The USA map's static layer (scale 1) with no letter on its slots."""
+    board = load_board("usa")
+    real = S.t
+    S.t = lambda key, loc="en", **kw: " " if key.startswith("render.letter.") else real(
+        key, loc, **kw)
+    try:
+        return board, S.build_map(board, 1.0, "en")
+    finally:
+        S.t = real
+
+
 @pytest.mark.parametrize("locale", ["fa", "th", "ja"])
-def test_the_colour_letters_on_the_map_are_localized(locale):
-    colours = ("purple", "blue", "orange", "white", "green", "yellow", "black", "red",
-               "locomotive")
-    for c in colours:
-        letter = t(f"render.letter.{c}", locale)
-        assert letter != t(f"render.letter.{c}", "en")
-        assert all(T.face_of(ch) not in (None, 0) for ch in letter), (locale, c, letter)
+def test_the_colour_letters_on_the_map_are_localized(locale, blank_map):
+    """On the drawn map each coloured slot carries its colour's letter in the language, pixel
+    for pixel: the blank map with that letter drawn at the slot's centre, and not the English
+    one."""
+    board, blank = blank_map
+    drawn = S.build_map(board, 1.0, locale)
+    letters = set()
+    for colour in sorted({r.color for r in board.routes} - {GRAY}):
+        name = P.card_name(colour)
+        route = next(r for r in board.routes if r.color == colour and not r.ferry)
+        x, y, _ = route.slots[0]
+        expected = {}
+        for loc in (locale, "en"):
+            img = blank.copy()
+            letter = t(f"render.letter.{name}", loc)
+            T.draw(img, x, y, letter, S.slot_letter_size(letter, 1.0), P.CARD_INK[colour],
+                   bold=True, align="center")
+            expected[loc] = img
+        # where either letter would ink the slot (not its neighbours' letters)
+        boxes = [ImageChops.difference(img, blank).getbbox() for img in expected.values()]
+        assert all(boxes), (locale, name)
+        box = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes),
+               max(b[3] for b in boxes))
+        got = drawn.crop(box)
+        assert ImageChops.difference(got, expected[locale].crop(box)).getbbox() is None, (
+            locale, name)
+        assert ImageChops.difference(got, expected["en"].crop(box)).getbbox() is not None, (
+            locale, name)
+        letters.add(t(f"render.letter.{name}", locale))
+    # one letter per colour, no two alike, each a single character (Persian had سف, سب and
+    # سی: one shape at a phone's size)
+    assert len(letters) == 8 and all(len(x) == 1 for x in letters), letters
 
 
+@needs_fribidi          # runs as libraqm (which needs FriBidi) shapes them
 def test_without_fribidi_a_persian_line_is_still_ordered(monkeypatch):
     """The fallback (no libfribidi on the system) orders runs; isolates are ignored there."""
     from ttr_bot.render import bidi

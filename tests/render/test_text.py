@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from tests.render.test_bidi import needs_fribidi
 from ttr_bot.bench.sample_games import PLAYERS, random_game
 from ttr_bot.i18n import catalog
 from ttr_bot.maps import available_maps
@@ -102,6 +103,7 @@ def runs(text, base=None):
     return [(r.text, T.FACES[r.face].name, r.rtl) for r in T.layout(text, 24, False, base).runs]
 
 
+@needs_fribidi          # the runs as libraqm shapes them (logical order)
 def test_each_script_goes_to_its_font():
     assert runs("Amélie") == [("Amélie", "latin", False)]
     assert runs("山田太郎") == [("山田太郎", "japanese", False)]
@@ -112,6 +114,7 @@ def test_each_script_goes_to_its_font():
                                          (" สวัสดี", "thai", False)]
 
 
+@needs_fribidi          # the runs as libraqm shapes them (logical order)
 def test_spaces_and_joiners_stay_with_their_words():
     # the zero-width non-joiner of Persian and the spaces stay in one Arabic run
     assert runs("کارت\u200cهای شما") == [("کارت\u200cهای شما", "arabic", True)]
@@ -119,6 +122,7 @@ def test_spaces_and_joiners_stay_with_their_words():
     assert runs("Zu\u0308rich") == [("Zu\u0308rich", "latin", False)]
 
 
+@needs_fribidi          # the runs as libraqm shapes them (logical order)
 def test_persian_reads_right_to_left_with_latin_and_numbers_inside():
     # "Amélie's turn": the Latin name is at the left end of a right-to-left line
     assert runs("نوبت Amélie", "rtl") == [("Amélie", "latin", False), ("نوبت ", "arabic", True)]
@@ -143,12 +147,32 @@ def test_bidi_levels_follow_the_algorithm():
                                                                      (1, "b")]
 
 
-@pytest.mark.skipif(not T.HAVE_RAQM, reason="mirroring is libraqm's (Pillow without it)")
+@needs_fribidi
 def test_a_right_to_left_sentence_mirrors_its_brackets():
     rtl = T.rasterise("پریسا (ما)", 32, base="rtl").fill
     assert rtl.getbbox() is not None
     # "(" drawn in a right-to-left run is the glyph of ")"
     assert same(glyph_mask_in_run("(", True), glyph_mask(")"))
+
+
+@needs_fribidi
+def test_persian_letters_join_as_they_are_written():
+    """With libfribidi (Pillow's libraqm needs it) a Persian name is shaped: its letters take
+    their joined forms, narrower than the same letters kept apart (ZWNJ between them), which
+    is how they are drawn without it."""
+    for name in ("پریسا رضایی", "علی رضایی"):
+        apart = "\u200c".join(name)
+        assert T.layout(name, 32).width < 0.8 * T.layout(apart, 32).width, name
+
+
+def test_the_log_says_when_this_system_cannot_shape_text(monkeypatch):
+    monkeypatch.setattr(T.bidi, "HAVE_FRIBIDI", False)
+    assert "apt-get install libfribidi0" in T.shaping_problem()
+    monkeypatch.setattr(T.bidi, "HAVE_FRIBIDI", True)
+    monkeypatch.setattr(T, "HAVE_RAQM", False)
+    assert "libraqm" in T.shaping_problem()
+    monkeypatch.setattr(T, "HAVE_RAQM", True)
+    assert T.shaping_problem() is None
 
 
 def glyph_mask_in_run(ch, rtl):

@@ -3,11 +3,13 @@
 One worker process of the bot's pool (`WorkerPool`, the modules it preloads) draws, for every
 map, in English and in Persian: the public map, the private board of each seat, the final
 picture, with players named in Korean, Chinese, rare kanji, emoji, Persian, Hebrew, Devanagari,
-Thai, Vietnamese and Cyrillic; then a stats picture per name and one film (Europe). Printed:
-the worker's resident memory (RSS) when ready, after the Latin-named pictures, after the same
-with names in every script (target: <= 300 MiB), after Persian ones too, and after the stats
-pictures and the film, and the median time of a private board with Latin names and with
-these names (static layers cached, text caches warm).
+Thai, Vietnamese and Cyrillic; then a stats picture per name and one film (Europe); then the
+same maps in Thai and Japanese. Printed: the worker's resident memory (RSS) when ready, after
+the Latin-named pictures, after the same with names in every script, after Persian ones too
+(two languages: a worker serves every language), after the stats pictures and the film (the
+target, <= 300 MiB, is for this figure), and after the other two languages (the page cache's
+bound, static.MAX_PAGE_BYTES, at work); and the median time of a private board with Latin
+names and with these names (static layers cached, text caches warm).
 
     python -m ttr_bot.bench names [--rounds 5]
 """
@@ -43,6 +45,16 @@ async def timed(pool, fn, *args):
     return (time.perf_counter() - t0) * 1000
 
 
+async def _draw_all(pool, games, locale):
+    """Every map's public map, private boards and final picture, named in every script."""
+    for shift, (mid, end) in enumerate(games.values()):
+        names = names_in_scripts(mid.n, shift)
+        await pool.run(render_map, mid, names, None, locale)
+        for viewer in range(mid.n):
+            await pool.run(render_board, mid, names, viewer, locale)
+        await pool.run(render_final, end, names_in_scripts(end.n, shift), locale)
+
+
 async def run(rounds):
     pool = WorkerPool(1, preload=PRELOAD)
     await pool.start()
@@ -66,12 +78,7 @@ async def run(rounds):
         await pool.run(render_final, end, names_in_scripts(end.n, shift), "en")
         scripts += [await timed(pool, render_board, mid, names, 0, "en") for _ in range(rounds)]
     (after_names,) = pool.memory().values()
-    for shift, (mid, end) in enumerate(games.values()):
-        names = names_in_scripts(mid.n, shift)
-        await pool.run(render_map, mid, names, None, "fa")
-        for viewer in range(mid.n):
-            await pool.run(render_board, mid, names, viewer, "fa")
-        await pool.run(render_final, end, names_in_scripts(end.n, shift), "fa")
+    await _draw_all(pool, games, "fa")
     (after_fa,) = pool.memory().values()
     results = [ResultRecord(game_id=g, seat=0, user_id=1, score=60 + 7 * g, rank=1 + g % 3,
                             won=g % 3 == 0, tickets_completed=2 + g % 4, map=m, variant="base",
@@ -84,13 +91,17 @@ async def run(rounds):
     start, _, actions = film_input(greedy_record("europe", 5, 1)[0])
     await pool.run(render_film, start, names_in_scripts(5), actions, "fa")
     (after,) = pool.memory().values()
+    for locale in ("th", "ja"):
+        await _draw_all(pool, games, locale)
+    (every,) = pool.memory().values()
     await pool.close()
     print(f"worker RSS, MiB: ready {ready / MB:.0f}; after every map's pictures (public map, "
           f"each private board, final) with Latin names {after_latin / MB:.0f}; then the same "
-          f"with names in every script {after_names / MB:.0f} (target <= {TARGET_MB})"
-          f"{'' if after_names <= TARGET_MB * MB else '  OVER TARGET'}; then all of them in "
-          f"Persian too (a second language's static pages) {after_fa / MB:.0f}; then "
-          f"{len(NAMES)} stats pictures in both and a Persian film {after / MB:.0f}")
+          f"with names in every script {after_names / MB:.0f}; then all of them in Persian too "
+          f"(two languages) {after_fa / MB:.0f}; then {len(NAMES)} stats pictures in both and a "
+          f"Persian film {after / MB:.0f} (target <= {TARGET_MB})"
+          f"{'' if after <= TARGET_MB * MB else '  OVER TARGET'}; then every map's pictures in "
+          f"Thai and Japanese too (four languages) {every / MB:.0f}")
     print(f"private board, state -> PNG in the worker, median ms: Latin names "
           f"{statistics.median(latin):.1f}, names in every script {statistics.median(scripts):.1f} "
           f"({len(latin)} and {len(scripts)} pictures)")

@@ -12,6 +12,7 @@ from itertools import combinations
 from discord import app_commands
 
 from ..i18n import t
+from ..render.tickets import OFFER_TAGS
 from . import menus
 from .format import clip, fold, route_choice_label, ticket_text
 from .payment_choices import station_options
@@ -93,7 +94,9 @@ def _both_named(words, a, b):
 
 # ----- tickets ------------------------------------------------------------------------------------
 def ticket_choices(view, typed, loc, minimum):
-    """[(label, value)]: which of the offered tickets to keep, e.g. ('1,3 · A – B (4); …', '1,3')."""
+    """[(label, value)]: which of the offered tickets to keep, by the letters the menu and the
+    private board give them, e.g. ('A,C · Denver – El Paso (4); …', 'A,C'); typed as letters,
+    positions ('1,3') or city names."""
     offer = list(view.offer or ())
     if not offer:
         return []
@@ -101,28 +104,36 @@ def ticket_choices(view, typed, loc, minimum):
     out = []
     for k in range(len(offer), max(minimum, 1) - 1, -1):
         for combo in combinations(range(len(offer)), k):
-            value = ",".join(str(i + 1) for i in combo)
+            value = ",".join(OFFER_TAGS[i] for i in combo)
+            numbers = ",".join(str(i + 1) for i in combo)
             names = "; ".join(ticket_text(board.tickets[offer[i]]) for i in combo)
             label = clip(f"{value} · {names}")
-            if _matches(typed or "", label) or (typed or "").replace(" ", "") == value:
+            bare = (typed or "").replace(" ", "").upper()
+            if _matches(typed or "", label) or bare in (value, numbers):
                 out.append((label, value))
     return out[:MAX_CHOICES]
 
 
 def parse_keep(text, offer, board):
-    """Ticket ids meant by '1,3' (positions in the offer), 'all', or ticket names; Unreadable
-    with a catalog key when it cannot be read."""
+    """Ticket ids meant by 'A,C' (the offer's letters, as the menu and the map tag them), '1,3'
+    (positions in the offer), 'all', or ticket names; Unreadable with a catalog key when it
+    cannot be read."""
     text = (text or "").strip()
     if fold(text) in ("all", "*"):
         return tuple(offer)
+    parts = re.split(r"[,;/ ]+", text)
+    positional = all(_is_tag(p) or p.isdecimal() or p.isdigit() for p in parts if p)
+    if not positional:
+        parts = re.split(r"[,;]+", text)
     picked = []
-    for part in re.split(r"[,;/ ]+" if re.fullmatch(r"[\d,;/ ]+", text) else r"[,;]+", text):
+    for part in parts:
         part = part.strip()
         if not part:
             continue
-        if part.isdecimal() or part.isdigit():     # '3', '۳', but also '²' and '①'
-            i = small_number(part, len(offer))
-            if i is None or i < 1:
+        if positional:                 # 'A', 'c', '3', '۳', but also '²' and '①'
+            i = (OFFER_TAGS.index(part.upper()) + 1 if _is_tag(part)
+                 else small_number(part, len(offer)))
+            if i is None or not 1 <= i <= len(offer):
                 raise Unreadable("bot.keep.bad_number")
             tid = offer[i - 1]
         else:
@@ -135,6 +146,11 @@ def parse_keep(text, offer, board):
     if not picked:
         raise Unreadable("bot.keep.empty")
     return tuple(picked)
+
+
+def _is_tag(part):
+    """One of the offer's letters (render.tickets.OFFER_TAGS), in either case."""
+    return len(part) == 1 and part.upper() in OFFER_TAGS
 
 
 # ----- cities ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from discord.ext import commands
 
 from ..bounded import LRUDict
 from ..i18n import normalize
+from ..render import shaping_problem
 from ..service import Shards, configured_agents, open_service
 from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
@@ -101,6 +102,9 @@ class TTRBot(commands.Bot):
         self.loop.create_task(self._start_outbox(), name="ttr-outbox-start")
         log.info("set up: database %s, %s, %d worker processes", self.config.db_path,
                  self.served, self.workers.size)
+        problem = shaping_problem()          # the workers draw on this system too
+        if problem:
+            log.warning(problem)
         if self.config.syncs_commands:
             await sync_tree(self, self.config.dev_guild)
 

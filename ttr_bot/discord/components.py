@@ -10,6 +10,7 @@ import discord
 
 from ..engine.cards import CARD_NAMES, LOCO
 from ..i18n import t
+from ..render.tickets import offer_tag
 from ..service import LEVELS
 from . import clicks, errors, ids
 from .format import EMOJI, cards_text, clip, ticket_text
@@ -195,8 +196,9 @@ class KeepSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
     def __init__(self, game_id, seq, offer=(), minimum=1, board=None, loc="en", item=None):
         self.game_id, self.seq = game_id, seq
         if item is None:
-            options = [discord.SelectOption(label=clip(f"{i}. {ticket_text(board.tickets[tid])}"),
-                                            value=str(tid)) for i, tid in enumerate(offer, 1)]
+            options = [discord.SelectOption(   # lettered as the private board tags them
+                label=clip(f"{offer_tag(i)}. {ticket_text(board.tickets[tid])}"), value=str(tid))
+                for i, tid in enumerate(offer, 1)]
             item = discord.ui.Select(custom_id=ids.make("keep", game_id, seq),
                                      placeholder=t("bot.menu.keep", loc, min=minimum),
                                      min_values=minimum, max_values=len(options), options=options)

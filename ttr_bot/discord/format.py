@@ -9,6 +9,7 @@ import unicodedata
 from ..engine.cards import CARD_NAMES, route_color_name
 from ..engine.network import components, ticket_result
 from ..i18n import t
+from ..render.tickets import offer_tag
 
 LIMIT = 2000            # characters in one message
 ELLIPSIS = "…"
@@ -230,7 +231,7 @@ def offer_lines(board, offer, minimum, loc):
     for i, tid in enumerate(offer, 1):
         ticket = board.tickets[tid]
         mark = t("bot.offer.long", loc) if ticket.long else ""
-        lines.append(f"{i}. {ticket_text(ticket)}{mark}")
+        lines.append(f"{offer_tag(i)}. {ticket_text(ticket)}{mark}")    # as the map tags it
     return lines
 
 
@@ -281,44 +282,6 @@ def own_score_line(game, seat, loc):
     pl = game.scores()[0][seat]
     return t("bot.status.you", loc, total=pl["total"], routes=pl["route_points"],
              tickets=pl["ticket_points"], bonuses=sum(pl["bonuses"].values()))
-
-
-def rules_lines(board, loc):
-    """/ttr rules: the game as a first-time player needs it (the turn's three options, the
-    route scores, tickets, the longest path, the end), then what this map does differently;
-    every figure is the map's own rule."""
-    r = board.rules
-    table = " · ".join(f"{n}→{p}" for n, p in sorted(r.route_points.items()))
-    lines = [t("bot.rules.base_title", loc), t("bot.rules.turn", loc), t("bot.rules.turn_draw", loc)]
-    if r.faceup_locomotive_limit:
-        lines.append(t("bot.rules.faceup_loco", loc))
-    lines += [t("bot.rules.turn_claim", loc),
-              t("bot.rules.turn_tickets", loc, draw=r.draw_tickets, keep=r.draw_keep_min),
-              t("bot.rules.scoring", loc, table=table), t("bot.rules.ticket_score", loc)]
-    if r.longest_path_bonus:
-        lines.append(t("bot.rules.longest", loc, points=r.longest_path_bonus))
-    lines.append(t("bot.rules.end", loc, trains=r.end_trains))
-    lines += ["", t("bot.rules.title", loc, map=map_title(board, loc)),
-              t("bot.rules.players", loc, min=r.min_players, max=r.max_players, trains=r.trains),
-              t("bot.rules.tickets", loc, deal=r.start_long + r.start_regular, keep=r.start_keep_min,
-                draw=r.draw_tickets, draw_keep=r.draw_keep_min),
-              t("bot.rules.double", loc, count=r.double_routes_min_players)]
-    if r.start_long:
-        lines.append(t("bot.rules.long", loc, count=r.start_long))
-    if r.stations:
-        lines.append(t("bot.rules.stations", loc, count=r.stations, bonus=r.station_bonus))
-    if any(x.tunnel for x in board.routes):
-        lines.append(t("bot.rules.tunnels", loc))
-    if any(x.ferry for x in board.routes):
-        lines.append(t("bot.rules.ferries", loc))
-    if r.locomotives_only_on:
-        lines.append(t("bot.rules.locos_only", loc))
-    if not r.faceup_locomotive_limit:
-        lines.append(t("bot.rules.faceup_locos", loc))
-    if r.globetrotter_bonus:
-        lines.append(t("bot.rules.globetrotter", loc, points=r.globetrotter_bonus))
-    lines += [f"• {note}" for note in r.notes]
-    return lines
 
 
 # ----- the end ----------------------------------------------------------------------------------

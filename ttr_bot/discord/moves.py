@@ -123,7 +123,7 @@ async def _after(interaction, loc, eff):
 
 
 async def _offer_board(interaction, lines, loc, hosted, seat):
-    """The player's private board when they now have tickets to choose (the offer numbered on
+    """The player's private board when they now have tickets to choose (the offer lettered on
     the map as in the menu, render/tickets.py), as a file; None otherwise."""
     game = hosted.game
     if game.over or not game.offers[seat]:

@@ -18,7 +18,8 @@
         The board with its panel (standings, face-up cards, key). With `viewer` (a seat) it is
         that player's private board: the same plus their hand and tickets, both cities of each
         tagged with the ticket's number on the map (done ones filled green), and while they
-        choose, the offered tickets numbered as the menu and joined by a line (tickets.py).
+        choose, the offered tickets lettered as the menu (A, B, C) and joined by a line
+        (tickets.py).
     render_final(game, names, locale="en", palette=...) -> bytes
         The end: score breakdown per player, the winner, the longest path and every player's
         tickets made (solid lines) and failed (dashed) drawn on the map.
@@ -29,12 +30,16 @@ stay apart to colour-blind eyes, solid owner marks).
 Every picture draws the lanes of double routes that the game has closed (2-3 players, the
 engine's rule) as closed: a hatched ghost of a slot.
 
+`shaping_problem()`: None, or the sentence the bot logs at start when this system cannot shape
+text (no libfribidi: Persian and Arabic letters drawn apart).
+
 All are deterministic and thread-safe, and read nothing but the bundled fonts (SIL OFL 1.1,
 `fonts/`, see fonts/SOURCES.md): Noto Sans, and for what it lacks Noto fonts for Thai, Arabic,
 Hebrew, Indic scripts, Japanese, Chinese and Korean, and Noto Color Emoji (`text.py` picks the
 font of each character and shapes it; `bidi.py` orders right-to-left text; a right-to-left
 language's panel is drawn as its mirror, `text.mirrored`). A map's static layer (map, free slots, cities, names,
-panel frame and legends) is drawn once per page kind and language and cached; a turn copies it,
+panel frame and legends) is drawn once per page kind and language and cached (mapped onto its
+palette, at most 80 MiB of pages: static.MAX_PAGE_BYTES); a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).
 The bot draws them in its worker processes and reuses each picture while the state is the
@@ -42,8 +47,10 @@ same (ttr_bot/discord/pictures.py).
 """
 from .closeup import closeup_contents, closeup_png
 from .draw import board_png, final_png, map_png
+from .text import shaping_problem
 
-__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map"]
+__all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map",
+           "shaping_problem"]
 
 
 def render_map(game, names, highlight=None, locale="en", cities=None, palette="standard"):

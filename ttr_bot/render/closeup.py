@@ -110,7 +110,7 @@ def closeup_picture(g, names, routes, locale="en", cities=(), scheme="standard")
     level, box, size = crop_plan(board, routes, cities)
     art = _art(board, level, locale)
     lay = art.layout
-    img = art.page.crop(box)
+    img = art.crop(box)
     shifted = SimpleNamespace(layout=replace(lay, ox=lay.ox - box[0], oy=lay.oy - box[1]),
                               sprites=art.sprites)
     near = lambda b: _meets(b, box)                           # noqa: E731

@@ -74,11 +74,12 @@ def _palette(art):
     halos = [r for r in range(len(board.routes)) if r % 7 == 0] if kind != "final" else []
     pairs = list(zip(cities[::2], cities[1::2]))
     states = (TK.OFFER, TK.OPEN, TK.DONE) if kind == "private" else (TK.MADE, TK.FAILED)
-    marks = [TK.Mark(1 + i % 12, (pair,), states[i % len(states)], i % n)
+    marks = [TK.Mark(TK.offer_tag(1 + i % 5) if states[i % len(states)] == TK.OFFER
+                     else 1 + i % 12, (pair,), states[i % len(states)], i % n)
              for i, pair in enumerate(pairs)]
     samples = [art.page]
     for scheme in P.SCHEMES:
-        img = art.page.copy()
+        img = art.canvas()
         under = [lambda im, scheme=scheme:
                  TK.draw_final_lines(im, board, art.layout, marks, scheme)] if kind == "final" else []
         overlay(img, art, sample, highlight=kind != "final", trails=trails, routes=halos,
@@ -189,7 +190,7 @@ def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STA
     information (hands and tickets are not even read). `names` are not drawn (the card's text
     has the standings); they are taken for the same call as the other pictures."""
     art = _art(g.board, "map", locale)
-    img = art.page.copy()
+    img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
     return img, art.palette
 
@@ -200,7 +201,7 @@ def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=Non
     tags its player's tickets and offer on the map (tickets.py)."""
     kind = "board" if viewer is None else "private"
     art = _art(g.board, kind, locale)
-    img = art.page.copy()
+    img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
     rows = []
     if viewer is not None:
@@ -227,7 +228,7 @@ def final_picture(g, names, locale="en", scheme=P.STANDARD):
     """(RGB image, the palette to encode it with) of the final picture: every player's tickets
     made and failed on the map (tickets.py), the longest path, the scores."""
     art = _art(g.board, "final", locale)
-    img = art.page.copy()
+    img = art.canvas()
     players, winners = g.scores()
     marks = TK.final_marks(g, players)
     board, lay = g.board, art.layout

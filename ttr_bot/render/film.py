@@ -56,6 +56,7 @@ from PIL import Image, ImageDraw
 from ..i18n import t
 from . import palette as P
 from . import panel as PN
+from . import png as PNG
 from . import static as S
 from . import text as T
 from .draw import TICKET_R, closed_lanes, longest_path_trails, overlay
@@ -162,6 +163,12 @@ def _no_panel(page, lay, board, locale):
     pass
 
 
+def _page_palette(art):
+    """The film page's own palette: the cache keeps the page mapped onto it (static.Art), a
+    quarter of its RGB size; the frames are mapped onto the film's palette all the same."""
+    return PNG.make_palette([art.page])
+
+
 class _Frames:
     """Draws the film's frames: the map of a state (whole, or only where it changed) at full
     size, halved and mapped onto the palette, and the band."""
@@ -171,7 +178,7 @@ class _Frames:
         self.scheme = scheme                         # the players' colours (palette.SCHEMES)
         self.n = len(names) if n is None else n      # players: which lanes the game closes
         self.base = T.direction(locale)
-        self.art = S.art(board, "film", locale, film_layout, _no_panel)
+        self.art = S.art(board, "film", locale, film_layout, _no_panel, _page_palette)
         self.lay = self.art.layout
         self.portrait = self.lay.portrait
         self.mw, self.mh = self.lay.width // HALF, self.lay.height // HALF
@@ -256,7 +263,7 @@ class _Frames:
                             stations + self.halos[1] if self.halos else stations)
         for rect in rects:
             x0, y0, x1, y1 = rect
-            crop = self.art.page.crop(rect)
+            crop = self.art.crop(rect)
             art = SimpleNamespace(layout=replace(self.lay, ox=self.lay.ox - x0, oy=self.lay.oy - y0),
                                   sprites=self.art.sprites)
             self._draw(crop, art, state, routes, stations, within=rect)
@@ -266,7 +273,7 @@ class _Frames:
 
     def whole(self, state, trails=(), routes=(), stations=()):
         """The map of `state` drawn in full (RGB, film size)."""
-        img = self.art.page.copy()
+        img = self.art.canvas()
         self._draw(img, self.art, state, routes, stations, trails)
         return img.reduce(HALF)
 
@@ -366,6 +373,13 @@ def render_film(game, names, actions, locale="en", *, max_bytes=MAX_BYTES,
                 max_frames=MAX_FRAMES, palette=P.STANDARD):
     """GIF bytes of the film of `game` (as dealt) played through `actions`, in the players'
     colours of `palette` (palette.SCHEMES: the game's, as its public pictures)."""
+    try:
+        return _film(game, names, actions, locale, max_bytes, max_frames, palette)
+    finally:
+        S.trim()            # its frames' memory back to the system: a worker would keep it
+
+
+def _film(game, names, actions, locale, max_bytes, max_frames, palette):
     game, states = replay_states(game, actions)
     names = list(names)
     board = game.board
@@ -380,7 +394,7 @@ def render_film(game, names, actions, locale="en", *, max_bytes=MAX_BYTES,
                          winners if over else None)
     start_band = fr.band(_label("start", 0, locale), [0] * game.n)
     sample_halo = fr.whole(end, routes=tuple(r for r, o in enumerate(game.owner) if o >= 0)[:12])
-    fr.palette = _make_palette([fr.art.page.reduce(HALF), final_map, sample_halo, final_band,
+    fr.palette = _make_palette([fr.art.canvas().reduce(HALF), final_map, sample_halo, final_band,
                                 start_band])
     cache = {}
     while True:

@@ -48,7 +48,7 @@ def card_image(card, w, h, locale):
     img = big.resize((w, h), Image.Resampling.LANCZOS)
     letter = t(f"render.letter.{P.card_name(card)}", locale)
     size = round(min(w, h) * 0.55)
-    size = T.fit_size(letter, size, True, w * 0.8, smallest=8)   # two letters (Persian سف)
+    size = T.fit_size(letter, size, True, w * 0.8, smallest=8)   # a wide letter still fits
     if card == LOCO:
         T.draw(img, w / 2, h / 2, letter, size, P.OUTLINE + (255,), bold=True,
                halo=P.WHITE + (255,), halo_width=max(2, size // 10), align="center")
@@ -124,16 +124,22 @@ def legend_icon(key, w, h):
                 d.ellipse(box, fill=P.WHITE, outline=P.TICKET_OPEN, width=3 * ss)
             else:
                 d.ellipse(box, fill=P.TICKET_DONE, outline=P.CAR_LINE, width=1 * ss)
+    elif key == "ticket_offer":
+        # two violet squares of one letter: an offered ticket's cities (tickets.py)
+        for bx in (cx - 11 * ss, cx + 11 * ss):
+            d.rectangle((bx - 9 * ss, cy - 9 * ss, bx + 9 * ss, cy + 9 * ss), fill=P.TICKET_OFFER,
+                        outline=P.CAR_LINE, width=1 * ss)
     elif key in ("ticket_made", "ticket_failed"):
         dashes = ((-20, 20),) if key == "ticket_made" else ((-20, -11), (-4, 5), (12, 20))
         for a, b in dashes:
             d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.CAR_LINE, width=8 * ss)
             d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.INK_SOFT, width=5 * ss)
     img = icon.resize((w, h), Image.Resampling.LANCZOS)
-    if key in ("ticket_open", "ticket_done"):
+    if key in ("ticket_open", "ticket_done", "ticket_offer"):
         ink = P.INK if key == "ticket_open" else P.WHITE
+        tag = TK.offer_tag(1) if key == "ticket_offer" else "1"
         for bx in (w / 2 - 11 * w / 44, w / 2 + 11 * w / 44):
-            T.draw(img, bx, h / 2, "1", round(h * 0.55), ink + (255,), bold=True, align="center")
+            T.draw(img, bx, h / 2, tag, round(h * 0.55), ink + (255,), bold=True, align="center")
     return img
 
 
@@ -172,7 +178,7 @@ def legend_items(board, kind):
     if board.rules.stations:
         items.append("station")
     if kind == "private":
-        items += ["ticket_open", "ticket_done"]
+        items += ["ticket_offer", "ticket_open", "ticket_done"]
     if kind == "final":
         items += ["ticket_made", "ticket_failed"]
     return items
@@ -568,7 +574,7 @@ class Panel:
 
     def tickets(self, img, x, y, w, max_h, rows):
         """The viewer's tickets as the map tags them (tickets.py): the offer being chosen
-        first, in violet squares numbered as the menu, then the kept ones, each numbered in a
+        first, in violet squares lettered as the menu, then the kept ones, each numbered in a
         badge (filled: done); the cities, the points."""
         k, line, loc = self.k, self.line, self.locale
         top = y + self.title_h

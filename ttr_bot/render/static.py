@@ -1,14 +1,18 @@
 """The static layer of a map — drawn once per (map, page kind, language), then cached with the
-palette its pictures are encoded with (png.py) — and the masks the per-turn overlay pastes
+palette its pictures are encoded with (png.py), mapped onto that palette (a byte a pixel; the
+cache is bounded by bytes, MAX_PAGE_BYTES) — and the masks the per-turn overlay pastes
 (claimed cars, highlights, ticket rings).
 
 The map is drawn at twice its size and reduced, so that its slanted slots and circles have
 smooth edges; the overlay masks are made the same way, once per route, on first use. All
 caches are guarded by locks: several worker threads may render at once.
 """
+import ctypes
+import ctypes.util
 import math
 import threading
 from collections import OrderedDict
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -417,6 +421,22 @@ def _hits(box, cx, cy, r):
     return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
 
+LETTER_GROWTH = 1.35         # at most: a Thai letter at 1.35 x inks 11 of a 13-pixel slot
+
+
+@lru_cache(maxsize=64)
+def slot_letter_size(letter, scale):
+    """The size of a colour's letter on the slots at this scale: LETTER_SIZE, larger for a
+    script whose letters ink less high than a Latin capital (Thai letters are x-height), so
+    that every language's letter reads as tall on a phone, within the slot."""
+    size = round(LETTER_SIZE * scale)
+    ink, cap = (T.rasterise(s, size, True).fill.getbbox() for s in (letter, "B"))
+    if not ink:
+        return size
+    grow = (cap[3] - cap[1]) / max(1, ink[3] - ink[1])
+    return round(size * min(LETTER_GROWTH, max(1.0, grow)))
+
+
 def build_map(board, scale, locale):
     """The map area (RGB, map_w x map_h) with every free slot, city and name."""
     w, h = round(board.width * scale), round(board.height * scale)
@@ -435,11 +455,11 @@ def build_map(board, scale, locale):
             continue
         letter = t(f"render.letter.{P.card_name(route.color)}", locale)
         ink = P.CARD_INK[route.color]
+        size = slot_letter_size(letter, scale)
         for i, (x, y, _) in enumerate(route.slots):
             if i < route.ferry:
                 continue
-            T.draw(img, x * scale, y * scale, letter, round(LETTER_SIZE * scale), ink, bold=True,
-                   align="center")
+            T.draw(img, x * scale, y * scale, letter, size, ink, bold=True, align="center")
     # (the city names are drawn by each turn's overlay, over the cars)
     frame = ImageDraw.Draw(img)
     frame.rectangle((0, 0, w - 1, h - 1), outline=P.FRAME, width=2)
@@ -450,25 +470,77 @@ def build_map(board, scale, locale):
 
 class Art:
     """Everything cached for one (map, page kind, language): the layout, the static page, the
-    map's sprites and the palette its pictures are encoded with (png.py)."""
+    map's sprites and the palette its pictures are encoded with (png.py).
+
+    The page is kept mapped onto that palette ("P", one byte a pixel instead of Pillow's four
+    for RGB: 1.3-3.2 MB instead of 5-13): every picture is encoded with the same palette, so
+    its static pixels come out as they would from the RGB page (a few hundred edge pixels in a
+    million one palette step apart). `canvas()` and `crop()` give the RGB copy a turn draws on."""
 
     def __init__(self, lay, page, sprites, palette=None):
         self.layout, self.page, self.sprites, self.palette = lay, page, sprites, palette
 
+    def compact(self):
+        """Keep the page mapped onto the palette (after the palette was made from it)."""
+        if self.palette is not None and self.page.mode == "RGB":
+            self.page = self.page.quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+    def canvas(self):
+        """A fresh RGB copy of the static page."""
+        return self.page.convert("RGB") if self.page.mode == "P" else self.page.copy()
+
+    def crop(self, box):
+        """An RGB copy of part of the static page."""
+        img = self.page.crop(box)
+        return img.convert("RGB") if img.mode == "P" else img
+
+    def nbytes(self):
+        """Its memory: the page's pixels and the palette's colour lookup table (Pillow fills
+        up to 64 x 64 x 64 cells of 2 bytes)."""
+        per_pixel = 1 if self.page.mode == "P" else 4           # Pillow stores RGB as RGBX
+        return self.page.width * self.page.height * per_pixel + (
+            PALETTE_BYTES if self.palette is not None else 0)
+
 
 _LOCK = threading.Lock()
-_PAGES = OrderedDict()        # key -> Art
+_PAGES = OrderedDict()        # key -> Art, least recently used first
 _MAPS = OrderedDict()         # (fingerprint, scale, locale) -> map image, while pages are built
 _SPRITES = {}                 # (fingerprint, scale) -> Sprites
 _BUILDING = {}                # key -> Lock, so that one thread builds while the others wait
-MAX_PAGES = 20                # 4-9 MB each: 4 maps x 5 kinds (map 0.8, close-up 1.2, board, private,
-                              # final) in one language
-MAX_MAPS = 4
+PALETTE_BYTES = 512 * 1024
+MAX_PAGE_BYTES = 80 << 20     # pages of 1.3-3.2 MB (+ 0.5 MB of palette): every map's public
+                              # map, private board and final picture in two languages (~68 MB);
+                              # past it the least recently used page is drawn again when asked
+                              # for (0.25-0.7 s)
+MAX_MAPS = 2                  # RGB map layers (5-8 MB) shared by the page kinds of one scale
+_TRIM = None
+
+
+def trim():
+    """Give the heap's free memory back to the system (glibc's malloc_trim; elsewhere
+    nothing): a page is built from several full-size RGB images (the palette's samples), and
+    glibc keeps the memory they leave as the worker's for good, ~50 MB after every map."""
+    global _TRIM
+    if _TRIM is None:
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+def cached_bytes():
+    """The memory the page cache holds (pages, palettes, map layers)."""
+    with _LOCK:
+        return (sum(a.nbytes() for a in _PAGES.values())
+                + sum(m.width * m.height * 4 for m in _MAPS.values()))
 
 
 def art(board, kind, locale, make_layout, draw_static_panel, make_palette=None):
     """The cached Art, built on first use (by one thread; others wait for it);
-    `make_palette(art)`, when given, makes its palette."""
+    `make_palette(art)`, when given, makes its palette (and the page is then kept mapped onto
+    it, Art.compact)."""
     fp = fingerprint(board)
     key = (fp, kind, locale)
     with _LOCK:
@@ -494,15 +566,19 @@ def art(board, kind, locale, make_layout, draw_static_panel, make_palette=None):
         a = Art(lay, page, sprites)
         if make_palette is not None:
             a.palette = make_palette(a)
+            a.compact()
         with _LOCK:
             _MAPS[(fp, lay.scale, locale)] = map_img
             _MAPS.move_to_end((fp, lay.scale, locale))
             while len(_MAPS) > MAX_MAPS:
                 _MAPS.popitem(last=False)
             _PAGES[key] = a
-            while len(_PAGES) > MAX_PAGES:
-                _PAGES.popitem(last=False)
+            total = sum(x.nbytes() for x in _PAGES.values())
+            while total > MAX_PAGE_BYTES and len(_PAGES) > 1:
+                total -= _PAGES.popitem(last=False)[1].nbytes()
             _BUILDING.pop(key, None)
+        del page, map_img
+        trim()
         return a
 
 

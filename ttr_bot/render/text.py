@@ -36,7 +36,6 @@ Layouts (runs and widths) and the rasterised grey masks are kept in bounded LRU 
 a text seen before is one paste. Which font has a character is read once from the fonts'
 cmaps (`coverage`, a set per font) and remembered per character (`face_of`).
 """
-import io
 import math
 import struct
 import threading
@@ -59,6 +58,24 @@ BOLD = FONT_DIR / "NotoSans-Bold.ttf"
 _FT_LOCK = threading.Lock()
 
 HAVE_RAQM = features.check("raqm")
+
+
+def shaping_problem():
+    """One sentence for the operator's log when this system cannot shape text, else None.
+    Pillow's wheels bring libraqm and HarfBuzz but load GNU FriBidi (libfribidi.so.0) from the
+    system when they start: without it libraqm is off, every run is laid out by the basic
+    engine (Persian and Arabic letters drawn apart, Devanagari without its conjuncts and vowel
+    signs in place) and bidi.py's smaller algorithm orders the lines."""
+    if not bidi.HAVE_FRIBIDI:
+        return ("libfribidi (libfribidi.so.0) is not installed: pictures draw Persian and Arabic "
+                "names with their letters apart and Devanagari unshaped. Install it "
+                "(Debian, Ubuntu: apt-get install libfribidi0; macOS: brew install fribidi) "
+                "and restart the bot.")
+    if not HAVE_RAQM:
+        return ("Pillow was built without libraqm: pictures draw Persian and Arabic names with "
+                "their letters apart and Devanagari unshaped. Install Pillow from its wheels "
+                "(pip install -r requirements.txt -c constraints.txt).")
+    return None
 
 
 class Face:
@@ -100,11 +117,6 @@ EMOJI = next(i for i, f in enumerate(FACES) if f.name == "emoji")
 
 
 # ----- fonts and what they cover ---------------------------------------------------------------
-
-@lru_cache(maxsize=None)
-def _font_bytes(face, bold):
-    return FACES[face].files[bool(bold)].read_bytes()
-
 
 @lru_cache(maxsize=None)
 def coverage(face):
@@ -150,10 +162,19 @@ def _cmap(data):
     raise ValueError("no Unicode cmap")
 
 
-@lru_cache(maxsize=64)
+# FreeType faces in use: a face keeps what it has read of its font (0.25-0.8 MiB each, 2 MiB
+# for the CJK names cut) and the pictures ask for ~40 Latin sizes and ~130 other faces in four
+# languages; opening one again takes 0.05-0.5 ms, and only a text not drawn before needs it
+# (layouts and masks are cached below), so the faces not used lately are let go.
+MAX_LATIN_FACES = 24
+MAX_OTHER_FACES = 32
+
+
+@lru_cache(maxsize=MAX_LATIN_FACES)
 def font(size, bold=False):
-    """Noto Sans at this pixel size, basic layout: the font of all Latin text."""
-    return ImageFont.truetype(io.BytesIO(_font_bytes(LATIN, bold)), size,
+    """Noto Sans at this pixel size, basic layout: the font of all Latin text. Opened by path
+    (FreeType maps the file, shared by every size) rather than from bytes (a copy per size)."""
+    return ImageFont.truetype(str(FACES[LATIN].files[bool(bold)]), size,
                               layout_engine=ImageFont.Layout.BASIC)
 
 
@@ -168,7 +189,7 @@ def face_font(face, size, bold=False, shaped=True):
     return _open_face(str(path), f.ppem or size, shaped and HAVE_RAQM)
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=MAX_OTHER_FACES)
 def _open_face(path, size, raqm):
     """Opened by path: FreeType maps the file, where a font given as bytes would keep its own
     copy for each size."""
@@ -543,7 +564,9 @@ def _draw(img, x, y, text, size, fill, bold, halo, halo_width, align, valign, ba
         y -= t.ascent - round(0.36 * size)
     elif valign == "baseline":
         y -= t.ascent
-    x0, y0 = round(x) - t.pad_x, round(y) - t.pad_y
+    # half up, not Python's half to even: a text centred at x and at x + 1 lands one pixel
+    # apart, never the same pixel (an odd-width letter in two badges looked different)
+    x0, y0 = math.floor(x + 0.5) - t.pad_x, math.floor(y + 0.5) - t.pad_y
     box = (x0, y0, x0 + t.fill.width, y0 + t.fill.height)
     if halo is not None:
         img.paste(halo, box, t.halo)

@@ -1,10 +1,10 @@
 """Tickets on the map.
 
-The private board tags both ends of each of its player's tickets with the ticket's number, the
-number the panel's list (and, for an offer, the choice menu) gives it: kept tickets in a round
-badge, hollow orange while open, filled green once done; offered tickets, while the player
-chooses, in a violet square joined to its twin by a violet line, so that the offer reads as
-routes to build before it is kept. The final picture draws every player's tickets as lines in
+The private board tags both ends of each of its player's kept tickets with the ticket's number,
+the number the panel's list gives it, in a round badge, hollow orange while open, filled green
+once done; offered tickets, while the player chooses, with a letter (A, B, C…: the choice
+menu's and /ttr keep's) in a violet square joined to its twin by a violet line, so that the
+offer reads as routes to build before it is kept, and never as a kept ticket of that number. The final picture draws every player's tickets as lines in
 their colour between the two cities: solid and ended by a disc when made, dashed and ended by a
 ring when failed.
 
@@ -34,8 +34,18 @@ OFFER, OPEN, DONE = "offer", "open", "done"     # private board
 MADE, FAILED = "made", "failed"                 # final picture
 
 
+OFFER_TAGS = "ABCDEFGH"  # an offer's tickets, in the order dealt (at most 5 on every map)
+
+
+def offer_tag(i):
+    """The tag of the i-th (from 1) offered ticket: its letter on the map, in the panel's
+    list, in the choice menu and in /ttr keep."""
+    return OFFER_TAGS[i - 1] if 1 <= i <= len(OFFER_TAGS) else str(i)
+
+
 class Mark(NamedTuple):
-    number: int         # 1.. as in the panel's list and the choice menu; 0: none drawn
+    number: object      # kept: 1.. as in the panel's list; offered: its letter (offer_tag);
+                        # 0: none drawn
     ends: tuple         # ((node, node), ...): origin to each destination
     state: str
     seat: int = -1
@@ -43,7 +53,7 @@ class Mark(NamedTuple):
 
 class Row(NamedTuple):
     """A line of the panel's ticket list."""
-    number: int
+    number: object      # as Mark.number
     label: str
     points: str
     state: str
@@ -83,15 +93,15 @@ def ticket_results(g, seat):
 
 
 def private_marks(g, seat):
-    """(rows, marks) of a private board: the offer being chosen (numbered as the menu), then
+    """(rows, marks) of a private board: the offer being chosen (lettered as the menu), then
     the kept tickets (numbered as the panel lists them)."""
     board = g.board
     rows, marks = [], []
     offer = g.offers[seat] if g.offers else None
     for i, tid in enumerate(offer or (), 1):
         ticket = board.tickets[tid]
-        rows.append(Row(i, ticket.label(), _points(ticket), OFFER))
-        marks.append(Mark(i, ends_of(board, ticket), OFFER))
+        rows.append(Row(offer_tag(i), ticket.label(), _points(ticket), OFFER))
+        marks.append(Mark(offer_tag(i), ends_of(board, ticket), OFFER))
     for i, (tid, (done, _)) in enumerate(zip(g.tickets[seat], ticket_results(g, seat)), 1):
         ticket = board.tickets[tid]
         state = DONE if done else OPEN
@@ -259,7 +269,7 @@ def badge_spots(board, lay, marks, r=BADGE_R):
 
 
 def draw_private(img, board, lay, marks):
-    """The private board's tickets: offer lines, then every badge with its number."""
+    """The private board's tickets: offer lines, then every badge with its number or letter."""
     spots = badge_spots(board, lay, marks)
     segments = []
     for i, m in enumerate(marks):
@@ -273,7 +283,8 @@ def draw_private(img, board, lay, marks):
 
 
 def badge(img, x, y, number, state, r=BADGE_R):
-    """One number badge: offer a violet square, open a hollow orange disc, done a green one."""
+    """One badge: offer a violet square with its letter, open a hollow orange disc, done a
+    green one, with its number."""
     kind = "square" if state == OFFER else "disc"
     _paste(img, P.CAR_LINE, x, y, _shape_mask(kind, r, 1.5))
     if state == OPEN:
@@ -284,8 +295,9 @@ def badge(img, x, y, number, state, r=BADGE_R):
         _paste(img, P.TICKET_OFFER if state == OFFER else P.TICKET_DONE, x, y,
                _shape_mask(kind, r))
         ink = P.WHITE
-    size = round(NUMBER_SIZE * r / BADGE_R * (1 if number < 10 else 0.82))
-    T.draw(img, x, y, str(number), size, ink, bold=True, align="center")
+    text = str(number)
+    size = round(NUMBER_SIZE * r / BADGE_R * (1 if len(text) < 2 else 0.82))
+    T.draw(img, x, y, text, size, ink, bold=True, align="center")
 
 
 def draw_final_lines(img, board, lay, marks, scheme=P.STANDARD):

@@ -5,7 +5,7 @@ Callers (the Discord adapter, the benchmarks) see `GameService`, the read-only `
 values of a server's game life (statistics are stats.PlayerStats; the leaderboard, history,
 film input and rating changes are records.py's); never a store type. `open_service` builds the service on the database the configuration names.
 """
-from ..maps import available_maps, variants
+from ..maps import available_maps, load_board, variants
 from ..store import Shards, open_store
 from .adapter_state import PostedMessage
 from .effects import Effects, Handover, ServiceError
@@ -35,6 +35,13 @@ def playable_maps():
     return [(m, tuple(variants(m))) for m in available_maps()]
 
 
+def map_board(map_id, variant="base"):
+    """The Board of an offered map and variant (ServiceError if there is none): what
+    /ttr rules teaches where no game is."""
+    check_table(map_id, variant)
+    return load_board(map_id, variant)
+
+
 async def open_service(db, **options):
     """A started GameService on the database `db` (an SQLite path or `sqlite:///…`, or a
     `postgresql://…` URL), with its scheduler running; it owns the store
@@ -49,7 +56,7 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "REMATCH_OF",
+           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]

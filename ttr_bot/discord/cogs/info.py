@@ -6,16 +6,19 @@ from discord import app_commands
 
 from ...i18n import t
 from ...ratings import rules_lines as rules_of_rating
+from ...service import map_board, playable_maps
 from .. import components, moves
 from ..card_text import board_alt
 from ..clicks import on_click
 from ..errors import answer
-from ..format import chunks, fit, own_score_line, rules_lines, status_lines, summary_lines
+from ..format import chunks, fit, own_score_line, status_lines, summary_lines
 from ..palettes import game_palette
+from ..rules_text import overview_lines, rules_lines
 from ..translator import text
 from .base import GroupedCog
 
 MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
+MAPS = tuple(m for m, _ in playable_maps())
 
 
 # what /ttr help lists, in this order; a command's description is bot.cmd.<its last word>
@@ -60,10 +63,20 @@ class Info(GroupedCog):
                      if png else None)
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
-    async def rules(self, interaction: discord.Interaction):
+    @app_commands.describe(map=text("bot.opt.rules_map"))
+    @app_commands.choices(map=[app_commands.Choice(name=text(f"bot.map.{m}"), value=m)
+                               for m in MAPS])
+    async def rules(self, interaction: discord.Interaction, map: str | None = None):
+        """How to play, then the map's differences: the map asked for, else this channel's
+        game's (a lobby's too); where there is neither, every map in one line."""
         loc = await moves.begin(interaction)
-        hosted = await moves.channel_game(interaction, started=False)
-        for part in chunks(rules_lines(hosted.board, loc)):
+        if map is not None:
+            lines = rules_lines(map_board(map), loc)
+        else:
+            hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+            lines = (rules_lines(hosted.board, loc) if hosted is not None else
+                     overview_lines([(m, map_board(m), vs) for m, vs in playable_maps()], loc))
+        for part in chunks(lines):
             await answer(interaction, part)
 
     @app_commands.command(name="help", description=text("bot.cmd.help"))
