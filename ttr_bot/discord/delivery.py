@@ -70,6 +70,7 @@ class Delivery(HandMessages):
         self.clock = clock or bot.clock
         self._lobby_locks = KeyedLocks()         # game id: one lobby message edit at a time
         self._cards = LRUDict(CARDS_REMEMBERED)  # message id -> its Card (no picture bytes)
+        self._warming = set()                    # tasks building a new game's picture layers
         self.handlers = {
             "start": self._post_start, "turn": self._post_turn, "thinking": self._post_thinking,
             "handover": self._post_handover,
@@ -226,6 +227,12 @@ class Delivery(HandMessages):
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
+        # the workers build what the game's next pictures are drawn on, before they are needed
+        private = [await self.bot.locale_for_user(u) for u in humans]
+        task = asyncio.get_running_loop().create_task(
+            self.bot.pictures.warm(game.board, loc, private), name=f"ttr-warm-{hosted.id}")
+        self._warming.add(task)
+        task.add_done_callback(self._warming.discard)
 
     async def _post_turn(self, row, parts=(), **_):
         """The turn card: what happened since the last card (the row that ended the turn and
@@ -314,8 +321,14 @@ class Delivery(HandMessages):
         score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        png = await self.render(game, names, locale=loc, final=True, palette=game_palette(hosted))
-        end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
+        # the score picture and the film drawn at once (two workers): the post waits for the
+        # slower, not for the sum
+        png, end = await asyncio.gather(
+            self.render(game, names, locale=loc, final=True, palette=game_palette(hosted)),
+            finale.final_post(self.bot, hosted, loc))     # ratings, film, Rematch
+        if png is not None and end.film is not None and \
+                len(png) > finale.PICTURE_ROOM:   # never seen: a film left too little room
+            end = await finale.final_post(self.bot, hosted, loc, png)
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1

@@ -5,7 +5,8 @@ history links to it).
 `Delivery._post_end` calls in at three points, so the hook is small to carry into another
 delivery:
 
-    end = await finale.final_post(bot, hosted, loc, png)     # before the text is cut into parts
+    png, end = await asyncio.gather(render(final), finale.final_post(bot, hosted, loc))
+                                                             # the picture and the film at once
     parts = chunks(... + end.lines)
     msg = await send(channel, last_part, **end.attach(kwargs))   # kwargs: {"file": final.png}
     await end.posted(msg)
@@ -32,6 +33,7 @@ from .palettes import game_palette
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
 MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boosts, every file
+PICTURE_ROOM = 1 << 20        # what the final picture may take of it (a few hundred KiB)
 
 
 FILM_TIMEOUT = 180.0          # seconds a worker may take over one film (1-3 s is usual)
@@ -88,7 +90,9 @@ class FinalPost:
 
 async def final_post(bot, hosted, loc, png=None):
     """The additions to the final post of the finished game `hosted`, in language `loc`; `png`
-    is the final picture going with it (the film takes what is left of the upload limit)."""
+    is the final picture going with it (the film takes what is left of the upload limit), or
+    None while it is being drawn side by side with the film (the film then leaves it
+    PICTURE_ROOM)."""
     end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
                     film_alt=film_alt(hosted.board, loc))
     try:
@@ -100,8 +104,8 @@ async def final_post(bot, hosted, loc, png=None):
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
-        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""),
-                                    game_palette(hosted))
+        room = MAX_UPLOAD - (len(png) if png is not None else PICTURE_ROOM)
+        end.film = await build_film(bot.workers, film, loc, room, game_palette(hosted))
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end
