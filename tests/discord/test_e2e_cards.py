@@ -111,10 +111,15 @@ async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
             t("bot.thread.result", map="Europe", thread=f"<#{table.channel.id}>", names=winners)]
     public = table.public_messages()
     pngs = [a for m in public for a in m.attachments if a.filename.endswith(".png")]
+    films = [a for m in public for a in m.attachments if a.filename.endswith(".gif")]
     posts = [m for m in public if any(a.filename.endswith(".png") for a in m.attachments)]
+    # "pictures posted publicly <= board changes + 3" counts posts showing the board: a card's
+    # gallery (the close-up and the map) is one, the start's map, the final post's picture
+    # and film one each; the images themselves are at most two a change
     assert len(posts) <= changes + 3, (len(posts), changes)   # a picture only on a change
     assert len(pngs) <= 2 * changes + 3         # at most the close-up and the map each
-    assert sum(a.size for a in pngs) <= 10 * MIB
+    assert len(films) == 1
+    assert sum(a.size for a in pngs + films) <= 10 * MIB       # the film's bytes too
     check_cards(table, names)
     # every claim is in a picture: the card that tells it shows the board after it
     claims = [(e, trains) for _, evs, trains in log for e in evs if e["type"] == "claim_route"]
@@ -234,3 +239,52 @@ async def test_a_card_keeps_its_buttons_across_a_restart_and_loses_them_after(fa
     assert t("bot.standings.title") in card.body()
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_a_round_of_one_human_and_three_computers_is_one_edit_and_one_card(fake, tmp_path):
+    """While the computers play, the last card loses its buttons and gains the one "thinking"
+    line, in exactly one edit; their three turns come as one card, and no other message."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    ann = fake.add_user("ann", guild=table.guild)
+    await open_game(table, ann, [], map_id="usa", bots=3)
+    player = Player(table, ann, seed=3)
+    thinking = t("bot.turn.thinking")
+    hosted = await table.game()
+    bots = [s.name for s in hosted.seats if s.is_bot]
+    rounds = 0
+    while rounds < 4:
+        loaded = await table.wait_for_humans()
+        assert not loaded.game.over
+        if loaded.game.phase != "play":
+            await player.move()
+            continue
+        card = table.last_panel()
+        assert card is not None and thinking not in card.body()
+        seen = {m.id for m in table.public_messages()}
+        versions, requests = len(card.history), len(fake.requests)
+        turn = loaded.game.turn
+        while (await table.game()).game.turn == turn:          # Ann's whole turn
+            await player.move()
+        await table.wait_for_humans()                          # the computers' three turns
+        new = [m for m in table.public_messages() if m.id not in seen]
+        assert len(new) == 1 and new[0].v2 and new[0].pinged() == [ann.id], new
+        body = new[0].body()
+        assert all(f"{name} " in body for name in bots), body     # all three on that card
+        assert len(card.history) == versions + 1                # one edit of Ann's card
+        assert card.body().splitlines().count(thinking) == 1 and not card.custom_ids()
+        assert thinking not in "".join(c.get("content", "") for c in _walk(card.history[-1]))
+        edits = [r for r in fake.requests[requests:]
+                 if r.method == "PATCH" and r.path.endswith(f"/messages/{card.id}")]
+        assert len(edits) == 1
+        rounds += 1
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+def _walk(version):
+    def walk(items):
+        for c in items or []:
+            yield c
+            yield from walk(c.get("components"))
+    return list(walk(version["components"]))
