@@ -26,8 +26,7 @@ import discord
 from ..i18n import t
 from ..ratings import MIN_GAMES, display_rating, provisional
 from . import components
-from .card_text import plain
-from .format import map_title
+from .card_text import film_alt
 from .palettes import game_palette
 
 log = logging.getLogger(__name__)
@@ -53,8 +52,12 @@ def film_file(data, name=FILM_NAME, description=None):
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-def film_alt(board, loc):
-    return t("bot.alt.film", loc, map=plain(map_title(board, loc)))
+def played(film):
+    """The game of `film` (service.FilmInput) as it ended: what its alt text tells."""
+    game = film.game.copy()
+    for action in film.actions:
+        game.apply(action)
+    return game
 
 
 @dataclass
@@ -94,7 +97,7 @@ async def final_post(bot, hosted, loc, png=None):
     None while it is being drawn side by side with the film (the film then leaves it
     PICTURE_ROOM)."""
     end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
-                    film_alt=film_alt(hosted.board, loc))
+                    film_alt=film_alt(hosted.game, hosted.names(), loc))
     try:
         rating = await bot.service.game_rating(hosted.id)
         end.lines = rating_lines(rating, loc)
