@@ -338,15 +338,9 @@ class Delivery(HandMessages):
                                   **(end.attach(kwargs) if last else kwargs))
         await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
-        parent = hosted.options.get("parent")
-        if parent and hosted.options.get("thread"):     # the channel's one line about the end
-            try:
-                await self.send(parent, t("bot.thread.result", loc, map=map_title(game.board, loc),
-                                          thread=f"<#{channel_id}>",
-                                          names=sep(loc).join(names[w] for w in scores[1])),
-                                row=row, part="parent")
-            except discord.HTTPException as exc:
-                log.info("could not tell channel %s the result: %s", parent, exc)
+        await self._tell_parent(hosted, row, t(
+            "bot.thread.result", loc, map=map_title(game.board, loc), thread=f"<#{channel_id}>",
+            names=sep(loc).join(names[w] for w in scores[1])))
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
@@ -399,6 +393,20 @@ class Delivery(HandMessages):
             text = t("bot.cancelled", loc)
         await self.send(hosted.channel_id, text, row=row)
         await self._replace_panel(hosted.id, hosted.channel_id, None)
+        await self._tell_parent(hosted, row, t("bot.thread.cancelled", loc,
+                                               map=map_title(hosted.board, loc),
+                                               thread=f"<#{hosted.channel_id}>"))
+
+    async def _tell_parent(self, hosted, row, text):
+        """The channel's one line about the end of a game in a thread of its own (the result,
+        or that it was cancelled), under the row's nonce."""
+        parent = hosted.options.get("parent")
+        if not (parent and hosted.options.get("thread")):
+            return
+        try:
+            await self.send(parent, text, row=row, part="parent")
+        except discord.HTTPException as exc:
+            log.info("could not tell channel %s about the thread's game: %s", parent, exc)
 
     async def _post_notice(self, row, **_):
         hosted = await self.service.load(row.game_id)
