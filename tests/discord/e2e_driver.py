@@ -10,7 +10,8 @@ move goes through an interaction.
 every action by `/ttr ...` commands alone (claims with the value the route autocomplete
 offers); "buttons" uses the button or menu the bot showed whenever one exists for the action
 and falls back to a slash command only where none does (`Player.used` counts which path each
-action took).
+action took). A player whose agent would draw a second card blind after a first one draws both
+with "2 from the deck" (one click or command; `twice=False`: one card at a time).
 """
 import asyncio
 import copy
