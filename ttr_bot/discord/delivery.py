@@ -227,10 +227,18 @@ class Delivery(HandMessages):
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
-        # the workers build what the game's next pictures are drawn on, before they are needed
-        private = [await self.bot.locale_for_user(u) for u in humans]
-        task = asyncio.get_running_loop().create_task(
-            self.bot.pictures.warm(game.board, loc, private), name=f"ttr-warm-{hosted.id}")
+        self._warm(hosted.id, game.board, loc, humans)
+
+    def _warm(self, game_id, board, loc, humans):
+        """Have the workers build what a new game's pictures are drawn on (Pictures.warm), in
+        the background: nothing of it may hold up or fail the post that starts it."""
+        async def warm():
+            try:
+                private = [await self.bot.locale_for_user(u) for u in humans]
+                await self.bot.pictures.warm(board, loc, private)
+            except Exception:
+                log.exception("could not prepare the pictures of game %s", game_id)
+        task = asyncio.get_running_loop().create_task(warm(), name=f"ttr-warm-{game_id}")
         self._warming.add(task)
         task.add_done_callback(self._warming.discard)
 
