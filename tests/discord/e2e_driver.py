@@ -10,15 +10,18 @@ move goes through an interaction.
 every action by `/ttr ...` commands alone (claims with the value the route autocomplete
 offers); "buttons" uses the button or menu the bot showed whenever one exists for the action
 and falls back to a slash command only where none does (`Player.used` counts which path each
-action took).
+action took). A player whose agent would draw a second card blind after a first one draws both
+with "2 from the deck" (one click or command; `twice=False`: one card at a time).
 """
 import asyncio
+import copy
 import os
 from collections import Counter
 
 from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
 from ttr_bot.discord.bot import TTRBot
+from ttr_bot.discord.components import DECK_TWICE
 from ttr_bot.discord.config import Config
 from ttr_bot.engine import payment
 from ttr_bot.engine.actions import (
@@ -32,6 +35,7 @@ from ttr_bot.engine.actions import (
     TunnelPay,
 )
 from ttr_bot.engine.cards import CARD_NAMES, LOCO
+from ttr_bot.engine.view import view
 from ttr_bot.service.clock import ManualClock
 
 BAD_WORDS = ("Traceback", "Sorry, something went wrong")
@@ -190,7 +194,7 @@ STYLES = ("mixed", "slash", "buttons")
 class Player:
     """A human at the table, played by a computer player's judgement."""
 
-    def __init__(self, table, user, level="easy", seed=0, style="mixed"):
+    def __init__(self, table, user, level="easy", seed=0, style="mixed", twice=True):
         if style not in STYLES:
             raise ValueError(f"unknown style {style!r}")
         self.table = table
@@ -200,6 +204,7 @@ class Player:
         self.count = 0
         self.pending = None        # the latest ephemeral answer with components (next step)
         self.used = Counter()      # (action kind, "slash" | "component") -> count
+        self.twice = twice         # "2 from the deck" when the agent would draw blind twice
 
     def _buttons(self):
         if self.style == "mixed":
@@ -306,12 +311,33 @@ class Player:
 
     async def _draw(self, loaded, v, action, use_buttons):
         src = "deck" if action.card < 0 else CARD_NAMES[action.card]
+        twice = None
+        if src == "deck" and v.step != "second_card" and self.twice:
+            twice = self._blind_again(loaded, v)
+            if twice is not None:
+                src = DECK_TWICE
         if use_buttons:
             source = self.pending if v.step == "second_card" else self.table.last_panel()
             cid = f"ttr:draw:{loaded.id}:{loaded.seq}:{src}"
             if source is not None and cid in source.custom_ids():
-                return await self._click("draw", source, cid)
-        return await self._slash("draw", "draw", source=src)
+                msg = await self._click("draw", source, cid)
+                self.agent = twice or self.agent
+                return msg
+        msg = await self._slash("draw", "draw", source=src)
+        self.agent = twice or self.agent
+        return msg
+
+    def _blind_again(self, loaded, v):
+        """When the agent, having drawn a card from the deck, would draw another from the deck
+        (asked of a copy, on the game after the first card): that copy, which then plays on;
+        else None. Such a player clicks "2 from the deck": the same moves, one click."""
+        game = loaded.game.copy()
+        game.apply(DrawCard(v.seat, -1))
+        if game.step != "second_card" or v.seat not in game.to_move():
+            return None
+        agent = copy.deepcopy(self.agent)
+        after = agent.act(view(game, v.seat))
+        return agent if isinstance(after, DrawCard) and after.card < 0 else None
 
     async def _claim(self, loaded, v, action, use_buttons):
         t = self.table

@@ -127,3 +127,23 @@ async def test_the_phone_map_and_the_closeup_are_drawn_once_per_state_and_highli
     assert pictures.stats["drawn"] == 3 and pictures.stats["failed"] == 0
     blind = await pictures.map(game, NAMES, highlight=owned, palette="colourblind")
     assert blind == render_map(game, NAMES, owned, "en", None, "colourblind") != a
+
+
+@pytest.mark.asyncio
+async def test_warming_builds_a_games_pages_in_every_worker():
+    """When a game starts every worker builds the pages its pictures are drawn on: the first
+    close-up and the final post do not pay for them."""
+    from tests.workers import tasks
+    two = WorkerPool(2, preload=("ttr_bot.render",))
+    await two.start()
+    try:
+        board = new_game("switzerland").board
+        await Pictures(two).warm(board, "ja", ["en", "th", "en"])
+        held = await two.run_each(tasks.pages_held, board)
+        assert len(held) == 2
+        for pages in held:
+            assert pages == sorted([("map", "ja"), ("closeup", "ja"), ("final", "ja"),
+                                    ("film", "ja"), ("private", "en"), ("private", "th")])
+        assert await Pictures(WorkerPool(0)).warm(board, "en") == [None] * 4   # no processes
+    finally:
+        await two.close()

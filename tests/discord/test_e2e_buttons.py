@@ -13,7 +13,7 @@ import pytest_asyncio
 from tests.discord.e2e_driver import Table, db_file, find_cid
 from tests.discord.test_e2e import open_game
 from tests.fakediscord import FakeDiscord
-from ttr_bot.discord.format import card_list_text
+from ttr_bot.discord.format import EMOJI, card_list_text, card_name
 from ttr_bot.discord.menus import TICKET_MARK
 from ttr_bot.engine.cards import CARD_NAMES, N_CARD_KINDS
 from ttr_bot.i18n import t
@@ -193,5 +193,57 @@ async def test_a_tunnel_that_cannot_be_paid_is_declined_for_the_player(fake, tmp
     assert after.game.step == "idle" and after.game.current != seat
     assert after.game.owner[tunnel.index] < 0
     assert after.game.hands[seat][tunnel.color] == 2   # the laid cards came back
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_two_from_the_deck_is_one_click_one_answer_and_one_card(fake, tmp_path):
+    """"2 from the deck" on the card: both cards in one answer, the turn over, one card
+    posted for it; when the deck cannot give a second card, the answer offers the second
+    step as after one card."""
+    table, loaded, mover = await seated(fake, tmp_path, "usa")
+    seat = loaded.game.current
+    panel = table.last_panel()
+    cid = f"ttr:draw:{loaded.id}:{loaded.seq}:decktwice"
+    assert cid in panel.custom_ids()
+    red, blue = CARD_NAMES.index("red"), CARD_NAMES.index("blue")
+    hand = list(loaded.game.hands[seat])
+    rig(loaded.game, seat, hand, top=(red, blue))
+    posts, requests = len(table.public_messages()), len(fake.requests)
+    reply = await table.click(mover, panel, cid)
+    assert reply.content.splitlines() == [
+        t("bot.you.drew", card=card_name(c, "en"), emoji=EMOJI[CARD_NAMES[c]]) for c in (red, blue)]
+    assert not reply.custom_ids()                   # nothing more to do this turn
+    await table.settle()
+    after = await table.game()
+    assert after.seq == loaded.seq + 2 and after.game.current != seat
+    assert after.game.hands[seat][red] == hand[red] + 1
+    assert after.game.hands[seat][blue] == hand[blue] + 1
+    new = table.public_messages()[posts:]
+    assert len(new) == 1 and new[0].v2
+    assert new[0].body().splitlines().count(t("bot.ev.draw_deck", name=mover.username)) == 2
+    channel = f"/api/v10/channels/{table.channel.id}/"
+    kinds = sorted(r.method + (" interaction" if "/interactions/" in r.path else
+                               " channel" if r.path.startswith(channel) else " dm")
+                   for r in fake.requests[requests:])
+    # one answer, the card, the old card's buttons off, the mover's hand message
+    assert kinds == ["PATCH channel", "PATCH dm", "POST channel", "POST interaction"], kinds
+
+    # the deck holds one card and the discard pile none: the second card is the player's pick
+    loaded = await table.game()
+    other = next(u for u in fake.state.users.values() if u.id == loaded.seats[
+        loaded.game.current].user_id)
+    loaded.game.discard = []
+    loaded.game.deck = loaded.game.deck[-1:]
+    reply = await table.click(other, table.last_panel(),
+                              f"ttr:draw:{loaded.id}:{loaded.seq}:decktwice")
+    lines = reply.content.splitlines()
+    assert len(lines) == 2 and lines[1] == t("bot.panel.second")
+    step = reply.custom_ids()
+    assert step and all(c.startswith(f"ttr:draw:{loaded.id}:{loaded.seq + 1}:")
+                        or c.startswith("ttr:hand:") for c in step)
+    assert f"ttr:draw:{loaded.id}:{loaded.seq + 1}:decktwice" not in step
+    await table.settle()
+    assert (await table.game()).seq == loaded.seq + 1
     fake.assert_clean()
     await fake.stop_bot(table.bot)

@@ -15,6 +15,7 @@ from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.card_text import SINCE_EVENTS
 from ttr_bot.discord.format import event_lines
 from ttr_bot.i18n import t
+from ttr_bot.render import render_map
 from ttr_bot.service.effects import split_events
 
 pytestmark = pytest.mark.asyncio
@@ -62,10 +63,13 @@ async def replay_log(table, game_id):
     return log, changes, g
 
 
-async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False):
+async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False, notify=()):
+    """A whole game; `notify`: how each player is told it is their turn (/ttr me notify)."""
     table = Table(fake, db_file(tmp_path), threads=threads)
     await table.start_bot(sync=True)
     users = [fake.add_user(f"p{i}", guild=table.guild) for i in range(humans)]
+    for user, how in zip(users, notify):
+        await table.slash(user, "me notify", how=how)
     players = [Player(table, u, seed=i) for i, u in enumerate(users)]
     game_id = await open_game(table, users[0], users[1:], map_id=map_id, bots=bots)
     final = await play_to_end(table, players)
@@ -111,10 +115,15 @@ async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
             t("bot.thread.result", map="Europe", thread=f"<#{table.channel.id}>", names=winners)]
     public = table.public_messages()
     pngs = [a for m in public for a in m.attachments if a.filename.endswith(".png")]
+    films = [a for m in public for a in m.attachments if a.filename.endswith(".gif")]
     posts = [m for m in public if any(a.filename.endswith(".png") for a in m.attachments)]
+    # "pictures posted publicly <= board changes + 3" counts posts showing the board: a card's
+    # gallery (the close-up and the map) is one, the start's map, the final post's picture
+    # and film one each; the images themselves are at most two a change
     assert len(posts) <= changes + 3, (len(posts), changes)   # a picture only on a change
     assert len(pngs) <= 2 * changes + 3         # at most the close-up and the map each
-    assert sum(a.size for a in pngs) <= 10 * MIB
+    assert len(films) == 1
+    assert sum(a.size for a in pngs + films) <= 10 * MIB       # the film's bytes too
     check_cards(table, names)
     # every claim is in a picture: the card that tells it shows the board after it
     claims = [(e, trains) for _, evs, trains in log for e in evs if e["type"] == "claim_route"]
@@ -133,19 +142,61 @@ async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
     await fake.stop_bot(table.bot)
 
 
+def since_expected(log, seq, seat, board, names):
+    """The since-your-last-turn lines of `seat` at `seq` from the action log (None: it never
+    moved), and the routes the others claimed since."""
+    last = max((i for i in range(seq) if log[i][0] == seat), default=None)
+    if last is None:
+        return None, set()
+    since = [e for s, evs, _ in log[last + 1:seq] if s != seat for e in evs
+             if e["type"] in SINCE_EVENTS]
+    trains = log[seq - 1][2]        # as the card says them: the state it was posted at
+    lines = ["• " + x for x in event_lines(since, board, names, "en", trains=trains)]
+    return lines, {e["route"] for e in since if e["type"] == "claim_route"}
+
+
+def block_after(lines, title):
+    """The "• " lines after `title` in `lines`."""
+    block = []
+    for x in lines[lines.index(title) + 1:]:
+        if not x.startswith("• "):
+            break
+        block.append(x)
+    return block
+
+
 async def test_computer_turns_fold_and_since_lines_name_exactly_the_moves_since(fake, tmp_path):
-    table, users, game_id = await whole_game(fake, tmp_path, "europe", 2, 2)
+    """Cards fold the computers' turns; the since-your-last-turn lines of each card, and of the
+    DM of a player told by DM too, name exactly the others' moves since that player's last
+    one; each card's map highlights every route claimed since (the card's own claims and the
+    others' since the pinged player's last move): its bytes are the map drawn with those."""
+    table, users, game_id = await whole_game(fake, tmp_path, "europe", 2, 2, notify=["both"])
     hosted = await table.game()
     names = hosted.names()
     log, _, game = await replay_log(table, game_id)
     board = game.board
     bots = [s.number for s in hosted.seats if s.is_bot]
     human_seats = {hosted.seat_of(u.id): u for u in users}
-    folded = checked = 0
+    start, actions, _ = await table.bot.service.replayed(game_id)
+    folded = checked = mapped = beyond = 0
+    previous = 0            # the seq of the card before: a card tells the moves since it
     for m in cards(table):
         seq = seq_of(m)
         if seq is None:
             continue
+        told, previous = log[previous:seq], seq
+        if "map.png" in m.files and seq < len(log):
+            # the map: the card's claims and those since the pinged player's last move ringed
+            _, since_routes = since_expected(log, seq, log[seq][0], board, names)
+            own = {e["route"] for _, evs, _ in told for e in evs if e["type"] == "claim_route"}
+            built = {e["city"] for _, evs, _ in told for e in evs if e["type"] == "build_station"}
+            state = start.copy()
+            for a in actions[:seq]:
+                state.apply(a)
+            assert m.files["map.png"] == render_map(state, names, own | since_routes, "en",
+                                                    built), seq
+            mapped += 1
+            beyond += bool(since_routes - own)
         body = m.body()
         # the computers' moves since the last human move are on this card, as one post
         if all(any(f"{names[b]} " in line for line in body.splitlines()) for b in bots):
@@ -154,26 +205,39 @@ async def test_computer_turns_fold_and_since_lines_name_exactly_the_moves_since(
             continue
         seat = log[seq][0]              # the player this card was for made the next move
         assert seat in human_seats and human_seats[seat].id in m.pinged()
-        last = max((i for i in range(seq) if log[i][0] == seat), default=None)
-        if last is None:
+        expected, _ = since_expected(log, seq, seat, board, names)
+        if expected is None:
             continue
-        since = [e for s, evs, _ in log[last + 1:seq] if s != seat for e in evs
-                 if e["type"] in SINCE_EVENTS]
-        trains = log[seq - 1][2]        # as the card says them: the state it was posted at
-        expected = ["• " + x for x in event_lines(since, board, names, "en", trains=trains)]
         title = t("bot.since.title", mention=f"<@{human_seats[seat].id}>")
         lines = body.splitlines()
         if title in lines:
-            block = []
-            for x in lines[lines.index(title) + 1:]:
-                if not x.startswith("• "):
-                    break
-                block.append(x)
-            assert block == expected, (block, expected)
+            assert block_after(lines, title) == expected, (block_after(lines, title), expected)
             checked += 1
         else:           # nothing of note, or all of it is on this very card already
             assert all(x[2:] in lines for x in expected), (expected, body)
     assert folded >= 5 and checked >= 5, (folded, checked)
+    assert mapped >= 10 and beyond >= 3, (mapped, beyond)
+    # the DMs of the player told by DM as well: each turn's one says what the card says
+    dm_user = users[0]
+    seat = hosted.seat_of(dm_user.id)
+    channel = fake.state.dm_channel_for(dm_user.id)
+    dms = sorted((m for m in fake.state.messages.values() if m.channel_id == channel.id),
+                 key=lambda m: m.id)                    # deleted ones too: one a turn
+    in_dm = 0
+    for m in dms:
+        content = m.history[0]["content"] if m.history else m.content
+        seq = seq_of(m)
+        if t("bot.hand.your_turn", channel=f"<#{table.channel.id}>") not in content or \
+                seq is None:
+            continue
+        expected, _ = since_expected(log, seq, seat, board, names)
+        lines = content.splitlines()
+        if expected:
+            assert block_after(lines, t("bot.since.title_dm")) == expected, (lines, expected)
+            in_dm += 1
+        else:
+            assert t("bot.since.title_dm") not in lines
+    assert in_dm >= 5, in_dm
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -234,3 +298,52 @@ async def test_a_card_keeps_its_buttons_across_a_restart_and_loses_them_after(fa
     assert t("bot.standings.title") in card.body()
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_a_round_of_one_human_and_three_computers_is_one_edit_and_one_card(fake, tmp_path):
+    """While the computers play, the last card loses its buttons and gains the one "thinking"
+    line, in exactly one edit; their three turns come as one card, and no other message."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    ann = fake.add_user("ann", guild=table.guild)
+    await open_game(table, ann, [], map_id="usa", bots=3)
+    player = Player(table, ann, seed=3)
+    thinking = t("bot.turn.thinking")
+    hosted = await table.game()
+    bots = [s.name for s in hosted.seats if s.is_bot]
+    rounds = 0
+    while rounds < 4:
+        loaded = await table.wait_for_humans()
+        assert not loaded.game.over
+        if loaded.game.phase != "play":
+            await player.move()
+            continue
+        card = table.last_panel()
+        assert card is not None and thinking not in card.body()
+        seen = {m.id for m in table.public_messages()}
+        versions, requests = len(card.history), len(fake.requests)
+        turn = loaded.game.turn
+        while (await table.game()).game.turn == turn:          # Ann's whole turn
+            await player.move()
+        await table.wait_for_humans()                          # the computers' three turns
+        new = [m for m in table.public_messages() if m.id not in seen]
+        assert len(new) == 1 and new[0].v2 and new[0].pinged() == [ann.id], new
+        body = new[0].body()
+        assert all(f"{name} " in body for name in bots), body     # all three on that card
+        assert len(card.history) == versions + 1                # one edit of Ann's card
+        assert card.body().splitlines().count(thinking) == 1 and not card.custom_ids()
+        assert thinking not in "".join(c.get("content", "") for c in _walk(card.history[-1]))
+        edits = [r for r in fake.requests[requests:]
+                 if r.method == "PATCH" and r.path.endswith(f"/messages/{card.id}")]
+        assert len(edits) == 1
+        rounds += 1
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+def _walk(version):
+    def walk(items):
+        for c in items or []:
+            yield c
+            yield from walk(c.get("components"))
+    return list(walk(version["components"]))

@@ -236,3 +236,31 @@ async def test_without_the_thread_permission_the_game_opens_in_the_channel(fake,
     assert any(r.path.endswith("/threads") and r.status == 403 for r in fake.requests)
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_a_cancelled_game_in_a_thread_gets_its_closing_line_in_the_channel(fake, tmp_path):
+    """The channel has one line at the start of a game in a thread and one at its end: the
+    result, or, when it was cancelled (a lobby, or a game in play), that it was."""
+    table = Table(fake, db_file(tmp_path), threads=True)
+    await table.start_bot(sync=True)
+    alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
+    lines = []
+    for started in (False, True):
+        table.channel = table.parent or table.channel
+        await table.slash(alice, "new", map="usa")          # in a thread, by default
+        thread = table.channel
+        assert thread.id != table.parent.id
+        hosted = await table.bot.service.game_in_channel(thread.id)
+        if started:
+            lobby = next(m for m in table.public_messages() if find_cid(m, "ttr:lobby:"))
+            await table.click(bob, lobby, f"ttr:lobby:{hosted.id}:join")
+            await table.slash(alice, "start")
+            await table.settle()
+        await table.slash(alice, "cancel")
+        await table.settle()
+        lines += [t("bot.thread.started", map=t("bot.map.usa"), host="alice",
+                    thread=f"<#{thread.id}>"),
+                  t("bot.thread.cancelled", map="USA", thread=f"<#{thread.id}>")]
+        assert [m.body() for m in fake.messages_in(table.parent)] == lines
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

@@ -49,7 +49,8 @@ async def test_a_game_over_two_weeks_with_a_player_who_stops_answering(fake, tmp
     table = Table(fake, db_file(tmp_path), clock=clock, bot_delay=2.0)
     await table.start_bot(sync=True)
     alice, bob, carol = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob", "carol"))
-    players = {u.id: Player(table, u, seed=i) for i, u in enumerate((alice, bob, carol))}
+    # one card a click (not "2 from the deck"): every move takes its hours, two weeks in all
+    players = {u.id: Player(table, u, seed=i, twice=False) for i, u in enumerate((alice, bob, carol))}
     await table.slash(alice, "new", map="usa", deadline=24)
     lobby = table.public_messages()[-1]
     assert t("bot.settings.deadline", hours=24) in lobby.content

@@ -108,3 +108,23 @@ async def test_past_the_allowance_the_answer_comes_without_the_picture(fake, tmp
     await table.settle()
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_a_game_starts_even_when_its_pictures_cannot_be_prepared(fake, tmp_path):
+    """Building a new game's picture layers is the workers' background chore: when it fails,
+    the start post is still sent once and marked sent, and the game goes on."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("no workers today")
+    table.bot.pictures.warm = broken
+    alice = fake.add_user("alice", guild=table.guild)
+    bob = fake.add_user("bob", guild=table.guild)
+    await started(table, alice, bob)
+    starts = [m for m in table.public_messages() if "map.png" in m.files]
+    assert len(starts) == 1
+    owed = await table.bot.service.store.pending_outbox()
+    assert [(r.kind, r.attempts) for r in owed] == [], owed     # sent, not retried
+    assert (await table.game()).game.phase == "setup"
+    await fake.stop_bot(table.bot)

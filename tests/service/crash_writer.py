@@ -106,6 +106,9 @@ class _Delivering:
 
             map = closeup = render
 
+            async def warm(self, *args, **kwargs):
+                return None
+
         class Client(self.discord.Client):
             async def locale_for_user(self, user_id):
                 return "en"

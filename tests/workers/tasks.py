@@ -63,3 +63,17 @@ def open_files():
 def board_is_this_process_cached_one(board):
     from ttr_bot.maps import load_board
     return board is load_board(board.map_id, board.variant)
+
+
+def started(seconds):
+    """When it started (the wall clock), after taking `seconds`: the order tasks began in."""
+    began = time.time()
+    time.sleep(seconds)
+    return began
+
+
+def pages_held(board):
+    """The static pages this process holds for `board`: [(page kind, locale)]."""
+    from ttr_bot.render import static
+    fp = static.fingerprint(board)
+    return sorted((kind, locale) for (f, kind, locale) in static._PAGES if f == fp)

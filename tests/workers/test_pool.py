@@ -181,3 +181,30 @@ async def test_tasks_marked_first_go_ahead_of_the_queue():
         assert done[0] == "picture"
     finally:
         await p.close()
+
+
+async def test_run_each_runs_once_in_every_worker_after_the_tasks_marked_first():
+    p = WorkerPool(2)
+    try:
+        await p.start()
+        await p.wait_ready()
+        busy = [asyncio.ensure_future(p.run(tasks.sleep, 0.5)) for _ in range(2)]
+        await asyncio.sleep(0.1)
+        decision = asyncio.ensure_future(p.run(tasks.started, 0.05))
+        each = asyncio.ensure_future(p.run_each(tasks.started, 0.05))
+        await asyncio.sleep(0.05)
+        picture = asyncio.ensure_future(p.run(tasks.started, 0.05, first=True))
+        await asyncio.gather(*busy)
+        chores = await each
+        # one in each worker, although both were busy when it was asked for; a picture went
+        # ahead of them, and the chore of the worker that took the decision queued before them
+        # went first
+        assert len(chores) == 2 and p.stats["chores"] == 2
+        assert await picture <= min(chores) <= await decision
+        assert sorted(await p.run_each(tasks.pid)) == p.pids()
+    finally:
+        await p.close()
+
+
+async def test_run_each_without_worker_processes_does_nothing():
+    assert await WorkerPool(0).run_each(tasks.pid) is None

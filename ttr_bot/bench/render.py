@@ -4,7 +4,8 @@ Per map and picture: the time from game state to PNG bytes (static layer cached)
 and 95th percentile, and the largest file:
 - `board`:   render_board, the public picture before issue 20 (map and standings panel);
 - `map`:     render_map, the public picture now (the map alone, made for a phone);
-- `closeup`: render_closeup around the state's last claim (800 x 600 at 1.6x);
+- `closeup`: render_closeup around the state's last claim (600 x 450 at scale 1.2: 1.5 times the
+             public map's 0.8);
 - `private`: render_board(viewer=0), the private board (map, panel, hand and tickets);
 - `final`:   render_final.
 All of one map are measured in the same run on the same states, interleaved (the order turning

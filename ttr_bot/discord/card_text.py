@@ -113,13 +113,24 @@ def closeup_alt(shows, names, loc):
     return cut(t("bot.alt.closeup", loc, items=sep(loc).join(items)))
 
 
-def final_alt(game, names, loc):
+def _result(game, names, loc):
+    """{names: the winners, scores: every player's total, best first}, in words."""
     players, winners = game.scores()
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
     scores = sep(loc).join(t("bot.alt.score", loc, name=names[p], total=players[p]["total"])
                            for p in order)
+    return {"names": sep(loc).join(names[w] for w in winners), "scores": scores}
+
+
+def final_alt(game, names, loc):
     return cut(t("bot.alt.final", loc, map=plain(map_title(game.board, loc)),
-                 names=sep(loc).join(names[w] for w in winners), scores=scores))
+                 **_result(game, names, loc)))
+
+
+def film_alt(game, names, loc):
+    """The film of the finished `game` in words: what it shows, and how the game ended."""
+    return cut(t("bot.alt.film", loc, map=plain(map_title(game.board, loc)),
+                 **_result(game, names, loc)))
 
 
 def lines_alt(lines):

@@ -16,6 +16,8 @@ from . import clicks, errors, ids
 from .format import EMOJI, cards_text, clip, ticket_text
 from .payment_choices import station_options
 
+DECK_TWICE = "decktwice"    # a draw button's source: two cards from the deck in one click
+
 
 class PersistentItem:
     """Mixin: rebuild the item from its custom id's fields (`FIELDS`, in the order `__init__`
@@ -103,11 +105,14 @@ class DrawButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
         if item is None:
             if src == "deck":
                 label, emoji = t("bot.btn.deck", loc), "🂠"
+            elif src == DECK_TWICE:
+                label, emoji = t("bot.btn.deck2", loc), "🂠"
             else:
                 label = t("bot.card." + src, loc) + (f" ×{count}" if count > 1 else "")
                 emoji = EMOJI[src]
             item = discord.ui.Button(label=clip(label, 80), emoji=emoji, row=row,
-                                     style=discord.ButtonStyle.primary if src == "deck"
+                                     style=discord.ButtonStyle.primary
+                                     if src in ("deck", DECK_TWICE)
                                      else discord.ButtonStyle.secondary,
                                      custom_id=ids.make("draw", game_id, seq, src))
         super().__init__(item)
@@ -342,6 +347,8 @@ DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButto
 # ----- layouts --------------------------------------------------------------------------------------
 def _draw_buttons(view, game_id, seq, faceup, loc, second, limit_locos):
     view.add_item(DrawButton(game_id, seq, "deck", loc, row=0))
+    if not second:
+        view.add_item(DrawButton(game_id, seq, DECK_TWICE, loc, row=0))
     counts = {}
     for c in faceup:
         counts[c] = counts.get(c, 0) + 1

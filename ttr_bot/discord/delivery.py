@@ -70,6 +70,7 @@ class Delivery(HandMessages):
         self.clock = clock or bot.clock
         self._lobby_locks = KeyedLocks()         # game id: one lobby message edit at a time
         self._cards = LRUDict(CARDS_REMEMBERED)  # message id -> its Card (no picture bytes)
+        self._warming = set()                    # tasks building a new game's picture layers
         self.handlers = {
             "start": self._post_start, "turn": self._post_turn, "thinking": self._post_thinking,
             "handover": self._post_handover,
@@ -226,6 +227,20 @@ class Delivery(HandMessages):
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
+        self._warm(hosted.id, game.board, loc, humans)
+
+    def _warm(self, game_id, board, loc, humans):
+        """Have the workers build what a new game's pictures are drawn on (Pictures.warm), in
+        the background: nothing of it may hold up or fail the post that starts it."""
+        async def warm():
+            try:
+                private = [await self.bot.locale_for_user(u) for u in humans]
+                await self.bot.pictures.warm(board, loc, private)
+            except Exception:
+                log.exception("could not prepare the pictures of game %s", game_id)
+        task = asyncio.get_running_loop().create_task(warm(), name=f"ttr-warm-{game_id}")
+        self._warming.add(task)
+        task.add_done_callback(self._warming.discard)
 
     async def _post_turn(self, row, parts=(), **_):
         """The turn card: what happened since the last card (the row that ended the turn and
@@ -314,8 +329,14 @@ class Delivery(HandMessages):
         score picture; what the game did to the ratings, its film and the Rematch button."""
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
-        png = await self.render(game, names, locale=loc, final=True, palette=game_palette(hosted))
-        end = await finale.final_post(self.bot, hosted, loc, png)   # ratings, film, Rematch
+        # the score picture and the film drawn at once (two workers): the post waits for the
+        # slower, not for the sum
+        png, end = await asyncio.gather(
+            self.render(game, names, locale=loc, final=True, palette=game_palette(hosted)),
+            finale.final_post(self.bot, hosted, loc))     # ratings, film, Rematch
+        if png is not None and end.film is not None and \
+                len(png) > finale.PICTURE_ROOM:   # never seen: a film left too little room
+            end = await finale.final_post(self.bot, hosted, loc, png)
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -325,15 +346,9 @@ class Delivery(HandMessages):
                                   **(end.attach(kwargs) if last else kwargs))
         await end.posted(msg)
         await self._replace_panel(hosted.id, channel_id, None)
-        parent = hosted.options.get("parent")
-        if parent and hosted.options.get("thread"):     # the channel's one line about the end
-            try:
-                await self.send(parent, t("bot.thread.result", loc, map=map_title(game.board, loc),
-                                          thread=f"<#{channel_id}>",
-                                          names=sep(loc).join(names[w] for w in scores[1])),
-                                row=row, part="parent")
-            except discord.HTTPException as exc:
-                log.info("could not tell channel %s the result: %s", parent, exc)
+        await self._tell_parent(hosted, row, t(
+            "bot.thread.result", loc, map=map_title(game.board, loc), thread=f"<#{channel_id}>",
+            names=sep(loc).join(names[w] for w in scores[1])))
 
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
@@ -386,6 +401,20 @@ class Delivery(HandMessages):
             text = t("bot.cancelled", loc)
         await self.send(hosted.channel_id, text, row=row)
         await self._replace_panel(hosted.id, hosted.channel_id, None)
+        await self._tell_parent(hosted, row, t("bot.thread.cancelled", loc,
+                                               map=map_title(hosted.board, loc),
+                                               thread=f"<#{hosted.channel_id}>"))
+
+    async def _tell_parent(self, hosted, row, text):
+        """The channel's one line about the end of a game in a thread of its own (the result,
+        or that it was cancelled), under the row's nonce."""
+        parent = hosted.options.get("parent")
+        if not (parent and hosted.options.get("thread")):
+            return
+        try:
+            await self.send(parent, text, row=row, part="parent")
+        except discord.HTTPException as exc:
+            log.info("could not tell channel %s about the thread's game: %s", parent, exc)
 
     async def _post_notice(self, row, **_):
         hosted = await self.service.load(row.game_id)

@@ -5,7 +5,8 @@ history links to it).
 `Delivery._post_end` calls in at three points, so the hook is small to carry into another
 delivery:
 
-    end = await finale.final_post(bot, hosted, loc, png)     # before the text is cut into parts
+    png, end = await asyncio.gather(render(final), finale.final_post(bot, hosted, loc))
+                                                             # the picture and the film at once
     parts = chunks(... + end.lines)
     msg = await send(channel, last_part, **end.attach(kwargs))   # kwargs: {"file": final.png}
     await end.posted(msg)
@@ -25,13 +26,13 @@ import discord
 from ..i18n import t
 from ..ratings import MIN_GAMES, display_rating, provisional
 from . import components
-from .card_text import plain
-from .format import map_title
+from .card_text import film_alt
 from .palettes import game_palette
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
 MAX_UPLOAD = 8 << 20          # Discord's upload limit for a server without boosts, every file
+PICTURE_ROOM = 1 << 20        # what the final picture may take of it (a few hundred KiB)
 
 
 FILM_TIMEOUT = 180.0          # seconds a worker may take over one film (1-3 s is usual)
@@ -51,8 +52,12 @@ def film_file(data, name=FILM_NAME, description=None):
     return discord.File(io.BytesIO(data), filename=name, description=description)
 
 
-def film_alt(board, loc):
-    return t("bot.alt.film", loc, map=plain(map_title(board, loc)))
+def played(film):
+    """The game of `film` (service.FilmInput) as it ended: what its alt text tells."""
+    game = film.game.copy()
+    for action in film.actions:
+        game.apply(action)
+    return game
 
 
 @dataclass
@@ -88,9 +93,11 @@ class FinalPost:
 
 async def final_post(bot, hosted, loc, png=None):
     """The additions to the final post of the finished game `hosted`, in language `loc`; `png`
-    is the final picture going with it (the film takes what is left of the upload limit)."""
+    is the final picture going with it (the film takes what is left of the upload limit), or
+    None while it is being drawn side by side with the film (the film then leaves it
+    PICTURE_ROOM)."""
     end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
-                    film_alt=film_alt(hosted.board, loc))
+                    film_alt=film_alt(hosted.game, hosted.names(), loc))
     try:
         rating = await bot.service.game_rating(hosted.id)
         end.lines = rating_lines(rating, loc)
@@ -100,8 +107,8 @@ async def final_post(bot, hosted, loc, png=None):
         log.exception("could not read the ratings of game %s", hosted.id)
     try:
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
-        end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""),
-                                    game_palette(hosted))
+        room = MAX_UPLOAD - (len(png) if png is not None else PICTURE_ROOM)
+        end.film = await build_film(bot.workers, film, loc, room, game_palette(hosted))
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end

@@ -89,7 +89,9 @@ async def _started(bot, game_id):
 
 
 # ----- acting --------------------------------------------------------------------------------------
-async def act(interaction, loc, game_id, action, expected_seq=None):
+async def act(interaction, loc, game_id, action, expected_seq=None, *, answered=True):
+    """Play `action` for the interaction's user and answer them (`answered` False: the caller
+    answers); None after answering a stale click."""
     bot = interaction.client
     try:
         eff = await bot.service.act(game_id, interaction.user.id, action, expected_seq)
@@ -98,16 +100,44 @@ async def act(interaction, loc, game_id, action, expected_seq=None):
             await stale(interaction, loc, game_id)
             return None
         raise
-    await _after(interaction, loc, eff)
+    if answered:
+        await _after(interaction, loc, eff)
     return eff
 
 
-async def _after(interaction, loc, eff):
-    """The actor's private answer: what only they learned, and their next step if any."""
+async def draw_twice(interaction, loc, game_id, expected_seq=None):
+    """"2 from the deck": a card from the deck and, when the engine lets the turn go on with
+    another blind one, that one too, in one click and one answer (the most common turn).
+    When it does not (the deck ran out), the answer offers the second card as after one."""
+    bot = interaction.client
+    first = await act(interaction, loc, game_id, DrawCard(ANY_SEAT, -1), expected_seq,
+                      answered=False)
+    if first is None:
+        return None
+    effects = [first]
+    seat = first.actor
+    if not first.over and seat in first.to_move:
+        hosted = await _started(bot, game_id)
+        v = hosted.view(seat)
+        if v.step == "second_card" and v.explain(DrawCard(seat, -1)) is None:
+            try:
+                effects.append(await bot.service.act(game_id, interaction.user.id,
+                                                     DrawCard(ANY_SEAT, -1), hosted.seq))
+            except ServiceError as exc:
+                if exc.key != "service.stale":      # a timer moved the game on meanwhile
+                    raise
+    await _after(interaction, loc, effects[-1], earlier=effects[:-1])
+    return effects[-1]
+
+
+async def _after(interaction, loc, eff, earlier=()):
+    """The actor's private answer: what only they learned (with `earlier`: the effects of the
+    actions of the same click before `eff`), and their next step if any."""
     hosted = await _started(interaction.client, eff.game_id)
     board = hosted.board
     seat = eff.actor
-    lines = private_lines(eff.private.get(seat, []), board, loc)
+    lines = private_lines([p for e in (*earlier, eff) for p in e.private.get(seat, [])],
+                          board, loc)
     if not eff.over and seat in eff.to_move and _tunnel_unpayable(hosted, seat):
         lines += await _decline_for(interaction, loc, hosted, seat)
         return await answer(interaction, fit("\n".join(lines)))
@@ -411,6 +441,9 @@ def _values(item, limit):
 @on_click("draw")
 async def _draw_clicked(interaction, item):
     loc = await begin(interaction)
+    if item.src == components.DECK_TWICE:
+        await draw_twice(interaction, loc, item.game_id, item.seq)
+        return
     if item.src != "deck" and item.src not in CARD_INDEX:
         raise UserFacing("bot.error.old_control")
     card = -1 if item.src == "deck" else CARD_INDEX[item.src]

@@ -13,6 +13,9 @@ Three methods make every picture (the turn posts through `Delivery.render`, `/tt
         the board with its panel: a private board (`viewer`), the final picture (`final`), or
         the public board with the standings drawn (before the turn card had them in text).
 
+`await pictures.warm(board, locale, private_locales)` builds in every worker the static layers
+a game's pictures are drawn on, when the game starts.
+
 Each also takes `palette=` (keyword: the players' colour scheme, "standard" or "colourblind",
 render/palette.py) and gives PNG bytes, or None when the picture could not be drawn. A picture is a pure function
 of the game's state, the names, the viewer's seat, the language, the kind of page and the
@@ -33,7 +36,7 @@ import logging
 from collections import OrderedDict
 
 from ..engine.state import FIELDS
-from ..render import render_board, render_closeup, render_final, render_map
+from ..render import render_board, render_closeup, render_final, render_map, warm
 from ..workers import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -114,6 +117,25 @@ class Pictures:
                           cities=cities, palette=palette)
         return await self._get(key, game, render_closeup,
                                (names, routes, locale, cities, palette))
+
+    async def warm(self, board, locale, private_locales=()):
+        """Build, in every worker process, the static layers a game's pictures are drawn on
+        (render.warm): the public map, the close-up, the final picture and the film's page in
+        the game's `locale`, the private board in each of `private_locales`. Called when a
+        game starts, so that its first close-up (350-500 ms of building otherwise) and its
+        final post do not pay for them. One chore per page, so that a picture someone waits
+        for can go between them; without worker processes nothing (run_each)."""
+        jobs = [(locale, page) for page in ("map", "closeup", "final", "film")]
+        jobs += [(loc, "private") for loc in dict.fromkeys(private_locales)]
+        results = await asyncio.gather(*(
+            self.workers.run_each(warm, board, loc, (page,), timeout=self.timeout)
+            for loc, page in jobs))
+        for (loc, page), result in zip(jobs, results):
+            for r in result or ():
+                if isinstance(r, Exception):
+                    log.info("warming the %s page of %s (%s) failed: %r", page,
+                             board.map_id, loc, r)
+        return results
 
     async def _get(self, key, game, function, args):
         """The cached picture under `key`, or function(copy of game, *args) drawn in a worker

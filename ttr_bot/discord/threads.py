@@ -1,7 +1,7 @@
 """A thread per game: `/ttr new` opens the game in a new public thread of the channel (by
 default, when the bot may: `may_open_thread`; `thread:False` keeps it in the channel), so that
 one channel can host many games at once and its own feed stays readable: the channel gets one
-line linking the thread at the start and one with the result at the end.
+line linking the thread at the start and one at the end (the result, or that it was cancelled).
 
 The bot needs the "Create Public Threads" permission in the channel (and "Send Messages in
 Threads" to post there). Without it Discord answers 403; the game then opens in the channel as

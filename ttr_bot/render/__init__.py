@@ -30,6 +30,11 @@ stay apart to colour-blind eyes, solid owner marks).
 Every picture draws the lanes of double routes that the game has closed (2-3 players, the
 engine's rule) as closed: a hatched ghost of a slot.
 
+    warm(board, locale="en", pages=PAGES) -> {page: ms}
+        Builds the cached static layers of those pages (below) in this process, so that its
+        first picture of each is as quick as the next (the bot runs it in every worker when a
+        game starts: discord/pictures.py).
+
 `shaping_problem()`: None, or the sentence the bot logs at start when this system cannot shape
 text (no libfribidi: Persian and Arabic letters drawn apart).
 
@@ -45,12 +50,15 @@ whose palette is made once with the static page and holds every solid colour exa
 The bot draws them in its worker processes and reuses each picture while the state is the
 same (ttr_bot/discord/pictures.py).
 """
+import time
+
 from .closeup import closeup_contents, closeup_png
 from .draw import board_png, final_png, map_png
 from .text import shaping_problem
 
 __all__ = ["closeup_contents", "render_board", "render_closeup", "render_final", "render_map",
-           "shaping_problem"]
+           "shaping_problem", "warm"]
+PAGES = ("map", "closeup", "private", "final", "film")    # what warm() can build
 
 
 def render_map(game, names, highlight=None, locale="en", cities=None, palette="standard"):
@@ -81,3 +89,26 @@ def render_final(game, names, locale="en", palette="standard"):
 
 def _ids(xs):
     return None if xs is None else tuple(sorted(set(int(x) for x in xs)))
+
+
+def warm(board, locale="en", pages=PAGES):
+    """Build the static layers (static.art: the map drawn once, the panel's frame, the palette)
+    of `pages` for `board` in `locale`, unless this process has them: {page: ms it took}.
+    "map": the public map; "closeup": its larger scale; "private", "final": the pages with a
+    panel; "film": the film's page."""
+    from . import closeup as C
+    from . import draw as D
+    from . import film as F
+    from . import static as S
+    build = {"map": lambda: D._art(board, "map", locale),
+             "closeup": lambda: C._art(board, C.ZOOM, locale),
+             "private": lambda: D._art(board, "private", locale),
+             "final": lambda: D._art(board, "final", locale),
+             "film": lambda: S.art(board, "film", locale, F.film_layout, F._no_panel,
+                                   F._page_palette)}
+    took = {}
+    for page in pages:
+        t0 = time.perf_counter()
+        build[page]()
+        took[page] = round((time.perf_counter() - t0) * 1000, 1)
+    return took

@@ -73,6 +73,7 @@ class _Worker:
         loop = asyncio.get_running_loop()
         self.ready = loop.create_future()
         self.reply = None            # the future of the running task's answer
+        self.chores = deque()        # (payload, future, timeout) for this worker alone (run_each)
         self.lost = False
         self.spawned = time.perf_counter()
         self.boot_seconds = None
@@ -106,7 +107,9 @@ class _Worker:
         code = self.proc.returncode
         error = WorkerCrashed(f"worker {self.pid} ended" + (
             f" (exit status {code})" if code is not None else ""))
-        for fut in (self.ready, self.reply):
+        chores = [fut for _, fut, _ in self.chores]
+        self.chores.clear()
+        for fut in (self.ready, self.reply, *chores):
             if fut is not None and not fut.done():
                 fut.set_exception(error)
                 fut.exception()     # retrieved here too: nobody may be waiting for it
@@ -153,7 +156,8 @@ class WorkerPool:
         self.timeout = timeout
         self.nice = nice
         self.python = python or sys.executable
-        self.stats = {"tasks": 0, "errors": 0, "crashed": 0, "timed_out": 0, "started": 0}
+        self.stats = {"tasks": 0, "errors": 0, "crashed": 0, "timed_out": 0, "started": 0,
+                      "chores": 0}
         self._workers = set()        # started or starting, not lost
         self._idle = deque()
         self._waiters = deque()      # futures of callers waiting for a worker
@@ -162,6 +166,7 @@ class WorkerPool:
         self._closing = False
         self._started = False
         self._spawning = set()
+        self._chores = set()         # tasks running a worker's chore (run_each)
 
     # ----- lifetime -------------------------------------------------------------------------
     async def start(self):
@@ -196,7 +201,7 @@ class WorkerPool:
                 fut.set_exception(WorkerLost("the pool is closed"))
         self._first.clear()
         self._waiters.clear()
-        for task in list(self._spawning):
+        for task in list(self._spawning) + list(self._chores):
             task.cancel()
         workers = list(self._workers)
         for w in workers:
@@ -260,6 +265,59 @@ class WorkerPool:
         self.stats["errors"] += 1
         raise WorkerError(*reply[1:])
 
+    async def run_each(self, function, *args, timeout=None):
+        """function(*args) once in every worker there is now (started, or being started: it
+        waits for those; one that starts later does not run it): for what each process must hold, such as a cache built
+        before it is needed. Each worker takes it when it is next free, after the tasks that
+        go ahead of the queue (run(first=True)) and before the others. The list of what each
+        returned or raised (WorkerError, WorkerLost). With no worker process (size 0), None:
+        the threads of this process would compete with its event loop for no gain."""
+        if self.size == 0:
+            return None
+        payload = frame((function, args))
+        if not self._started:
+            await self.start()
+        if self._spawning:      # a worker being started gets it too, once it is there
+            await asyncio.wait(list(self._spawning), timeout=START_TIMEOUT)
+        loop = asyncio.get_running_loop()
+        futures = []
+        for worker in list(self._workers):
+            if worker.lost:
+                continue
+            fut = loop.create_future()
+            worker.chores.append((payload, fut, timeout))
+            futures.append(fut)
+            if worker in self._idle:
+                self._idle.remove(worker)
+                self._chore(worker)
+        return await asyncio.gather(*futures, return_exceptions=True)
+
+    def _chore(self, worker):
+        """Run the worker's next chore, then hand it on (_release)."""
+        payload, fut, timeout = worker.chores.popleft()
+        self.stats["chores"] += 1
+
+        async def run():
+            try:
+                reply = await worker.call(payload, self.timeout if timeout is None else timeout)
+            except WorkerLost as exc:
+                if not fut.done():
+                    fut.set_exception(exc)
+                return
+            except asyncio.CancelledError:
+                if not fut.done():
+                    fut.set_exception(WorkerLost("the pool is closed"))
+                raise
+            if not fut.done():
+                if reply[0] == "ok":
+                    fut.set_result(reply[1])
+                else:
+                    fut.set_exception(WorkerError(*reply[1:]))
+            self._release(worker)
+        task = asyncio.get_running_loop().create_task(run(), name=f"ttr-chore-{worker.pid}")
+        self._chores.add(task)
+        task.add_done_callback(self._chores.discard)
+
     async def _acquire(self, first=False):
         while self._idle:
             worker = self._idle.popleft()
@@ -281,13 +339,23 @@ class WorkerPool:
     def _release(self, worker):
         if worker.lost or self._closing:
             return
-        for queue in (self._first, self._waiters):
-            while queue:
-                fut = queue.popleft()
-                if not fut.done():
-                    fut.set_result(worker)
-                    return
+        if self._hand_over(self._first, worker):
+            return
+        if worker.chores:
+            self._chore(worker)
+            return
+        if self._hand_over(self._waiters, worker):
+            return
         self._idle.append(worker)
+
+    @staticmethod
+    def _hand_over(queue, worker):
+        while queue:
+            fut = queue.popleft()
+            if not fut.done():
+                fut.set_result(worker)
+                return True
+        return False
 
     # ----- starting and replacing workers ---------------------------------------------------
     def _spawn_later(self):

@@ -11,6 +11,7 @@ from discord import app_commands
 from ...i18n import t
 from ...service import ServiceError
 from .. import components, finale
+from ..card_text import film_alt
 from ..clicks import on_click
 from ..errors import UserFacing, answer
 from ..format import map_title
@@ -95,8 +96,8 @@ class History(GroupedCog):
             raise UserFacing("bot.replay.failed") from None
         await answer(interaction, t("bot.replay.done", loc, game=game,
                                     map=map_title(film.game.board, loc)),
-                     file=finale.film_file(data, description=finale.film_alt(film.game.board,
-                                                                             loc)))
+                     file=finale.film_file(data, description=film_alt(
+                         finale.played(film), film.names, loc)))
 
     @app_commands.command(name="export", description=text("bot.cmd.export"))
     @app_commands.describe(game=text("bot.opt.game"))

@@ -90,7 +90,7 @@ class Info(GroupedCog):
 def help_lines(loc):
     """/ttr help's text: a first game's steps with the buttons' own labels (≤ 20 lines)."""
     buttons = {k: t(f"bot.btn.{k}", loc) for k in
-               ("join", "start", "hand", "deck", "claim", "station", "tickets")}
+               ("join", "start", "hand", "deck", "deck2", "claim", "station", "tickets")}
     return [t("bot.help.title", loc), t("bot.help.start", loc, **buttons),
             t("bot.help.turn", loc)] + \
         [t(f"bot.help.{k}", loc, **buttons) for k in ("draw", "claim", "station", "tickets",

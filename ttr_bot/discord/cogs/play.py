@@ -15,17 +15,18 @@ from ..autocomplete import (
     resolve_route,
     route_autocomplete,
 )
+from ..components import DECK_TWICE
 from ..errors import UserFacing
 from ..translator import text
 from .base import GroupedCog
 
-SOURCES = ("deck",) + CARD_NAMES
+SOURCES = ("deck", DECK_TWICE) + CARD_NAMES
 PAY_COLORS = CARD_NAMES     # 8 colours and "locomotive" (only locomotives)
 
 
 def _card_choices(names):
-    return [app_commands.Choice(name=text(f"bot.card.{n}" if n != "deck" else "bot.btn.deck"),
-                                value=n) for n in names]
+    keys = {"deck": "bot.btn.deck", DECK_TWICE: "bot.btn.deck2"}
+    return [app_commands.Choice(name=text(keys.get(n, f"bot.card.{n}")), value=n) for n in names]
 
 
 def _route_from(board, value, color):
@@ -47,6 +48,9 @@ class Play(GroupedCog):
     async def draw(self, interaction: discord.Interaction, source: str):
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
+        if source == DECK_TWICE:
+            await moves.draw_twice(interaction, loc, hosted.id)
+            return
         card = -1 if source == "deck" else CARD_INDEX[source]
         await moves.act(interaction, loc, hosted.id, DrawCard(moves.ANY_SEAT, card))
 
