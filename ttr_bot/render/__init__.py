@@ -99,13 +99,11 @@ def warm(board, locale="en", pages=PAGES):
     from . import closeup as C
     from . import draw as D
     from . import film as F
-    from . import static as S
     build = {"map": lambda: D._art(board, "map", locale),
              "closeup": lambda: C._art(board, C.ZOOM, locale),
              "private": lambda: D._art(board, "private", locale),
              "final": lambda: D._art(board, "final", locale),
-             "film": lambda: S.art(board, "film", locale, F.film_layout, F._no_panel,
-                                   F._page_palette)}
+             "film": lambda: F.film_art(board, locale)}
     took = {}
     for page in pages:
         t0 = time.perf_counter()

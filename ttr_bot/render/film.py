@@ -159,6 +159,11 @@ def film_layout(board, kind="film"):
                   board.height > board.width)
 
 
+def film_art(board, locale):
+    """The film's cached page: the map alone, mapped onto the film's palette (static.art)."""
+    return S.art(board, "film", locale, film_layout, _no_panel, _page_palette)
+
+
 def _no_panel(page, lay, board, locale):
     pass
 
@@ -178,7 +183,7 @@ class _Frames:
         self.scheme = scheme                         # the players' colours (palette.SCHEMES)
         self.n = len(names) if n is None else n      # players: which lanes the game closes
         self.base = T.direction(locale)
-        self.art = S.art(board, "film", locale, film_layout, _no_panel, _page_palette)
+        self.art = film_art(board, locale)
         self.lay = self.art.layout
         self.portrait = self.lay.portrait
         self.mw, self.mh = self.lay.width // HALF, self.lay.height // HALF
