@@ -230,8 +230,8 @@ def test_a_film_after_warming_is_the_film_without():
     """Warming a game's pages when it starts (render.warm, every worker) builds the film's page
     as the film itself would: the film drawn on a warmed page is byte for byte the one drawn on
     a page it built itself."""
-    from ttr_bot.render import warm
     from ttr_bot.render import static as S
+    from ttr_bot.render import warm
     game, names, actions, _ = played("switzerland", 2, 4)
     S.clear()
     cold = F.render_film(game, names, actions, "en")
