@@ -41,7 +41,7 @@ To run it on Discord:
 Without Discord you can still try the game:
   python -m ttr_bot.demo                 play a game between computer players, with pictures
   python -m ttr_bot.replay RECORD.json   replay a ttr-record/1 game and print the result
-  python -m ttr_bot.bench                engine speed figures
+  python -m tools.bench                engine speed figures
 """
 
 
@@ -128,7 +128,7 @@ async def rebuilds_to_snapshot(store, game_id, snapshot):
 def migrate_db(args):
     """Copy and verify; one line of summary, or one line of error and exit status 1."""
     from ttr_bot.store import StoreError
-    from ttr_bot.store.copy import migrate_database
+    from ttr_bot.store.transfer import migrate_database
     try:
         report = asyncio.run(migrate_database(args.source, args.target,
                                               check_game=rebuilds_to_snapshot,

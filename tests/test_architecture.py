@@ -4,7 +4,7 @@ Every `import` in ttr_bot/ is read with `ast` — function-local imports include
 the usual way to hide a cycle — and checked against the arrows:
 
     discord -> service -> engine        service -> store (its interface only), ai, maps
-    render -> engine, i18n              ai -> engine          maps, record_format -> engine
+    render -> engine, i18n              ai -> engine          maps, game_record -> engine
     service, discord -> workers (the process pool, which imports nothing of ttr_bot)
 
 The engine is pure (the standard library's pure modules only); only ttr_bot/discord imports
@@ -28,24 +28,24 @@ ALLOWED = {
     "store": set(),
     "workers": set(),       # the process pool runs what it is given: it knows no part of the bot
     "maps": {"engine"},
-    "record_format": {"engine", "maps"},
+    "game_record": {"engine", "maps"},
     "ratings": {"engine", "i18n"},
     "stats": {"engine", "i18n", "ratings"},
     "ai": {"engine"},
     "render": {"engine", "i18n", "ratings", "stats"},
     # service -> workers: computer players think in worker processes (GameService.decide)
-    "service": {"engine", "maps", "record_format", "store", "ai", "i18n", "ratings", "stats",
+    "service": {"engine", "maps", "game_record", "store", "ai", "i18n", "ratings", "stats",
                 "bounded", "workers"},
     # discord -> workers: the pictures are drawn in them (pictures.py); the bot owns the pool
     "discord": {"service", "engine", "render", "i18n", "ratings", "stats", "bounded", "workers"},
-    # tools that run the parts without Discord
-    "replay": {"record_format", "render", "i18n"},
-    "table_args": {"ai", "maps"},
-    "arena": {"engine", "maps", "record_format", "ai", "table_args"},
-    "demo": {"engine", "maps", "record_format", "ai", "i18n", "render", "table_args"},
-    "bench": {"engine", "maps", "record_format", "ai", "i18n", "render", "store", "service",
-              "discord", "ratings", "stats", "workers"},
+    # the two commands that ship with the bot: the offline demo (what bot.py plays without a
+    # token) and the replay tool of the record contract (docs/record-format.md)
+    "replay": {"game_record", "render", "i18n"},
+    "demo": {"engine", "maps", "game_record", "ai", "i18n", "render"},
 }
+# The developer's tools (tools/: benchmarks, the arena, map and font builders) and the tests may
+# import any part; the product never imports them.
+OUTSIDE = ("tools", "tests")
 # The engine is pure: the standard library's modules without I/O, clock, threads or networks.
 ENGINE_STDLIB = {"collections", "dataclasses", "itertools", "functools", "heapq", "math",
                  "random", "typing", "enum", "abc", "operator", "bisect", "copy", "__future__"}
@@ -144,13 +144,16 @@ def test_the_engine_is_pure():
 
 def test_only_the_adapter_imports_discord():
     bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
-           if part(name) not in ("discord", "bench") for target, line in found
+           if part(name) != "discord" for target, line in found
            if target.split(".")[0] == "discord"]
     assert not bad, "\n".join(bad)
-    # the Discord benchmark drives the real bot: it may import discord.py, and only it in bench/
-    in_bench = {name for name, found in GRAPH.items() if part(name) == "bench"
-                for target, _ in found if target.split(".")[0] == "discord"}
-    assert in_bench <= {"ttr_bot.bench.discord"}, in_bench
+
+
+def test_the_product_never_imports_the_tools_or_the_tests():
+    """What `pip install .` ships (ttr_bot) runs without the repository's tools/ and tests/."""
+    bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
+           for target, line in found if target.split(".")[0] in OUTSIDE]
+    assert not bad, "\n".join(bad)
 
 
 def test_render_and_ai_never_reach_the_service_or_the_store():

@@ -39,8 +39,8 @@ from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.errors import Illegal
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.network import longest_trail
+from ttr_bot.game_record import action_to_json, export_record, replay, result
 from ttr_bot.maps import load_board
-from ttr_bot.record_format import action_to_json, export_record, replay, result
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

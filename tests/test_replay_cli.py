@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from ttr_bot.game_record import replay, result
 from ttr_bot.i18n import reason
-from ttr_bot.record_format import replay, result
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ttr_bot.bench.sample_games import _greedy, greedy_game, names_for
+from tools.sample_games import _greedy, greedy_game, names_for
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_closeup, render_final, render_map

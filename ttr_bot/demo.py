@@ -12,17 +12,36 @@ import json
 import os
 import sys
 
-from .ai import make_agent
+from .ai import AGENTS, make_agent
 from .engine.dealer import Dealer
 from .engine.game import Game
 from .engine.view import view
+from .game_record import action_to_json, export_record
 from .i18n import t as _t
-from .maps import load_board
-from .record_format import action_to_json, export_record
+from .maps import available_maps, load_board, variants
 from .render import render_board, render_final
-from .table_args import add_table_args, table_levels
 
 DEFAULT_PLAYERS = "hard,medium,easy"
+
+
+# ----- the options that say which table to play (also python -m tools.arena's) ----------------
+def add_table_args(ap, players):
+    ap.add_argument("--map", default="usa", choices=available_maps())
+    ap.add_argument("--variant", default="base")
+    ap.add_argument("--players", default=players,
+                    help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")
+    ap.add_argument("--seed", type=int, default=1)
+
+
+def table_levels(ap, args):
+    """The seats' levels from --players; a usage error for an unknown level or variant."""
+    levels = [p.strip() for p in args.players.split(",") if p.strip()]
+    unknown = [lv for lv in levels if lv not in AGENTS]
+    if unknown:
+        ap.error(f"unknown level(s) {', '.join(unknown)} (known: {', '.join(AGENTS)})")
+    if args.variant not in variants(args.map):
+        ap.error(f"unknown variant {args.variant!r} for {args.map}")
+    return levels
 
 
 def describe(game, names, events):

@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
+from .game_record import RecordError, replay, result
 from .i18n import reason
-from .record_format import RecordError, replay, result
 
 
 def main(argv=None):

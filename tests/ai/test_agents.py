@@ -3,15 +3,15 @@ decision (tickets, tunnels, stations, ferries, the second card), determinism, an
 import pytest
 
 from tests.ai.aikit import ALL_LEVELS, LIGHT, LIGHT_HARD, agent, positions
+from tools.arena import play_game, player_names
 from ttr_bot.ai import LEVELS, make_agent
 from ttr_bot.ai.base import Agent
-from ttr_bot.arena import play_game, player_names
 from ttr_bot.engine.actions import KeepTickets, TunnelDecline, TunnelPay
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import PlayerView, view
+from ttr_bot.game_record import replay
 from ttr_bot.maps import load_board
-from ttr_bot.record_format import replay
 
 MAPS = ("usa", "europe", "switzerland", "nordic")
 
@@ -49,7 +49,7 @@ def _seatings(n):
 def test_every_level_plays_complete_legal_games(map_id, monkeypatch):
     """2 players and the map's maximum; the arena's engine check refuses any illegal action,
     a spy checks every agent only ever got its own PlayerView, and the record replays."""
-    import ttr_bot.arena as arena
+    import tools.arena as arena
     seen = []
     real = arena.make_agent
 

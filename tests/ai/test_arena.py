@@ -1,4 +1,4 @@
-"""python -m ttr_bot.arena: the documented JSON, the records it writes (they replay through
+"""python -m tools.arena: the documented JSON, the records it writes (they replay through
 `python -m ttr_bot.replay`), rotating seats, and the same figures with two worker processes."""
 import json
 import subprocess
@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.ai.aikit import LIGHT_HARD
-from ttr_bot import arena
-from ttr_bot.record_format import replay
+from tools import arena
+from ttr_bot.game_record import replay
 
 REPO = Path(__file__).resolve().parents[2]
 KEYS = {"name", "wins", "win_rate", "mean_score", "decision_ms_p50", "decision_ms_p95"}

@@ -2,7 +2,7 @@
 import json
 
 from ttr_bot import demo
-from ttr_bot.record_format import replay
+from ttr_bot.game_record import replay
 
 
 def test_demo_without_pictures_writes_record_and_text(tmp_path):

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from tests.ai.aikit import LIGHT, LIGHT_EXPERT, LIGHT_HARD, positions
+from tools.arena import play_game, player_names
 from ttr_bot.ai import decide, hint, make_agent
 from ttr_bot.ai.expert import DEFAULT_SECONDS, ExpertAgent, budget_for, success_chance
 from ttr_bot.ai.medium import Context
-from ttr_bot.arena import play_game, player_names
 from ttr_bot.engine.actions import ClaimRoute, KeepTickets
 from ttr_bot.engine.view import view
 from ttr_bot.maps import load_board

@@ -16,8 +16,8 @@ from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.format import ticket_text
 from ttr_bot.engine.cards import CARD_NAMES
+from ttr_bot.game_record import replay
 from ttr_bot.i18n import catalog, t
-from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 1500

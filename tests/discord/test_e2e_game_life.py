@@ -15,9 +15,9 @@ from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import lobby_game, open_game, play_to_end
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import PUBLIC_THREAD, P
+from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
 from ttr_bot.ratings import MIN_GAMES
-from ttr_bot.record_format import replay
 from ttr_bot.render.film import film_plan
 from ttr_bot.service.finish import rating_update
 from ttr_bot.store import SeatResult

@@ -10,8 +10,8 @@ import pytest_asyncio
 from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import open_game, public_leaks
 from tests.fakediscord import FakeDiscord
+from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
-from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 1500

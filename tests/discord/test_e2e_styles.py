@@ -16,8 +16,8 @@ import pytest_asyncio
 from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
+from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
-from ttr_bot.record_format import replay
 
 pytestmark = pytest.mark.asyncio
 MAX_ACTIONS = 2000
@@ -243,7 +243,7 @@ async def test_the_channels_game_after_a_cancel(fake, tmp_path):
 
 
 async def test_the_discord_bench_runs_both_styles_at_once():
-    """`python -m ttr_bot.bench discord` (tiny sizes): games at once, commands and components
+    """`python -m tools.bench discord` (tiny sizes): games at once, commands and components
     mixed, every request clean, the latency figures printed."""
     import asyncio
     import re
@@ -251,7 +251,7 @@ async def test_the_discord_bench_runs_both_styles_at_once():
 
     from tests.discord.adapter_kit import REPO
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "ttr_bot.bench", "discord", "--games", "4", "--turns", "4",
+        sys.executable, "-m", "tools.bench", "discord", "--games", "4", "--turns", "4",
         cwd=REPO, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     stdout, stderr = await asyncio.wait_for(proc.communicate(), 300)
     out = stdout.decode()

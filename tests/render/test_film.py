@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
-from ttr_bot.bench.film import film_input, greedy_record
-from ttr_bot.bench.sample_games import greedy_game
+from tools.bench.film import film_input, greedy_record
+from tools.sample_games import greedy_game
 from ttr_bot.engine.actions import ClaimRoute
 from ttr_bot.engine.errors import Illegal
 from ttr_bot.render import film as F

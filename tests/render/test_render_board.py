@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from ttr_bot.bench.sample_games import PLAYERS, random_game
+from tools.sample_games import PLAYERS, random_game
 from ttr_bot.maps import available_maps, load_board, variants
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final

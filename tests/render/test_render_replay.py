@@ -9,8 +9,8 @@ from PIL import Image
 from ttr_bot import replay
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
+from ttr_bot.game_record import action_to_json, export_record
 from ttr_bot.maps import load_board
-from ttr_bot.record_format import action_to_json, export_record
 from ttr_bot.render import render_board
 
 REPO = Path(__file__).resolve().parents[2]

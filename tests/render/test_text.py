@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from tests.render.test_bidi import needs_fribidi
-from ttr_bot.bench.sample_games import PLAYERS, random_game
+from tools.sample_games import PLAYERS, random_game
 from ttr_bot.i18n import catalog
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_final

@@ -32,7 +32,7 @@ import sys
 import time
 
 from tests.service.svckit import make_service, open_store, pick_action, users_for
-from ttr_bot.record_format import action_to_json
+from ttr_bot.game_record import action_to_json
 from ttr_bot.service import GameService, ServiceError
 
 MAPS = [("usa", 5), ("europe", 5), ("switzerland", 3), ("nordic", 3)]

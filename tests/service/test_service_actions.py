@@ -26,7 +26,7 @@ from ttr_bot.engine.actions import (
     type_name,
 )
 from ttr_bot.engine.errors import Illegal
-from ttr_bot.record_format import action_to_json, replay
+from ttr_bot.game_record import action_to_json, replay
 from ttr_bot.service import ServiceError
 
 pytestmark = pytest.mark.asyncio

@@ -1,4 +1,4 @@
-"""`python -m ttr_bot.bench service` runs and prints its four figures (tiny sizes here)."""
+"""`python -m tools.bench service` runs and prints its four figures (tiny sizes here)."""
 import re
 import subprocess
 import sys
@@ -8,7 +8,7 @@ from tests.service.svckit import REPO
 
 def test_the_service_bench_prints_its_figures(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "ttr_bot.bench", "service", "--games", "1", "--stored", "60",
+        [sys.executable, "-m", "tools.bench", "service", "--games", "1", "--stored", "60",
          "--ready-runs", "1", "--dir", str(tmp_path)],
         cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

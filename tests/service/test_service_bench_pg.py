@@ -1,4 +1,4 @@
-"""`python -m ttr_bot.bench service --db postgresql://...` prints the same figures on PostgreSQL
+"""`python -m tools.bench service --db postgresql://...` prints the same figures on PostgreSQL
 (tiny sizes here, on the run's test server) and drops the databases it made."""
 import re
 import subprocess
@@ -11,7 +11,7 @@ def test_the_service_bench_runs_on_postgresql(pg_session, tmp_path):
     server = pg_session.server
     before = server.run(server._admin.fetchval("SELECT COUNT(*) FROM pg_database"))
     proc = subprocess.run(
-        [sys.executable, "-m", "ttr_bot.bench", "service", "--games", "1", "--stored", "40",
+        [sys.executable, "-m", "tools.bench", "service", "--games", "1", "--stored", "40",
          "--ready-runs", "1", "--dir", str(tmp_path), "--db", server.url()],
         cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

@@ -168,8 +168,8 @@ def turn_ends(db):
     """game id -> the seqs of its actions that ended a turn (or the game), by replaying it."""
     from ttr_bot.engine.dealer import Dealer
     from ttr_bot.engine.game import Game
+    from ttr_bot.game_record import action_from_json
     from ttr_bot.maps import load_board
-    from ttr_bot.record_format import action_from_json
     out = {}
     for game_id, map_id, variant, seed in db.fetchall(
             "SELECT id, map, variant, seed FROM games WHERE status IN ('active', 'finished')"):

@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from tests.service.svckit import Clock, open_store, pick_action, raw_counts, started, state_of, walk_keys
 from ttr_bot.engine.actions import DrawCard, DrawTickets, KeepTickets
-from ttr_bot.record_format import replay
+from ttr_bot.game_record import replay
 from ttr_bot.service import GameService, ServiceError
 
 pytestmark = pytest.mark.asyncio

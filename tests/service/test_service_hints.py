@@ -8,7 +8,7 @@ import pytest
 from tests.ai.aikit import LIGHT
 from tests.service.svckit import make_service, play_one, play_to_end, users_for
 from ttr_bot.ai import make_agent
-from ttr_bot.record_format import action_to_json
+from ttr_bot.game_record import action_to_json
 from ttr_bot.service import GAME_HINTS, ServiceError
 from ttr_bot.service.host import SEAT_NAMES
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.store.dbkit import make_test_db
 from ttr_bot.store import SqliteStore, StoreError
-from ttr_bot.store.migrate import MIGRATIONS_DIR, discover, migrate, split_statements
+from ttr_bot.store.schema import MIGRATIONS_DIR, discover, migrate, split_statements
 
 NEWEST = discover()[-1].version
 NAMES = [m.name for m in discover()]        # as recorded in schema_version

@@ -38,9 +38,9 @@ from .format import (
     private_lines,
     route_choice_label,
 )
+from .leaderboard_text import post_url
 from .palettes import user_palette
 from .private_alt import private_board_alt
-from .records_format import post_url
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action

@@ -4,11 +4,11 @@ of the board filling up, for Discord to play inline.
     render_film(game, names, actions, locale="en") -> GIF bytes
     film_plan(game, names, actions) -> Plan      what the film will show (tests and figures)
 
-`game` is the engine Game as dealt, before any action (what `record_format.open_record` gives
+`game` is the engine Game as dealt, before any action (what `game_record.open_record` gives
 for a record; it is copied, not changed), `actions` the engine actions in the order played
 (engine/actions.py). The service has both cheaply from its seed and action log: open the
 record it exports (`/ttr server export`) and turn its actions into engine actions while replaying it
-(`record_format.action_from_json`); `bench/film.py`'s `film_input(record)` does exactly that.
+(`game_record.action_from_json`); `bench/film.py`'s `film_input(record)` does exactly that.
 The picture code does not read records itself: render depends on the engine only.
 
 Frames. The first shows the empty board ("Start"); then a frame per claim (a route claimed,
@@ -27,7 +27,7 @@ size: if the GIF is over `max_bytes` (default 8 MiB, Discord's upload limit with
 the film is made again with half the frames, down to the first and last frame only, so no game
 is too long for it. In practice a film is a few hundred KB: each frame after the first stores
 only the rectangle that changed, the unchanged pixels in it transparent (Pillow's GIF writer
-with optimize), on one global palette. Measured (`python -m ttr_bot.bench film`) on a
+with optimize), on one global palette. Measured (`python -m tools.bench film`) on a
 five-player Europe game of 386 actions and 79 claims: 42 frames, 263 KiB, built in about 1 s on
 two busy cores; the same frames stored as changed rectangles without the transparent pixels
 are 2.4 MiB, as whole frames 3.8 MiB.

@@ -9,7 +9,7 @@ by the square root of its frequency so that the rarer edge shades get entries to
 maps its picture onto that palette (nearest colour, no dithering) and writes a palette PNG at
 zlib level 3.
 
-Measured on the sample games (this machine, 2 cores; `python -m ttr_bot.bench render` for the
+Measured on the sample games (this machine, 2 cores; `python -m tools.bench render` for the
 figures of the whole path): mapping onto the fixed palette 5-8 ms; zlib level 3 on the 8-bit
 picture ~13 ms (level 1: 11-12 ms and 10% bigger; level 4: 21-25 ms, 10% smaller), where the
 RGB PNG at level 1 took 70-110 ms; 156-208 KiB instead of 388-527. Error against the drawn

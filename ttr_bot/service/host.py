@@ -33,8 +33,8 @@ from ..engine.errors import DeckError, Illegal
 from ..engine.game import Game
 from ..engine.snapshot import from_dict, to_dict
 from ..engine.view import view
+from ..game_record import action_from_json, action_to_json, export_record
 from ..maps import load_board
-from ..record_format import action_from_json, action_to_json, export_record
 from ..store import CorruptLog, CorruptSnapshot, Shards, StaleSequence
 from ..workers import WorkerPool
 from .absence import Absence

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..bounded import LRUDict
 from ..engine.dealer import Dealer
 from ..engine.game import Game
-from ..record_format import action_from_json
+from ..game_record import action_from_json
 from .effects import split_events
 
 REPLAYS_KEPT = 64

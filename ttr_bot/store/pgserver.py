@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server, for the tests and `python -m ttr_bot.bench service --pg`.
+"""A throwaway PostgreSQL server, for the tests and `python -m tools.bench service --pg`.
 
 `TempPostgres().start()` runs `initdb` in a new temporary directory (in /dev/shm where it has
 room: memory, as nothing is kept), starts `postgres` on a free port of 127.0.0.1 (and a Unix socket in that directory), and

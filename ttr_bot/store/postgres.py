@@ -48,9 +48,9 @@ import asyncpg
 
 from .dburl import redact
 from .errors import StoreError
-from .migrate import MIGRATIONS_DIR, migrate_postgres
 from .models import GameVersion, Timer
 from .rows import TIMER_COLUMNS, timer_record
+from .schema import MIGRATIONS_DIR, migrate_postgres
 from .shards import Shards, qualified
 from .shards import on_shards as _on
 from .sql import SqlStore

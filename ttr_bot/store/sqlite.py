@@ -27,9 +27,9 @@ import aiosqlite
 
 from .dburl import PG_PREFIXES, SQLITE_PREFIX, parse_db_url
 from .errors import StoreError
-from .migrate import MIGRATIONS_DIR, migrate
 from .models import GameVersion, Timer
 from .rows import TIMER_COLUMNS, timer_record
+from .schema import MIGRATIONS_DIR, migrate
 from .shards import Shards, qualified
 from .shards import on_shards as _on
 from .sql import SqlStore

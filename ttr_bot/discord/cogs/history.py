@@ -15,8 +15,8 @@ from ..card_text import film_alt
 from ..clicks import on_click
 from ..errors import UserFacing, answer
 from ..format import map_title
+from ..leaderboard_text import history_text
 from ..moves import begin
-from ..records_format import history_text
 from ..translator import text
 from .base import GroupedCog
 

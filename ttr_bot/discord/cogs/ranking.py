@@ -14,8 +14,8 @@ from .. import components
 from ..card_text import lines_alt
 from ..clicks import on_click
 from ..errors import UserFacing, answer
+from ..leaderboard_text import leaderboard_text
 from ..moves import begin
-from ..records_format import leaderboard_text
 from ..translator import text
 from .base import GroupedCog
 from .lobby import player_name

@@ -9,7 +9,7 @@ before it is reported done):
   the bot's modules, opens the store (migrations), creates the GameService and lists the games
   to resume (without loading them). Target: at most 2 s.
 
-    python -m ttr_bot.bench service [--games N] [--stored N] [--ready-runs N] [--dir DIR]
+    python -m tools.bench service [--games N] [--stored N] [--ready-runs N] [--dir DIR]
                                     [--pg | --db postgresql://...]
 
 With --pg the same figures on PostgreSQL, on a throwaway server started for the run (as the
@@ -32,14 +32,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..engine.actions import type_name
-from ..engine.dealer import Dealer
-from ..engine.game import Game
-from ..engine.snapshot import to_dict
-from ..maps import load_board
-from ..record_format import action_to_json
-from ..service import GameService
-from ..store import SqliteStore, open_store
+from ttr_bot.engine.actions import type_name
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.snapshot import to_dict
+from ttr_bot.game_record import action_to_json
+from ttr_bot.maps import load_board
+from ttr_bot.service import GameService
+from ttr_bot.store import SqliteStore, open_store
 
 REPO = Path(__file__).resolve().parents[2]
 SEATS = [str(i) for i in range(5)]
@@ -119,7 +119,7 @@ class PgTarget:
     """--pg / --db: the PostgreSQL server the figures are taken on, and its bench databases."""
 
     def __init__(self, admin_url=None):
-        from ..store.pgserver import TempPostgres
+        from ttr_bot.store.pgserver import TempPostgres
         self.server = None
         if admin_url is None:
             self.server = TempPostgres().start()
@@ -369,7 +369,7 @@ async def fill(path, stored, seed=2, templates=64):
 async def fill_pg(url, sqlite_path, stored):
     """The stored games for PostgreSQL: written to SQLite by `fill`, then moved with
     migrate-db's copy. Returns (seconds, actions written)."""
-    from ..store.copy import copy_rows
+    from ttr_bot.store.transfer import copy_rows
     fill_s, rows = await fill(sqlite_path, stored)
     t0 = time.perf_counter()
     async with SqliteStore(sqlite_path) as source, open_store(url) as target:
@@ -419,7 +419,7 @@ def _pct(values, q):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench service",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench service",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=16, help="complete games played (default 16)")
     ap.add_argument("--stored", type=int, default=10_000,

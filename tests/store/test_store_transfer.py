@@ -17,7 +17,7 @@ from tests.service.svckit import lobby, make_service, play_one, play_to_end, sta
 from tests.store.conftest import REPO
 from tests.store.dbkit import make_test_db
 from ttr_bot.store import open_store
-from ttr_bot.store.copy import CopyError, copy_rows, migrate_database, verify_copy
+from ttr_bot.store.transfer import CopyError, copy_rows, migrate_database, verify_copy
 
 BIG = 2**63 - 1
 

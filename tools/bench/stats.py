@@ -1,7 +1,7 @@
 """A server's game life at scale: how fast the leaderboard, statistics and history answer with
 10,000 finished games stored, and that the stored ratings are what the results recompute to.
 
-    python -m ttr_bot.bench stats [--games N] [--players N] [--calls N] [--dir DIR]
+    python -m tools.bench stats [--games N] [--players N] [--calls N] [--dir DIR]
                                   [--pg | --db postgresql://...]
 
 The games are written the way the bot finishes a game: each through the store's finishing
@@ -9,7 +9,7 @@ transaction with the service's rating update (finish.rating_update), so the rati
 and the indexes are the real ones. Tables of two to five seats, players of one server chosen
 with a skew (a few play a lot, many a little), now and then a computer player or a player who
 left. The figures are the service's answers (GameService.leaderboard, .stats, .history) plus,
-for the leaderboard, the text the bot sends (records_format.leaderboard_text): what
+for the leaderboard, the text the bot sends (leaderboard_text.leaderboard_text): what
 /ttr server leaderboard waits for before it answers. Target: under 100 ms at the 95th percentile.
 
 SQLite goes to a file under /dev/shm when there is one (or --dir): writing 10,000 games takes
@@ -26,11 +26,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ..discord.records_format import leaderboard_text
-from ..ratings import MIN_GAMES, seat_status
-from ..service import GameService
-from ..service.finish import rated_seat, rating_update
-from ..store import GLOBAL_SCOPE, SeatResult, open_store
+from ttr_bot.discord.leaderboard_text import leaderboard_text
+from ttr_bot.ratings import MIN_GAMES, seat_status
+from ttr_bot.service import GameService
+from ttr_bot.service.finish import rated_seat, rating_update
+from ttr_bot.store import GLOBAL_SCOPE, SeatResult, open_store
 
 GUILD = 1
 MAPS = ("usa", "usa", "europe", "europe", "switzerland", "nordic")
@@ -185,7 +185,7 @@ def report(fig, games, where):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench stats",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench stats",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--players", type=int, default=400)

@@ -2,18 +2,18 @@
 generation included), longest-path times over random 45-train networks, and the worst-case
 station assignment in 5-player Europe games.
 
-    python -m ttr_bot.bench [engine] [--games N] [--networks N]
+    python -m tools.bench [engine] [--games N] [--networks N]
 """
 import argparse
 import random
 import statistics
 import time
 
-from ..engine.dealer import Dealer
-from ..engine.final_scores import final_scores
-from ..engine.game import Game
-from ..engine.network import longest_trail
-from ..maps import load_board
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.final_scores import final_scores
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.network import longest_trail
+from ttr_bot.maps import load_board
 
 
 def play_random(board, n, seed):
@@ -93,7 +93,7 @@ def station_worst(games, seed=0):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench engine")
+    ap = argparse.ArgumentParser(prog="python -m tools.bench engine")
     ap.add_argument("--games", type=int, default=60, help="random games per configuration")
     ap.add_argument("--networks", type=int, default=2000, help="random networks for longest path")
     args = ap.parse_args(argv)

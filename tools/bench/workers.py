@@ -12,7 +12,7 @@ in the same run, on the same positions:
    through the real GameService, its scheduler and a SQLite file: seconds until the last game's
    computer player has finished its turn; target for 8 games of ~0.6 s of decisions: <= 3 s.
 
-    python -m ttr_bot.bench workers [--workers 2] [--decisions 6] [--games 8] [--seed 1]
+    python -m tools.bench workers [--workers 2] [--decisions 6] [--games 8] [--seed 1]
                                     [--nice 10]
 
 The workers run at the bot's lower CPU priority (nice 10), which is what keeps the loop's lag
@@ -26,14 +26,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..ai import decide
-from ..engine.view import view
-from ..maps import available_maps
-from ..render import render_board
-from ..service import GameService
-from ..store import open_store
-from ..workers import WorkerPool
-from .sample_games import _greedy, greedy_game, names_for
+from tools.sample_games import _greedy, greedy_game, names_for
+from ttr_bot.ai import decide
+from ttr_bot.engine.view import view
+from ttr_bot.maps import available_maps
+from ttr_bot.render import render_board
+from ttr_bot.service import GameService
+from ttr_bot.store import open_store
+from ttr_bot.workers import WorkerPool
 
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 MB = 1024 * 1024
@@ -250,7 +250,7 @@ async def run(args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m ttr_bot.bench workers",
+    parser = argparse.ArgumentParser(prog="python -m tools.bench workers",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--workers", type=int, default=2, help="worker processes (2)")
     parser.add_argument("--decisions", type=int, default=6,

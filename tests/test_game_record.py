@@ -1,4 +1,4 @@
-"""`ttr-record/1` records (docs/record-format.md) replayed through ttr_bot.record_format.
+"""`ttr-record/1` records (docs/record-format.md) replayed through ttr_bot.game_record.
 
 The fixtures in tests/records are built by hand (see tests/records/README.md) and every expected
 number below is worked out by hand from the rules, not copied from the engine's output.
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.ttr_check import FULL_DECK, card_census, expected_scores
+from ttr_bot.game_record import RecordError, replay, result
 from ttr_bot.i18n import reason
-from ttr_bot.record_format import RecordError, replay, result
 
 REPO = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent

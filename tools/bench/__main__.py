@@ -1,4 +1,4 @@
-"""python -m ttr_bot.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
+"""python -m tools.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
 processes|names]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
@@ -17,7 +17,7 @@ def main(argv=None):
         return 0
     part = argv.pop(0) if argv and argv[0] in PARTS else "engine"
     try:
-        module = importlib.import_module(f"ttr_bot.bench.{part}")
+        module = importlib.import_module(f"tools.bench.{part}")
     except ModuleNotFoundError as e:
         print(f"bench {part}: not available ({e.name} is missing)", file=sys.stderr)
         return 2

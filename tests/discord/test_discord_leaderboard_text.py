@@ -1,10 +1,10 @@
-"""The texts of the leaderboard and the history pages (records_format.py): what each line says,
+"""The texts of the leaderboard and the history pages (leaderboard_text.py): what each line says,
 the empty states, the link to a final post, and a full history page that fits one message in
 every language."""
 import pytest
 
 from ttr_bot.discord.format import LIMIT
-from ttr_bot.discord.records_format import history_text, leaderboard_text, post_url
+from ttr_bot.discord.leaderboard_text import history_text, leaderboard_text, post_url
 from ttr_bot.i18n import LOCALES, t
 from ttr_bot.ratings import MIN_GAMES, Rating
 from ttr_bot.service import (

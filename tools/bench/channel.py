@@ -22,7 +22,7 @@ temporary directory and run there as a subprocess with this very file; "after" i
 checkout. All play the same seeds, but the games differ once a version's answers differ (the
 figures are per game), and the timings with the machine's load.
 
-    python -m ttr_bot.bench channel [--map europe] [--humans 2] [--bots 2] [--seed 1]
+    python -m tools.bench channel [--map europe] [--humans 2] [--bots 2] [--seed 1]
                                     [--workers 2] [--before 4307033 ...] [--no-before]
 
 Targets (issue 20): posts with a picture <= board changes + 3, pictures and film <= 10 MiB,
@@ -212,7 +212,7 @@ def report(name, r):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench channel")
+    ap = argparse.ArgumentParser(prog="python -m tools.bench channel")
     ap.add_argument("--map", default="europe")
     ap.add_argument("--humans", type=int, default=2)
     ap.add_argument("--bots", type=int, default=2)

@@ -12,7 +12,7 @@ With --blocked N, N more games are started in channels where the bot then loses 
 each owing --stuck posts (165): the healthy games' figures show whether those stop them (issue
 23: with 4 blocked channels and 660 stuck rows, the healthy games got nothing before).
 
-    python -m ttr_bot.bench outbox [--games 20] [--rate 5] [--seconds 30] [--blocked 4]
+    python -m tools.bench outbox [--games 20] [--rate 5] [--seconds 30] [--blocked 4]
 """
 import argparse
 import asyncio
@@ -27,10 +27,10 @@ from .discord import import_fake, percentile
 
 
 async def run(args, fakediscord):
-    from ..discord.bot import TTRBot
-    from ..discord.config import Config
-    from ..engine.actions import type_name
-    from ..service.owed import notice_row
+    from ttr_bot.discord.bot import TTRBot
+    from ttr_bot.discord.config import Config
+    from ttr_bot.engine.actions import type_name
+    from ttr_bot.service.owed import notice_row
     rng = random.Random(args.seed)
     received = {}                   # nonce -> wall time the fake stored the post
     with tempfile.TemporaryDirectory(prefix="ttr-bench-outbox-") as tmp:
@@ -102,7 +102,7 @@ async def run(args, fakediscord):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m ttr_bot.bench outbox",
+    parser = argparse.ArgumentParser(prog="python -m tools.bench outbox",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--rate", type=float, default=5.0, help="moves per second (5)")

@@ -3,12 +3,12 @@ sample pictures (`python -m tools.render_samples`)."""
 import heapq
 import random
 
-from ..engine.actions import BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets, TunnelPay
-from ..engine.cards import LOCO
-from ..engine.dealer import Dealer
-from ..engine.game import Game
-from ..engine.network import components, connected
-from ..maps import load_board
+from ttr_bot.engine.actions import BuildStation, ClaimRoute, DrawCard, DrawTickets, KeepTickets, TunnelPay
+from ttr_bot.engine.cards import LOCO
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.network import components, connected
+from ttr_bot.maps import load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
 PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}

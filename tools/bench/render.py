@@ -15,7 +15,7 @@ of a game, each after a claim (the final picture: the ends of two games); the on
 page's first picture (its static layer and palette) is shown apart. The machine's load average
 is printed before and after: the figures mean little on a busy machine.
 
-    python -m ttr_bot.bench render [--runs N] [--maps usa,europe,...]
+    python -m tools.bench render [--runs N] [--maps usa,europe,...]
 
 Targets (issues 13 and 20): the public picture p50 <= 30 ms and <= 256 KiB on every map,
 the close-up p50 <= 10 ms.
@@ -25,10 +25,10 @@ import os
 import statistics
 import time
 
-from ..maps import available_maps
-from ..render import render_board, render_closeup, render_final, render_map
-from ..render import static as render_static
-from .sample_games import PLAYERS, names_for, random_game
+from tools.sample_games import PLAYERS, names_for, random_game
+from ttr_bot.maps import available_maps
+from ttr_bot.render import render_board, render_closeup, render_final, render_map
+from ttr_bot.render import static as render_static
 
 TIME_TARGET_MS = 30
 CLOSEUP_TARGET_MS = 10
@@ -121,7 +121,7 @@ def _load():
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench render", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.bench render", description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=15, help="timed renders per state (default 15)")
     ap.add_argument("--maps", default=",".join(available_maps()), help="comma-separated map ids")
     args = ap.parse_args(argv)

@@ -11,22 +11,23 @@ target, <= 300 MiB, is for this figure), and after the other two languages (the 
 bound, static.MAX_PAGE_BYTES, at work); and the median time of a private board with Latin
 names and with these names (static layers cached, text caches warm).
 
-    python -m ttr_bot.bench names [--rounds 5]
+    python -m tools.bench names [--rounds 5]
 """
 import argparse
 import asyncio
 import statistics
 import time
 
-from ..maps import available_maps
-from ..render import render_board, render_final, render_map
-from ..render.film import render_film
-from ..render.stats_card import render_stats
-from ..stats import player_stats
-from ..store import ResultRecord
-from ..workers import WorkerPool
+from tools.sample_games import greedy_game, names_for
+from ttr_bot.maps import available_maps
+from ttr_bot.render import render_board, render_final, render_map
+from ttr_bot.render.film import render_film
+from ttr_bot.render.stats_card import render_stats
+from ttr_bot.stats import player_stats
+from ttr_bot.store import ResultRecord
+from ttr_bot.workers import WorkerPool
+
 from .film import film_input, greedy_record
-from .sample_games import greedy_game, names_for
 
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 MB = 1024 * 1024
@@ -108,7 +109,7 @@ async def run(rounds):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench names",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench names",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=5, help="timed boards per map (default 5)")
     args = ap.parse_args(argv)

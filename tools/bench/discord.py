@@ -24,7 +24,7 @@ and event loop, so their work is counted against the bot), and the computer play
 Target: acknowledgement p99 <= 250 ms (with computer players, issue 13: p99 <= 100 ms and the
 answer seen p99 <= 1.5 s).
 
-    python -m ttr_bot.bench discord [--games 50] [--turns 20] [--maps usa,europe] [--seed 1]
+    python -m tools.bench discord [--games 50] [--turns 20] [--maps usa,europe] [--seed 1]
                                     [--buttons 0.5] [--players 2,3] [--bots hard] [--think 0]
                                     [--profile FILE]
 
@@ -206,7 +206,7 @@ class BenchGame:
     """One channel, its players, and their random play."""
 
     def __init__(self, bench, index, channel, users, map_id, rng):
-        from ..ai import make_agent
+        from ttr_bot.ai import make_agent
         self.bench, self.index, self.channel, self.users = bench, index, channel, users
         self.map_id, self.rng = map_id, rng
         self.agent = make_agent("random", seed=rng.randrange(1 << 30))
@@ -288,7 +288,7 @@ class BenchGame:
 
     # ----- one move -------------------------------------------------------------------------------
     async def move(self, user_id):
-        from ..engine.actions import (
+        from ttr_bot.engine.actions import (
             BuildStation,
             ClaimRoute,
             DrawCard,
@@ -298,7 +298,7 @@ class BenchGame:
             TunnelDecline,
             TunnelPay,
         )
-        from ..engine.cards import CARD_NAMES, N_COLORS
+        from ttr_bot.engine.cards import CARD_NAMES, N_COLORS
         b, user = self.bench, self.by_id[user_id]
         await self.think()
         loaded = await self.service.load(self.game_id)
@@ -351,7 +351,7 @@ class BenchGame:
             else:
                 msg = await b.slash(self, user, "tickets")
         elif isinstance(action, (TunnelPay, TunnelDecline)):
-            from ..discord import ids
+            from ttr_bot.discord import ids
             op = "decline" if isinstance(action, TunnelDecline) else \
                 "pay:" + ids.encode_cards(action.cards)
             cid = f"ttr:tunnel:{gid}:{seq}:{op}"
@@ -372,7 +372,7 @@ class BenchGame:
         self.pending[user_id] = msg if msg is not None and msg.custom_ids() else None
 
     async def pay(self, user, msg, gid, seq, what, target, cards, kind):
-        from ..discord import ids
+        from ttr_bot.discord import ids
         if not find_cid(msg, "ttr:pay:"):
             return msg
         cid = f"ttr:pay:{gid}:{seq}:{what}{target}:{ids.encode_cards(cards)}"
@@ -381,8 +381,8 @@ class BenchGame:
         return await self.bench.click(user, msg, cid, kind)
 
     async def claim(self, user, v, action, gid, seq, panel, buttons):
-        from ..engine import payment
-        from ..engine.cards import CARD_NAMES, LOCO
+        from ttr_bot.engine import payment
+        from ttr_bot.engine.cards import CARD_NAMES, LOCO
         b = self.bench
         board = v.board
         route = board.routes[action.route]
@@ -431,8 +431,8 @@ class ErrorCount(logging.Handler):
 
 
 async def run(args, fakediscord):
-    from ..discord.bot import TTRBot
-    from ..discord.config import Config
+    from ttr_bot.discord.bot import TTRBot
+    from ttr_bot.discord.config import Config
 
     rng = random.Random(args.seed)
     maps = args.maps.split(",")
@@ -561,7 +561,7 @@ def show(report, args):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m ttr_bot.bench discord",
+    parser = argparse.ArgumentParser(prog="python -m tools.bench discord",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="games played at once (50)")
     parser.add_argument("--turns", type=int, default=20,

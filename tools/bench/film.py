@@ -2,7 +2,7 @@
 five-player Europe games made by the sample players; the longest game is the figure to watch
 (target: under 8 MiB, Discord's upload limit without boosts).
 
-    python -m ttr_bot.bench film [--europe N] [--locale LOC] [--out DIR]
+    python -m tools.bench film [--europe N] [--locale LOC] [--out DIR]
 """
 import argparse
 import json
@@ -10,13 +10,13 @@ import random
 import time
 from pathlib import Path
 
-from ..engine.dealer import Dealer
-from ..engine.errors import Illegal
-from ..engine.game import Game
-from ..maps import load_board
-from ..record_format import RecordError, action_from_json, action_to_json, export_record, open_record
-from ..render.film import MAX_BYTES, film_plan, render_film
-from . import sample_games
+from tools import sample_games
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.errors import Illegal
+from ttr_bot.engine.game import Game
+from ttr_bot.game_record import RecordError, action_from_json, action_to_json, export_record, open_record
+from ttr_bot.maps import load_board
+from ttr_bot.render.film import MAX_BYTES, film_plan, render_film
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = REPO / "tests" / "records"
@@ -69,7 +69,7 @@ def corpus(europe_games=3):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench film",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench film",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--europe", type=int, default=3, help="greedy 5-player Europe games (default 3)")
     ap.add_argument("--locale", default="en")

@@ -2,7 +2,7 @@
 timer that fell due while it was down; and how late timers fire in the steady state when a
 thousand games' timers fall due within the same minute.
 
-    python -m ttr_bot.bench timers [--games 10000] [--burst 1000] [--db DIR]
+    python -m tools.bench timers [--games 10000] [--burst 1000] [--db DIR]
 
 1. Restart: GAMES two-player USA games with a 24 h deadline, all in the starting ticket choice,
    each with its timers (per player: the deadline and the reminders at 50% and 80%), written
@@ -35,8 +35,8 @@ def percentile(values, q):
 
 async def template(path, clock, options):
     """One game made by the service (lobby, two players, started): its rows to copy."""
-    from ..service import GameService
-    from ..store import open_store
+    from ttr_bot.service import GameService
+    from ttr_bot.store import open_store
     store = open_store(str(path))
     await store.open()
     svc = GameService(store, clock=clock, seeds=random.Random(1))
@@ -83,10 +83,10 @@ def clone(path, game_id, copies, kinds):
 
 
 async def restart(args, tmp):
-    from ..service import GameService
-    from ..service.clock import ManualClock
-    from ..service.turns import DAY
-    from ..store import open_store
+    from ttr_bot.service import GameService
+    from ttr_bot.service.clock import ManualClock
+    from ttr_bot.service.turns import DAY
+    from ttr_bot.store import open_store
     path = Path(tmp) / "restart.sqlite3"
     clock = ManualClock()
     game_id = await template(path, clock, {"deadline": 24})
@@ -120,8 +120,8 @@ async def restart(args, tmp):
 
 
 async def steady(args, tmp):
-    from ..service import GameService
-    from ..store import open_store
+    from ttr_bot.service import GameService
+    from ttr_bot.store import open_store
     path = Path(tmp) / "steady.sqlite3"
     game_id = await template(path, time.time, {"deadline": 0, "remind": 24})
     clone(path, game_id, args.burst - 1, ())
@@ -141,7 +141,7 @@ async def steady(args, tmp):
     svc.scheduler.handler = timed
     rng = random.Random(4)
     start = time.time() + 3
-    from ..store import NewTimer, Owed
+    from ttr_bot.store import NewTimer, Owed
     for gid in range(game_id, game_id + args.burst):
         due = start + rng.uniform(0, 60)
         await store.write_owed(Owed(timers=(NewTimer(
@@ -157,7 +157,7 @@ async def steady(args, tmp):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m ttr_bot.bench timers",
+    parser = argparse.ArgumentParser(prog="python -m tools.bench timers",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--burst", type=int, default=1_000)

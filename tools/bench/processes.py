@@ -1,7 +1,7 @@
 """Several bot processes on one PostgreSQL database: total actions per second, and the count
 that every action was applied once and none lost.
 
-    python -m ttr_bot.bench processes [--processes 2] [--games 16] [--seconds 10] [--overlap]
+    python -m tools.bench processes [--processes 2] [--games 16] [--seconds 10] [--overlap]
                                       [--db postgresql://...]
 
 The games are spread over the processes' shards (each game's guild on one shard of
@@ -21,8 +21,9 @@ import subprocess
 import sys
 import time
 
-from ..service import GameService, ServiceError, Shards
-from ..store import open_store
+from ttr_bot.service import GameService, ServiceError, Shards
+from ttr_bot.store import open_store
+
 from .service import TABLES, PgTarget, pick_action
 
 SHARD_GUILD = 1 << 22       # guild ids i * SHARD_GUILD + 1 are on shard i % count
@@ -108,7 +109,7 @@ async def counted(url, before):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.bench processes",
+    ap = argparse.ArgumentParser(prog="python -m tools.bench processes",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--games", type=int, default=16, help="games in play at once, in all")
@@ -131,7 +132,7 @@ def main(argv=None):
         before = asyncio.run(counted(url, set()))
         start_at = time.time() + 3.0           # every process imported and connected
         procs = [subprocess.Popen(
-            [sys.executable, "-m", "ttr_bot.bench", "processes", "--processes",
+            [sys.executable, "-m", "tools.bench", "processes", "--processes",
              str(args.processes), *(["--overlap"] if args.overlap else []),
              "--worker", url, str(i), str(start_at), str(args.seconds)],
             stdout=subprocess.PIPE, text=True) for i in range(args.processes)]

@@ -1,8 +1,8 @@
-"""python -m ttr_bot.arena: computer players against each other, with figures.
+"""python -m tools.arena: computer players against each other, with figures.
 
-    python -m ttr_bot.arena --map usa --players hard,medium --games 500 --seed 1 \
+    python -m tools.arena --map usa --players hard,medium --games 500 --seed 1 \
         [--variant base] [--records DIR] [--json] [--workers 2] [--set expert.budget=4000]
-    python -m ttr_bot.arena --maps all --seats 2,max --players expert,medium --games 300 ...
+    python -m tools.arena --maps all --seats 2,max --players expert,medium --games 300 ...
 
 Seats rotate from game to game so that nobody always plays first. For every player of the list
 it prints games, wins, the win rate with its 95% (Wilson) interval, the mean score with p10/p90,
@@ -24,14 +24,14 @@ import os
 import sys
 import time
 
-from .ai import make_agent
-from .engine.dealer import Dealer
-from .engine.errors import Illegal
-from .engine.game import Game
-from .engine.view import view
-from .maps import available_maps, load_board
-from .record_format import action_to_json, export_record, replay
-from .table_args import add_table_args, table_levels
+from ttr_bot.ai import make_agent
+from ttr_bot.demo import add_table_args, table_levels
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.errors import Illegal
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.view import view
+from ttr_bot.game_record import action_to_json, export_record, replay
+from ttr_bot.maps import available_maps, load_board
 
 MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred
 
@@ -269,7 +269,7 @@ def format_sweep(doc):
 
 def parse_settings(ap, items):
     """--set LEVEL.KNOB=VALUE items as {level: {knob: value}} (numbers where they parse)."""
-    from .ai import AGENTS
+    from ttr_bot.ai import AGENTS
     out = {}
     for item in items or ():
         key, sep, raw = item.partition("=")
@@ -308,7 +308,7 @@ def format_table(summary):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m ttr_bot.arena", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m tools.arena", description=__doc__.splitlines()[0])
     add_table_args(ap, players="hard,medium")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--records", metavar="DIR", help="write each game as a ttr-record/1 here")
