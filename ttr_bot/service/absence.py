@@ -39,6 +39,10 @@ TIMEOUT_LEVEL = "medium"    # who plays a timed-out turn: fair, neither a gift n
 MAX_TURN_ACTIONS = 12       # a turn is at most a few actions (two cards; a tunnel; tickets)
 
 
+class TurnNotEnded(RuntimeError):
+    """A turn played for an absent player did not end within MAX_TURN_ACTIONS actions."""
+
+
 class Absence:
     async def _on_timer(self, timer):
         handler = {
@@ -97,7 +101,8 @@ class Absence:
         """Under the lock: a medium computer player plays the rest of `key`'s turn for its
         absent player (the seat stays theirs). `safe`: the timer's last try, after its
         decisions kept failing (a worker that hangs or cannot start): the turn is played as
-        `easy` plays it, in this process, as a computer seat's last try is."""
+        `easy` plays it, in this process, as a computer seat's last try is. A turn not ended
+        after MAX_TURN_ACTIONS raises TurnNotEnded: its timer stays, tried again later."""
         seat = key["seat"]
         if safe:
             log.warning("game %s: the %s turn of seat %s is played as %s does, in this process "
@@ -117,8 +122,11 @@ class Absence:
             hosted = await self.load(hosted.id)
             if hosted is None or not hosted.is_active:
                 return
-        log.error("game %s: the turn of seat %s did not end after %d actions", hosted.id, seat,
-                  MAX_TURN_ACTIONS)
+        # not ended (a write that kept losing a race, a decision that never ends a turn): the
+        # timer must not be dropped, so this firing fails and the scheduler tries it again
+        # with backoff, its last try played as `easy`; the actions taken so far stand
+        raise TurnNotEnded(f"game {hosted.id}: the {by} turn of seat {seat} did not end after "
+                           f"{MAX_TURN_ACTIONS} actions")
 
     async def _on_remind(self, timer):
         p = timer.payload
