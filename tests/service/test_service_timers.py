@@ -177,10 +177,10 @@ async def test_a_timer_whose_last_try_fails_too_is_kept_and_logged_once(db_path,
         await run_timers(svc)
     [deadline] = [t for t in await timers_of(store, game_id, "deadline")]
     assert deadline.attempts >= 20 and deadline.due_at <= clock() + HOUR
-    # one error per timer (the deadline and the turn's two reminders), not one per try
+    # one error per timer (the deadline and the turn's reminder), not one per try
     logged = [r.getMessage() for r in errors(caplog)]
-    assert len(logged) == 3 and all("last try" in m for m in logged)
-    assert len({m.split(" (")[0] for m in logged}) == 3
+    assert len(logged) == 2 and all("last try" in m for m in logged)
+    assert len({m.split(" (")[0] for m in logged}) == 2
     assert any(m.startswith(f"timer {deadline.id} ") for m in logged)
     await svc.close()
 
@@ -199,14 +199,20 @@ async def test_resume_rearms_every_kind_a_game_waits_on(db_path, clock):
     await svc.close()
     store = await open_store(db_path)
     svc = timed_service(store, clock)
-    assert sorted(p.game_id for p in await svc.check_timers()) == \
-        sorted([timed, untimed, untimed, lobby.id])
+    # the timed game: its deadline and its turn's reminder; the other: its three reminders,
+    # the idle timer and the vote's end; the lobby: its expiry
+    assert sorted((p.game_id, p.timer.kind) for p in await svc.check_timers()) == sorted(
+        [(timed, "deadline"), (timed, "remind"), (untimed, "idle"), (untimed, "vote_expire"),
+         (lobby.id, "lobby_expire")] + [(untimed, "remind")] * 3)
     await svc.resume()
     assert await svc.check_timers() == []
     hosted = await svc.load(timed)
     [deadline] = await timers_of(store, timed, "deadline")
     assert deadline.payload["seat"] == hosted.game.current
     assert deadline.due_at == pytest.approx(hosted.updated_at + 24 * HOUR)
+    [reminder] = await timers_of(store, timed, "remind")
+    assert reminder.due_at == pytest.approx(hosted.updated_at + 12 * HOUR)
+    assert [t.payload["n"] for t in await timers_of(store, untimed, "remind")] == [1, 2, 3]
     assert [t.kind for t in await timers_of(store, untimed, "vote_expire")] == ["vote_expire"]
     clock.advance(24 * HOUR + 1)                    # and they fire: the timed turn is played
     await run_timers(svc)

@@ -23,12 +23,13 @@ from .turns import (
     DAY,
     DEADLINE,
     EXPEL,
-    HOUR,
     IDLE,
     IDLE_DAYS,
     LOBBY_EXPIRE,
     LOBBY_WARN,
     REMIND,
+    REMIND_GAP,
+    REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
     VOTE_EXPIRE,
     is_turn,
@@ -129,38 +130,43 @@ class Absence:
                            f"{MAX_TURN_ACTIONS} actions")
 
     async def _on_remind(self, timer):
+        """A reminder of the turn's schedule (turns.reminder_plan) is due. None for a player
+        away or who wants none; never within a day of the turn's previous reminder (then a day
+        after it), never in their quiet hours (then when they end), and never later than
+        REMIND_MARGIN before the deadline (then dropped); once per reminder."""
         p = timer.payload
         async with self.lock(timer.game_id):
             hosted, user = await self._human_turn(timer.game_id, p)
             if hosted is None:
                 return
             now = self.clock()
-            if p.get("deadline") is not None and p["deadline"] <= now:
-                return      # the deadline passed while we were down: no reminder for it
+            deadline = p.get("deadline")
+
+            async def later(at):
+                if deadline is None or at <= deadline - REMIND_MARGIN:
+                    owed = Owed(timers=(NewTimer(REMIND, at, dict(p)),))
+                    await self.store.write_owed(owed, hosted.id, now)
+                    self._committed(owed)
+
+            if deadline is not None and now > deadline - REMIND_MARGIN:
+                return      # too near the deadline (or past it, after downtime): none now
             if await self._away_of(hosted, user, now) is not None:
                 return
             prefs = await self.store.get_user(user)
             notify = prefs.notify if prefs else {}
-            quiet = quiet_until(notify, now)
-            if quiet is not None:       # held back until their quiet hours end
-                owed = Owed(timers=(NewTimer(REMIND, quiet, dict(p)),))
-                await self.store.write_owed(owed, hosted.id, now)
-                self._committed(owed)
-                return
             how = how_of(notify)
             if how == "none":
                 return
             turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
+            if await self.store.last_owed_at(hosted.id, f"{turn_key}{p.get('n')}") is not None:
+                return      # this one was owed already (a duplicate timer): once each
             last = await self.store.last_owed_at(hosted.id, turn_key)
-            gap = p.get("gap", DAY if p.get("deadline") is None else 6 * HOUR)
-            # never closer than planned (a minute's slack: 0.8 - 0.5 of a deadline in floating
-            # point is a hair more than the gap planned), so ones bunched after quiet hours merge
-            if last is not None and now - last < gap - 60.0:
-                later = last + gap
-                if p.get("deadline") is None or later < p["deadline"]:
-                    owed = Owed(timers=(NewTimer(REMIND, later, dict(p)),))
-                    await self.store.write_owed(owed, hosted.id, now)
-                    self._committed(owed)
+            if last is not None and last + REMIND_GAP > now:
+                await later(last + REMIND_GAP)   # one held back by quiet hours moves the next
+                return
+            quiet = quiet_until(notify, now)
+            if quiet is not None:       # held back until their quiet hours end
+                await later(quiet)
                 return
             payload = {"seat": p["seat"], "user": user, "deadline": p.get("deadline"),
                        "n": p.get("n"), "guild": hosted.guild_id, "phase": p["phase"],
