@@ -260,7 +260,7 @@ class Absence:
         if hosted.seats[seat].user_id == hosted.host_id:
             await self.store.set_host(hosted.id, others[0].user_id, now=self.clock())
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
-            await self.store.write_owed(owed, hosted.id)
+            await self.store.write_owed(owed, hosted.id, self.clock())
             self._committed(owed)
         await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
         self.forget(hosted.id)
@@ -314,7 +314,7 @@ class Absence:
                            key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
                 dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
                        key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
-            await self.store.write_owed(owed, hosted.id)
+            await self.store.write_owed(owed, hosted.id, self.clock())
             self._committed(owed)
 
     async def _on_lobby_expire(self, timer):
