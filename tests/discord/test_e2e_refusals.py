@@ -162,6 +162,43 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     await fake.stop_bot(table.bot)
 
 
+async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_path):
+    """The reminder is owed while the channel refuses the bot, so it waits in the outbox; the
+    player moves meanwhile (their commands are answered privately). When the permission comes
+    back the turn's card goes out and the reminder does not: it is checked again as it is
+    sent, not only when it was owed."""
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)   # 48 h a turn
+    players = {u.id: Player(table, u, seed=i, style="slash") for i, u in enumerate((alice, bob))}
+    service = table.bot.service
+    for _ in range(2):                              # the starting ticket choice
+        hosted = await service.load(game_id)
+        await players[hosted.seats[hosted.game.to_move()[0]].user_id].move()
+    await table.settle()
+    await fake.set_bot_can_send(table.channel, False)
+    hosted = await service.load(game_id)
+    mover, turn = hosted.seats[hosted.game.current].user_id, hosted.game.turn
+    await tick(table, 24 * HOUR + 1)                # reminded at half of the deadline
+    lane = f"c{table.channel.id}"
+    assert [r.kind for r in await service.owed_in_lane(lane)] == ["reminder"]
+    while (await service.load(game_id)).game.turn == turn:
+        await players[mover].move()
+    before = len(table.public_messages())
+    await fake.set_bot_can_send(table.channel, True)
+
+    async def drained():
+        return await service.owed_in_lane(lane) == []
+    assert await wait_until(drained, timeout=5.0)
+    await table.settle()
+    new = table.public_messages()[before:]
+    assert len(new) == 1 and new[0].v2             # the turn's card, and nothing more
+    reminder = t("bot.remind.channel", mention=f"<@{mover}>")
+    assert not any(reminder in m.body() for m in table.public_messages())
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
 async def given_back(fake, table):
     """The channel's overwrite lifted (what it owed goes out): how many posts it shows then."""
     await fake.set_bot_can_send(table.channel, True)
