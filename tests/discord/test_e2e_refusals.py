@@ -240,9 +240,10 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
     hosted = await service.load(game_id)
     assert hosted.status == "cancelled" and hosted.end_reason == "no_access"
     assert 3 * DAY <= table.clock() - block.refused_since <= 3 * DAY + 6 * HOUR
-    for user in (alice, bob):
+    for user in (alice, bob):       # told privately, with how to play again
         text = t("bot.closed.no_access", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user)), [m.content for m in fake.dms_to(user)]
+        assert "/ttr new" in text and t("bot.perm.send_messages") in text
     lane = f"c{table.channel.id}"
     assert await service.owed_in_lane(lane) == []   # given up, not left pending
     rows = [r for r in await service.store.pending_outbox(1000) if r.lane == lane]
@@ -266,6 +267,7 @@ async def test_removal_from_a_server_closes_its_games(fake, tmp_path):
     for user in (alice, bob):
         text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user))
+        assert "/ttr new" in text
     assert await table.bot.service.owed_in_lane(f"c{table.channel.id}") == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)

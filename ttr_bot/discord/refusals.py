@@ -17,11 +17,14 @@ The rules:
   by a moderator"), so the bot simply posts. A locked one (400 50083 while archived, 160005
   while not) is reported to the host and waits for a moderator to unlock it: unlocking is a
   THREAD_UPDATE, which retries it at once.
-- Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed (end reason
-  'no_access'; its host and players told by DM; its record, results and ratings kept), and the
-  rows it owes are marked given up. A friends' game nobody can see for three days is over
-  (Board Game Arena, likewise, ends a table its players cannot reach); they can start another
-  where the bot may post. Removal from the server closes its games the same way ('removed'):
+- Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed, not paused (end
+  reason 'no_access'; its record, results and ratings kept), and the rows it owes are marked
+  given up. A friends' game nobody can follow for three days is over (Board Game Arena,
+  likewise, ends a table its players cannot reach), and no setting pauses a whole game. Its
+  players (the host among them) are told privately, by DM, with how to play again: the
+  permission given back, then /ttr new. A player whose DMs are closed is not told: outside the
+  channel the bot cannot post in, a DM is its only way to reach them. Removal from the server
+  closes its games the same way ('removed'; the DM says a server admin can add the bot back):
   on GUILD_DELETE, or, if that happened while the bot was away, on the first 50001 Missing
   Access from a server the bot's guild cache does not have.
 - When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
