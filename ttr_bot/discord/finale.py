@@ -24,6 +24,7 @@ import discord
 
 from ..i18n import t
 from ..ratings import MIN_GAMES, display_rating, provisional
+from ..workers import WorkerLost
 from . import components
 from .card_text import plain
 from .format import map_title
@@ -102,6 +103,8 @@ async def final_post(bot, hosted, loc, png=None):
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
         end.film = await build_film(bot.workers, film, loc, MAX_UPLOAD - len(png or b""),
                                     game_palette(hosted))
+    except WorkerLost as exc:   # the pool's trouble (a crash, a hang): the post goes without
+        log.warning("the film of game %s could not be made: %r", hosted.id, exc)
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end
