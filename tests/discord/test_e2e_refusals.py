@@ -252,6 +252,32 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
     await fake.stop_bot(table.bot)
 
 
+async def test_a_game_that_ended_where_the_bot_could_not_post_is_told_by_dm(fake, tmp_path):
+    """The players vote to cancel their game while its channel refuses the bot: the closing
+    post waits there. When the channel is given up three days later, the players are told by
+    DM that the game ended where the bot could not say so (they were told nothing before)."""
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    await fake.set_bot_can_send(table.channel, False)
+    service = table.bot.service
+    vote = await service.start_vote(game_id, alice.id, "cancel")
+    await service.cast_vote(vote.id, bob.id, True)
+    await table.settle()
+    assert (await service.load(game_id)).status == "cancelled"
+    lane = f"c{table.channel.id}"
+    for _ in range(20):                             # six hours at a time
+        await tick(table, 6 * HOUR)
+        if not await service.owed_in_lane(lane):
+            break
+    assert await service.owed_in_lane(lane) == [] and await service.destination_blocks() == []
+    text = t("bot.closed.unseen", channel=f"<#{table.channel.id}>")
+    for user in (alice, bob):
+        assert [m.content for m in fake.dms_to(user)].count(text) == 1
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
 async def test_removal_from_a_server_closes_its_games(fake, tmp_path):
     table = await blocked_table(fake, tmp_path)
     alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))

@@ -244,8 +244,8 @@ class OutboxWorker(Refusals):
         except discord.NotFound as exc:
             if head.lane.startswith("c") and exc.code == 10003:
                 log.info("channel %s is gone: closing its game", head.lane[1:])
+                await service.channel_gone(int(head.lane[1:]))  # gives up what it owes
                 await service.delivered(ids, error="channel gone")
-                await service.channel_gone(int(head.lane[1:]))
                 return False
             await self._refused(head, ids, exc)
             return False

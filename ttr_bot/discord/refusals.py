@@ -26,7 +26,10 @@ The rules:
   channel the bot cannot post in, a DM is its only way to reach them. Removal from the server
   closes its games the same way ('removed'; the DM says a server admin can add the bot back):
   on GUILD_DELETE, or, if that happened while the bot was away, on the first 50001 Missing
-  Access from a server the bot's guild cache does not have.
+  Access from a server the bot's guild cache does not have. A game that ended there meanwhile
+  (a vote, its last player leaving, its last move) and whose closing or final post is among the
+  rows given up has its players told by DM that it ended where the bot could not say so; so
+  has one whose channel was deleted first (service.channel_gone).
 - When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
   the channel gets one catch-up post instead (the latest turn post, which shows the board as it is,
   with a line saying how many moves it missed); the missed turn posts, reminders and notices are

@@ -275,18 +275,21 @@ class Absence:
 
     async def channel_gone(self, channel_id):
         """The game's channel or thread was deleted: the game is closed as abandoned, its
-        players told by DM; its record and results stay. The game id, or None."""
+        players told by DM; its record and results stay. What the channel still owed is given
+        up (the players of a game that ended there unseen are told by DM). The game id closed,
+        or None."""
         hosted = await self.game_in_channel(channel_id)
-        if hosted is None:
-            return None
-        async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
-            if hosted is None or not hosted.is_open:
-                return None
-            await self._cancel(hosted, reason="channel_gone", dm_key="bot.closed.channel_gone")
-        await self.store.fail_outbox_lane(f"c{channel_id}", "channel gone", now=self.clock())
+        closed = None
+        if hosted is not None:
+            async with self.lock(hosted.id):
+                hosted = await self._reload(hosted.id)
+                if hosted is not None and hosted.is_open:
+                    await self._cancel(hosted, reason="channel_gone",
+                                       dm_key="bot.closed.channel_gone")
+                    closed = hosted.id
+        await self._fail_lane(f"c{channel_id}", "channel gone", told=closed)
         self._channels.pop(channel_id, None)
-        return hosted.id
+        return closed
 
     async def _on_idle(self, timer):
         async with self.lock(timer.game_id):
