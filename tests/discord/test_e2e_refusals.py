@@ -162,14 +162,13 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     await fake.stop_bot(table.bot)
 
 
-async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_path):
-    """The reminder is owed while the channel refuses the bot, so it waits in the outbox; the
-    player moves meanwhile (their commands are answered privately). When the permission comes
-    back the turn's card goes out and the reminder does not: it is checked again as it is
-    sent, not only when it was owed."""
+async def reminded_while_refused(fake, tmp_path):
+    """A two-player game (48 h a turn) whose channel refuses the bot from the first move on:
+    the reminder at half the deadline is owed there and waits, then the player to move plays
+    their turn (their commands are answered privately). (table, game id, mover, lane)."""
     table = await blocked_table(fake, tmp_path)
     alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
-    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)   # 48 h a turn
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
     players = {u.id: Player(table, u, seed=i, style="slash") for i, u in enumerate((alice, bob))}
     service = table.bot.service
     for _ in range(2):                              # the starting ticket choice
@@ -184,6 +183,15 @@ async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_
     assert [r.kind for r in await service.owed_in_lane(lane)] == ["reminder"]
     while (await service.load(game_id)).game.turn == turn:
         await players[mover].move()
+    return table, game_id, mover, lane
+
+
+async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_path):
+    """The reminder was owed while the channel refused the bot, and the player moved since:
+    when the permission comes back the turn's card goes out and the reminder does not. It is
+    checked again as it is sent, not only when it was owed."""
+    table, game_id, mover, lane = await reminded_while_refused(fake, tmp_path)
+    service = table.bot.service
     before = len(table.public_messages())
     await fake.set_bot_can_send(table.channel, True)
 
@@ -195,6 +203,21 @@ async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_
     assert len(new) == 1 and new[0].v2             # the turn's card, and nothing more
     reminder = t("bot.remind.channel", mention=f"<@{mover}>")
     assert not any(reminder in m.body() for m in table.public_messages())
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_row_left_with_nothing_to_post_does_not_end_a_refusal(fake, tmp_path):
+    """The reminder at the head of the refused channel has nothing to say once the player
+    moved; skipping it is no sign that the channel takes posts again. The refusal goes on from
+    its first day (it used to start again, and with it the three days before giving up)."""
+    table, game_id, mover, lane = await reminded_while_refused(fake, tmp_path)
+    service = table.bot.service
+    [block] = await service.destination_blocks()
+    await tick(table, 2 * HOUR)                     # tried again: the reminder, then the card
+    assert [r.kind for r in await service.owed_in_lane(lane) if not r.held] == ["turn"]
+    assert [b.refused_since for b in await service.destination_blocks()] == \
+        [block.refused_since]
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 

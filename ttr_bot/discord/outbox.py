@@ -233,8 +233,8 @@ class OutboxWorker(Refusals):
         service = self.service
         ids = _unit_ids(head, parts, merged)
         try:
-            await asyncio.wait_for(self.delivery.handle(head, parts, merged),
-                                   self.send_timeout)
+            posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
+                                            self.send_timeout)
         except discord.Forbidden as exc:
             if head.lane.startswith("c") and exc.code in REFUSED:
                 await self._refused_destination(head, exc)
@@ -265,7 +265,7 @@ class OutboxWorker(Refusals):
             await self._refused(head, ids, None)
             return False
         await service.delivered(ids)
-        if head.lane in self._blocks:
+        if head.lane in self._blocks and posted:    # a row with nothing to post proves nothing
             await self._unblocked(head.lane)
         if head.kind == "cancel":       # a turn that will never end: its parts are not owed
             await service.delivered([r.id for r in await service.owed_in_lane(head.lane)

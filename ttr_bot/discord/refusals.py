@@ -8,6 +8,9 @@ The rules:
   doubling, at most an hour apart (`refused_backoff`).
 - The first refusal of a block tells the host and the player to move by DM (closed DMs are
   skipped) which permission is missing, or that the game's thread is locked.
+- A block ends when Discord takes a post there, and only then: a row with nothing left to
+  post (a reminder after the move, a game gone) is marked sent and the next one tried, but the
+  refusal goes on from its first day (Delivery.handle counts the posts it made).
 - A gateway event that can give a permission back (a channel's or a role's update, the bot's own
   member update, a thread's update, a server available again: the guilds intent brings them
   all) retries at once every blocked destination of that server the bot's cache now says it may
