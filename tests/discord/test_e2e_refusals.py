@@ -162,6 +162,66 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     await fake.stop_bot(table.bot)
 
 
+async def reminded_while_refused(fake, tmp_path):
+    """A two-player game (48 h a turn) whose channel refuses the bot from the first move on:
+    the reminder at half the deadline is owed there and waits, then the player to move plays
+    their turn (their commands are answered privately). (table, game id, mover, lane)."""
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    players = {u.id: Player(table, u, seed=i, style="slash") for i, u in enumerate((alice, bob))}
+    service = table.bot.service
+    for _ in range(2):                              # the starting ticket choice
+        hosted = await service.load(game_id)
+        await players[hosted.seats[hosted.game.to_move()[0]].user_id].move()
+    await table.settle()
+    await fake.set_bot_can_send(table.channel, False)
+    hosted = await service.load(game_id)
+    mover, turn = hosted.seats[hosted.game.current].user_id, hosted.game.turn
+    await tick(table, 24 * HOUR + 1)                # reminded at half of the deadline
+    lane = f"c{table.channel.id}"
+    assert [r.kind for r in await service.owed_in_lane(lane)] == ["reminder"]
+    while (await service.load(game_id)).game.turn == turn:
+        await players[mover].move()
+    return table, game_id, mover, lane
+
+
+async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_path):
+    """The reminder was owed while the channel refused the bot, and the player moved since:
+    when the permission comes back the turn's card goes out and the reminder does not. It is
+    checked again as it is sent, not only when it was owed."""
+    table, game_id, mover, lane = await reminded_while_refused(fake, tmp_path)
+    service = table.bot.service
+    before = len(table.public_messages())
+    await fake.set_bot_can_send(table.channel, True)
+
+    async def drained():
+        return await service.owed_in_lane(lane) == []
+    assert await wait_until(drained, timeout=5.0)
+    await table.settle()
+    new = table.public_messages()[before:]
+    assert len(new) == 1 and new[0].v2             # the turn's card, and nothing more
+    reminder = t("bot.remind.channel", mention=f"<@{mover}>")
+    assert not any(reminder in m.body() for m in table.public_messages())
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_row_left_with_nothing_to_post_does_not_end_a_refusal(fake, tmp_path):
+    """The reminder at the head of the refused channel has nothing to say once the player
+    moved; skipping it is no sign that the channel takes posts again. The refusal goes on from
+    its first day (it used to start again, and with it the three days before giving up)."""
+    table, game_id, mover, lane = await reminded_while_refused(fake, tmp_path)
+    service = table.bot.service
+    [block] = await service.destination_blocks()
+    await tick(table, 2 * HOUR)                     # tried again: the reminder, then the card
+    assert [r.kind for r in await service.owed_in_lane(lane) if not r.held] == ["turn"]
+    assert [b.refused_since for b in await service.destination_blocks()] == \
+        [block.refused_since]
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
 async def given_back(fake, table):
     """The channel's overwrite lifted (what it owed goes out): how many posts it shows then."""
     await fake.set_bot_can_send(table.channel, True)
@@ -203,13 +263,40 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
     hosted = await service.load(game_id)
     assert hosted.status == "cancelled" and hosted.end_reason == "no_access"
     assert 3 * DAY <= table.clock() - block.refused_since <= 3 * DAY + 6 * HOUR
-    for user in (alice, bob):
+    for user in (alice, bob):       # told privately, with how to play again
         text = t("bot.closed.no_access", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user)), [m.content for m in fake.dms_to(user)]
+        assert "/ttr new" in text and t("bot.perm.send_messages") in text
     lane = f"c{table.channel.id}"
     assert await service.owed_in_lane(lane) == []   # given up, not left pending
     rows = [r for r in await service.store.pending_outbox(1000) if r.lane == lane]
     assert rows == [] and await service.destination_blocks() == []
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_game_that_ended_where_the_bot_could_not_post_is_told_by_dm(fake, tmp_path):
+    """The players vote to cancel their game while its channel refuses the bot: the closing
+    post waits there. When the channel is given up three days later, the players are told by
+    DM that the game ended where the bot could not say so (they were told nothing before)."""
+    table = await blocked_table(fake, tmp_path)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    await fake.set_bot_can_send(table.channel, False)
+    service = table.bot.service
+    vote = await service.start_vote(game_id, alice.id, "cancel")
+    await service.cast_vote(vote.id, bob.id, True)
+    await table.settle()
+    assert (await service.load(game_id)).status == "cancelled"
+    lane = f"c{table.channel.id}"
+    for _ in range(20):                             # six hours at a time
+        await tick(table, 6 * HOUR)
+        if not await service.owed_in_lane(lane):
+            break
+    assert await service.owed_in_lane(lane) == [] and await service.destination_blocks() == []
+    text = t("bot.closed.unseen", channel=f"<#{table.channel.id}>")
+    for user in (alice, bob):
+        assert [m.content for m in fake.dms_to(user)].count(text) == 1
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -229,6 +316,7 @@ async def test_removal_from_a_server_closes_its_games(fake, tmp_path):
     for user in (alice, bob):
         text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user))
+        assert "/ttr new" in text
     assert await table.bot.service.owed_in_lane(f"c{table.channel.id}") == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)

@@ -1,7 +1,8 @@
-"""The timers fuzzed (issue 23): a stateful property test on a ManualClock over random
-interleavings of moves, silence (time passing with nobody moving), away periods, /ttr return,
-votes, players leaving, restarts of the bot and a worker that fails its decisions, on three
-games at once (a 24 h deadline, a 12 h one with a computer player, none). After every step:
+"""The timers fuzzed at the service (issue 23): a stateful property test on a ManualClock over
+random interleavings of moves, silence (time passing with nobody moving), away periods,
+/ttr return, votes, players leaving, restarts of the bot and a worker pool whose decisions
+hang (WorkerTimeout) or find no worker (WorkerLost), on three games at once (a 24 h deadline,
+a 12 h one with a computer player, none). After every step:
 
 - the invariant holds: every open game has a pending timer for whatever it waits on
   (`check_timers` finds nothing to re-arm);
@@ -12,6 +13,10 @@ games at once (a 24 h deadline, a 12 h one with a computer player, none). After 
 At the end, with everyone silent, every game finishes or is closed within a bounded simulated
 time (40 days: three timeouts hand a seat to a computer, a game without a deadline is closed
 after 30 idle days).
+
+Nothing is delivered here: the same and more, with the outbox worker, the fake Discord, refused
+permissions, removal from a server, threads and whole tables after the purge, is
+tests/discord/test_e2e_timer_fuzz.py.
 
 Seeded and short by default (CI); a longer run:
 
@@ -34,7 +39,7 @@ from tests.service.test_service_turns import game_in_play
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
-from ttr_bot.workers import WorkerTimeout
+from ttr_bot.workers import WorkerLost, WorkerTimeout
 
 EXAMPLES = int(os.environ.get("TTR_TIMER_FUZZ_EXAMPLES", "8"))
 GAMES = ({"deadline": 24}, {"deadline": 12}, {"deadline": 0, "remind": 24})
@@ -53,14 +58,17 @@ class Errors(logging.Handler):
 
 
 class FailingDecisions:
-    """A worker pool whose decisions time out while `failing` (a hung or crashed worker)."""
+    """A worker pool whose decisions, while `failing` says so, run over their time (a hung
+    worker: WorkerTimeout) or find no worker (one that crashed and cannot start: WorkerLost)."""
 
     def __init__(self):
-        self.failing = False
+        self.failing = None
 
     async def run(self, function, *args, timeout=None, first=False):
-        if self.failing:
+        if self.failing == "timeout":
             raise WorkerTimeout("the decision took too long")
+        if self.failing == "lost":
+            raise WorkerLost("no worker could start (34 tries in a row)")
         return function(*args)
 
 
@@ -110,7 +118,7 @@ class Timers(RuleBasedStateMachine):
 
     async def _finish(self):
         """Everyone silent from now on: every game finishes or is closed in bounded time."""
-        self.pool.failing = False
+        self.pool.failing = None
         end = self.clock() + FINISH_WITHIN
         while self.clock() < end and (games := await self._open_games()):
             due = [t.due_at for h in games for t in await self.svc.store.list_timers(h.id)]
@@ -194,7 +202,7 @@ class Timers(RuleBasedStateMachine):
             self.svc = await self._open()
         self.run(go())
 
-    @rule(failing=st.booleans())
+    @rule(failing=st.sampled_from([None, "timeout", "lost"]))
     def workers(self, failing):
         self.pool.failing = failing
 

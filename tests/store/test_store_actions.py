@@ -53,6 +53,17 @@ async def test_append_then_load_survives_a_restart(db, store, make_game):
         assert await again.list_active_game_ids() == [game_id]
 
 
+async def test_when_another_seat_last_acted(store, make_game):
+    """What the timer invariant reads as the earliest a turn can have begun: the last action
+    of another seat that acted itself (the bot's own, with no actor, do not count)."""
+    game_id = await make_game()
+    assert await store.last_acted_at(game_id, 0) is None
+    for seq, actor in enumerate((1, 0, None, 0)):
+        await store.append_action(game_id, seq, actor, action(), state(seq + 1), now=100.0 + seq)
+    assert await store.last_acted_at(game_id, 0) == 100.0
+    assert await store.last_acted_at(game_id, 1) == 103.0
+
+
 async def test_stale_sequence_writes_nothing(store, make_game, db):
     game_id = await make_game()
     await store.append_action(game_id, 0, 0, action(), state(1), now=300.0)

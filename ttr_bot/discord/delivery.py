@@ -15,6 +15,7 @@ row being marked sent returns the first copy instead of a second one. Discord ke
 a few minutes only: a row older than that is first looked for in the channel's recent history.
 """
 import asyncio
+import contextvars
 import io
 import logging
 from datetime import datetime, timezone
@@ -53,6 +54,10 @@ NO_MENTIONS = discord.AllowedMentions.none()
 NONCE_WINDOW = 120.0    # seconds we trust Discord to remember a nonce ("a few minutes")
 HISTORY_LOOKBACK = 50   # messages read back when a late post may already be there
 CARDS_REMEMBERED = 2000  # posted cards kept (text only) to take their buttons off without a read
+
+
+# the channel posts Discord took while one row was handled (None: outside `handle`)
+_posted = contextvars.ContextVar("ttr_posted", default=None)
 
 
 def mention_only(*user_ids):
@@ -99,8 +104,15 @@ class Delivery(HandMessages):
 
     async def handle(self, row, parts=(), merged=()):
         """Deliver one owed row (`parts`: held rows it completes; `merged`: rows of the same
-        kind folded into it)."""
-        await self.handlers[row.kind](row, parts=parts, merged=merged)
+        kind folded into it). Returns how many channel posts Discord took for it: none when
+        what it was about is no longer so (a reminder after the move, a game gone), which says
+        nothing about whether the channel takes posts again."""
+        token = _posted.set([])
+        try:
+            await self.handlers[row.kind](row, parts=parts, merged=merged)
+            return len(_posted.get())
+        finally:
+            _posted.reset(token)
 
     # ----- rendering -------------------------------------------------------------------------------
     async def render(self, game, names, viewer=None, locale="en", final=False,
@@ -153,8 +165,8 @@ class Delivery(HandMessages):
             if self.clock() - row.created_at > NONCE_WINDOW:
                 found = await self._already_posted(channel, content, row.created_at)
                 if found is not None:
-                    return found
-        return await channel.send(content, **kwargs)
+                    return _took(found)
+        return _took(await channel.send(content, **kwargs))
 
     async def send_card(self, channel_id, card, panel=None, *, row=None, **kwargs):
         """Post a turn card (turn_card.Card) with the rows of `panel`, as `send` does a text:
@@ -166,10 +178,10 @@ class Delivery(HandMessages):
             if self.clock() - row.created_at > NONCE_WINDOW:
                 found = await self._already_posted(channel, card.text(), row.created_at)
                 if found is not None:
-                    return found
+                    return _took(found)
         if card.pictures:
             kwargs["files"] = card.files()
-        msg = await channel.send(view=turn_card.layout(card, panel), **kwargs)
+        msg = _took(await channel.send(view=turn_card.layout(card, panel), **kwargs))
         self._cards[msg.id] = card.without_pictures()
         return msg
 
@@ -537,6 +549,14 @@ class Delivery(HandMessages):
 
 async def _none():
     return None
+
+
+def _took(message):
+    """A channel post Discord took (or had taken): counted for the row being handled."""
+    posted = _posted.get()
+    if posted is not None:
+        posted.append(message.id)
+    return message
 
 
 def message_text(message):

@@ -25,6 +25,7 @@ import discord
 
 from ..i18n import t
 from ..ratings import MIN_GAMES, display_rating, provisional
+from ..workers import WorkerLost
 from . import components
 from .card_text import film_alt
 from .palettes import game_palette
@@ -109,6 +110,8 @@ async def final_post(bot, hosted, loc, png=None):
         film = await bot.service.replay_data(hosted.id, hosted.guild_id)
         room = MAX_UPLOAD - (len(png) if png is not None else PICTURE_ROOM)
         end.film = await build_film(bot.workers, film, loc, room, game_palette(hosted))
+    except WorkerLost as exc:   # the pool's trouble (a crash, a hang): the post goes without
+        log.warning("the film of game %s could not be made: %r", hosted.id, exc)
     except Exception:
         log.exception("the film of game %s could not be made", hosted.id)
     return end

@@ -19,7 +19,7 @@ no send waits on a silent connection for aiohttp's five minutes, none outlives i
 other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
 the error logged and kept on the row.
 
-Housekeeping (hourly, when idle): rows sent or given up more than KEEP_SENT (7 days) ago are
+Housekeeping (hourly, busy or not): rows sent or given up more than KEEP_SENT (7 days) ago are
 deleted, with closed votes after KEEP_VOTES (30 days): the tables stay as large as a week's
 traffic, whatever runs for months.
 
@@ -41,6 +41,7 @@ from .refusals import REFUSED, Refusals
 log = logging.getLogger(__name__)
 KEEP_SENT = 7 * 86400.0     # sent rows are kept a week (what was posted, for diagnosis)
 KEEP_VOTES = 30 * 86400.0   # closed votes a month
+PURGE_EVERY = 3600.0        # housekeeping: how often they are looked at
 LEASE_RETRY = 5.0           # look again this soon at rows another process is sending
 SEND_TIMEOUT = 15.0         # a unit's work (its picture, its requests), below MESSAGE_LEASE
 
@@ -128,9 +129,14 @@ class OutboxWorker(Refusals):
         return False
 
     async def _due_rows(self):
+        """The rows the worker would send now: each destination's next one, if it is due (a
+        row due behind one waiting for its retry waits too)."""
         now = self.clock()
-        return [r for r in await self.service.deliverable(self.batch, self.per_lane)
-                if not r.held and r.due_at <= now]
+        by_lane = {}
+        for row in await self.service.deliverable(self.batch, self.per_lane):
+            by_lane.setdefault(row.lane, []).append(row)
+        units = (_next_unit(rows) for rows in by_lane.values())
+        return [unit[0] for unit in units if unit is not None and unit[0].due_at <= now]
 
     # ----- the loop ---------------------------------------------------------------------------
     async def _run(self):
@@ -177,7 +183,7 @@ class OutboxWorker(Refusals):
                                                    name=f"ttr-outbox-{lane}")
         if not self._busy:
             self._idle.set()
-            await self._purge(now)
+        await self._purge(now)      # on its hourly schedule, however busy the lanes are
         delay = min(soonest - now, self.idle_poll) if soonest < math.inf else self.idle_poll
         if not self._busy:
             self._resting_until = now + max(0.0, delay)
@@ -204,9 +210,14 @@ class OutboxWorker(Refusals):
                 self.wake()
 
     async def _purge(self, now):
-        if self._last_purge is None or now - self._last_purge > 3600:
+        """Housekeeping, hourly: rows sent or given up more than KEEP_SENT ago, closed votes
+        after KEEP_VOTES. A failure is tried again an hour later; it never stops delivery."""
+        if self._last_purge is None or now - self._last_purge >= PURGE_EVERY:
             self._last_purge = now
-            await self.service.forget_sent(KEEP_SENT, KEEP_VOTES)
+            try:
+                await self.service.forget_sent(KEEP_SENT, KEEP_VOTES)
+            except Exception:
+                log.warning("outbox housekeeping failed; trying again in an hour", exc_info=True)
 
     async def _deliver(self, lane, head, parts, merged):
         try:
@@ -222,8 +233,8 @@ class OutboxWorker(Refusals):
         service = self.service
         ids = _unit_ids(head, parts, merged)
         try:
-            await asyncio.wait_for(self.delivery.handle(head, parts, merged),
-                                   self.send_timeout)
+            posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
+                                            self.send_timeout)
         except discord.Forbidden as exc:
             if head.lane.startswith("c") and exc.code in REFUSED:
                 await self._refused_destination(head, exc)
@@ -233,8 +244,8 @@ class OutboxWorker(Refusals):
         except discord.NotFound as exc:
             if head.lane.startswith("c") and exc.code == 10003:
                 log.info("channel %s is gone: closing its game", head.lane[1:])
+                await service.channel_gone(int(head.lane[1:]))  # gives up what it owes
                 await service.delivered(ids, error="channel gone")
-                await service.channel_gone(int(head.lane[1:]))
                 return False
             await self._refused(head, ids, exc)
             return False
@@ -254,7 +265,7 @@ class OutboxWorker(Refusals):
             await self._refused(head, ids, None)
             return False
         await service.delivered(ids)
-        if head.lane in self._blocks:
+        if head.lane in self._blocks and posted:    # a row with nothing to post proves nothing
             await self._unblocked(head.lane)
         if head.kind == "cancel":       # a turn that will never end: its parts are not owed
             await service.delivered([r.id for r in await service.owed_in_lane(head.lane)

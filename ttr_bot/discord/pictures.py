@@ -37,7 +37,7 @@ from collections import OrderedDict
 
 from ..engine.state import FIELDS
 from ..render import render_board, render_closeup, render_final, render_map, warm
-from ..workers import WorkerPool
+from ..workers import WorkerLost, WorkerPool
 
 log = logging.getLogger(__name__)
 CACHE_BYTES = 64 * 1024 * 1024     # ~300 boards of 150-210 KiB: every game's latest pictures
@@ -163,6 +163,10 @@ class Pictures:
         try:
             png = await self.workers.run(function, game, *args, timeout=self.timeout,
                                          first=True)
+        except WorkerLost as exc:       # crashed, hung or could not start: the pool's trouble
+            self.stats["failed"] += 1
+            log.warning("drawing the board of a %s game failed: %r", game.board.map_id, exc)
+            return None
         except Exception:
             self.stats["failed"] += 1
             log.exception("drawing the board of a %s game failed", game.board.map_id)

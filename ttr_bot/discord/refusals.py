@@ -8,6 +8,9 @@ The rules:
   doubling, at most an hour apart (`refused_backoff`).
 - The first refusal of a block tells the host and the player to move by DM (closed DMs are
   skipped) which permission is missing, or that the game's thread is locked.
+- A block ends when Discord takes a post there, and only then: a row with nothing left to
+  post (a reminder after the move, a game gone) is marked sent and the next one tried, but the
+  refusal goes on from its first day (Delivery.handle counts the posts it made).
 - A gateway event that can give a permission back (a channel's or a role's update, the bot's own
   member update, a thread's update, a server available again: the guilds intent brings them
   all) retries at once every blocked destination of that server the bot's cache now says it may
@@ -17,13 +20,19 @@ The rules:
   by a moderator"), so the bot simply posts. A locked one (400 50083 while archived, 160005
   while not) is reported to the host and waits for a moderator to unlock it: unlocking is a
   THREAD_UPDATE, which retries it at once.
-- Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed (end reason
-  'no_access'; its host and players told by DM; its record, results and ratings kept), and the
-  rows it owes are marked given up. A friends' game nobody can see for three days is over
-  (Board Game Arena, likewise, ends a table its players cannot reach); they can start another
-  where the bot may post. Removal from the server closes its games the same way ('removed'):
+- Refused for GIVE_UP_AFTER (3 days) -> given up: the game there is closed, not paused (end
+  reason 'no_access'; its record, results and ratings kept), and the rows it owes are marked
+  given up. A friends' game nobody can follow for three days is over (Board Game Arena,
+  likewise, ends a table its players cannot reach), and no setting pauses a whole game. Its
+  players (the host among them) are told privately, by DM, with how to play again: the
+  permission given back, then /ttr new. A player whose DMs are closed is not told: outside the
+  channel the bot cannot post in, a DM is its only way to reach them. Removal from the server
+  closes its games the same way ('removed'; the DM says a server admin can add the bot back):
   on GUILD_DELETE, or, if that happened while the bot was away, on the first 50001 Missing
-  Access from a server the bot's guild cache does not have.
+  Access from a server the bot's guild cache does not have. A game that ended there meanwhile
+  (a vote, its last player leaving, its last move) and whose closing or final post is among the
+  rows given up has its players told by DM that it ended where the bot could not say so; so
+  has one whose channel was deleted first (service.channel_gone).
 - When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
   the channel gets one catch-up post instead (the latest turn post, which shows the board as it is,
   with a line saying how many moves it missed); the missed turn posts, reminders and notices are

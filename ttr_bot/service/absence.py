@@ -23,12 +23,13 @@ from .turns import (
     DAY,
     DEADLINE,
     EXPEL,
-    HOUR,
     IDLE,
     IDLE_DAYS,
     LOBBY_EXPIRE,
     LOBBY_WARN,
     REMIND,
+    REMIND_GAP,
+    REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
     VOTE_EXPIRE,
     is_turn,
@@ -37,6 +38,10 @@ from .turns import (
 log = logging.getLogger(__name__)
 TIMEOUT_LEVEL = "medium"    # who plays a timed-out turn: fair, neither a gift nor a punishment
 MAX_TURN_ACTIONS = 12       # a turn is at most a few actions (two cards; a tunnel; tickets)
+
+
+class TurnNotEnded(RuntimeError):
+    """A turn played for an absent player did not end within MAX_TURN_ACTIONS actions."""
 
 
 class Absence:
@@ -97,7 +102,8 @@ class Absence:
         """Under the lock: a medium computer player plays the rest of `key`'s turn for its
         absent player (the seat stays theirs). `safe`: the timer's last try, after its
         decisions kept failing (a worker that hangs or cannot start): the turn is played as
-        `easy` plays it, in this process, as a computer seat's last try is."""
+        `easy` plays it, in this process, as a computer seat's last try is. A turn not ended
+        after MAX_TURN_ACTIONS raises TurnNotEnded: its timer stays, tried again later."""
         seat = key["seat"]
         if safe:
             log.warning("game %s: the %s turn of seat %s is played as %s does, in this process "
@@ -117,42 +123,50 @@ class Absence:
             hosted = await self.load(hosted.id)
             if hosted is None or not hosted.is_active:
                 return
-        log.error("game %s: the turn of seat %s did not end after %d actions", hosted.id, seat,
-                  MAX_TURN_ACTIONS)
+        # not ended (a write that kept losing a race, a decision that never ends a turn): the
+        # timer must not be dropped, so this firing fails and the scheduler tries it again
+        # with backoff, its last try played as `easy`; the actions taken so far stand
+        raise TurnNotEnded(f"game {hosted.id}: the {by} turn of seat {seat} did not end after "
+                           f"{MAX_TURN_ACTIONS} actions")
 
     async def _on_remind(self, timer):
+        """A reminder of the turn's schedule (turns.reminder_plan) is due. None for a player
+        away or who wants none; never within a day of the turn's previous reminder (then a day
+        after it), never in their quiet hours (then when they end), and never later than
+        REMIND_MARGIN before the deadline (then dropped); once per reminder."""
         p = timer.payload
         async with self.lock(timer.game_id):
             hosted, user = await self._human_turn(timer.game_id, p)
             if hosted is None:
                 return
             now = self.clock()
-            if p.get("deadline") is not None and p["deadline"] <= now:
-                return      # the deadline passed while we were down: no reminder for it
+            deadline = p.get("deadline")
+
+            async def later(at):
+                if deadline is None or at <= deadline - REMIND_MARGIN:
+                    owed = Owed(timers=(NewTimer(REMIND, at, dict(p)),))
+                    await self.store.write_owed(owed, hosted.id, now)
+                    self._committed(owed)
+
+            if deadline is not None and now > deadline - REMIND_MARGIN:
+                return      # too near the deadline (or past it, after downtime): none now
             if await self._away_of(hosted, user, now) is not None:
                 return
             prefs = await self.store.get_user(user)
             notify = prefs.notify if prefs else {}
-            quiet = quiet_until(notify, now)
-            if quiet is not None:       # held back until their quiet hours end
-                owed = Owed(timers=(NewTimer(REMIND, quiet, dict(p)),))
-                await self.store.write_owed(owed, hosted.id, now)
-                self._committed(owed)
-                return
             how = how_of(notify)
             if how == "none":
                 return
             turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
+            if await self.store.last_owed_at(hosted.id, f"{turn_key}{p.get('n')}") is not None:
+                return      # this one was owed already (a duplicate timer): once each
             last = await self.store.last_owed_at(hosted.id, turn_key)
-            gap = p.get("gap", DAY if p.get("deadline") is None else 6 * HOUR)
-            # never closer than planned (a minute's slack: 0.8 - 0.5 of a deadline in floating
-            # point is a hair more than the gap planned), so ones bunched after quiet hours merge
-            if last is not None and now - last < gap - 60.0:
-                later = last + gap
-                if p.get("deadline") is None or later < p["deadline"]:
-                    owed = Owed(timers=(NewTimer(REMIND, later, dict(p)),))
-                    await self.store.write_owed(owed, hosted.id, now)
-                    self._committed(owed)
+            if last is not None and last + REMIND_GAP > now:
+                await later(last + REMIND_GAP)   # one held back by quiet hours moves the next
+                return
+            quiet = quiet_until(notify, now)
+            if quiet is not None:       # held back until their quiet hours end
+                await later(quiet)
                 return
             payload = {"seat": p["seat"], "user": user, "deadline": p.get("deadline"),
                        "n": p.get("n"), "guild": hosted.guild_id, "phase": p["phase"],
@@ -246,7 +260,7 @@ class Absence:
         if hosted.seats[seat].user_id == hosted.host_id:
             await self.store.set_host(hosted.id, others[0].user_id, now=self.clock())
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
-            await self.store.write_owed(owed, hosted.id)
+            await self.store.write_owed(owed, hosted.id, self.clock())
             self._committed(owed)
         await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
         self.forget(hosted.id)
@@ -261,18 +275,21 @@ class Absence:
 
     async def channel_gone(self, channel_id):
         """The game's channel or thread was deleted: the game is closed as abandoned, its
-        players told by DM; its record and results stay. The game id, or None."""
+        players told by DM; its record and results stay. What the channel still owed is given
+        up (the players of a game that ended there unseen are told by DM). The game id closed,
+        or None."""
         hosted = await self.game_in_channel(channel_id)
-        if hosted is None:
-            return None
-        async with self.lock(hosted.id):
-            hosted = await self._reload(hosted.id)
-            if hosted is None or not hosted.is_open:
-                return None
-            await self._cancel(hosted, reason="channel_gone", dm_key="bot.closed.channel_gone")
-        await self.store.fail_outbox_lane(f"c{channel_id}", "channel gone", now=self.clock())
+        closed = None
+        if hosted is not None:
+            async with self.lock(hosted.id):
+                hosted = await self._reload(hosted.id)
+                if hosted is not None and hosted.is_open:
+                    await self._cancel(hosted, reason="channel_gone",
+                                       dm_key="bot.closed.channel_gone")
+                    closed = hosted.id
+        await self._fail_lane(f"c{channel_id}", "channel gone", told=closed)
         self._channels.pop(channel_id, None)
-        return hosted.id
+        return closed
 
     async def _on_idle(self, timer):
         async with self.lock(timer.game_id):
@@ -300,7 +317,7 @@ class Absence:
                            key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
                 dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
                        key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
-            await self.store.write_owed(owed, hosted.id)
+            await self.store.write_owed(owed, hosted.id, self.clock())
             self._committed(owed)
 
     async def _on_lobby_expire(self, timer):

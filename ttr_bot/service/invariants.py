@@ -7,13 +7,19 @@ human with no deadline (that game's idle timer then closes it after 30 days of n
   a computer player to move      a bot_move timer for the game's current seq
   a human to move, a deadline    a deadline timer for that very turn (phase, turn, seat)
   a human away, cover mode       a cover timer for that turn (when the game has no deadline)
+  a human to move, a reminder    a remind timer for each reminder of that turn the schedule
+  still due by the schedule      (turns.reminder_plan) puts later than now
   no deadline                    the idle timer
   an open vote                   its vote_expire timer
   a lobby                        its lobby_expire timer
-Reminders are not required: they are a courtesy and the last of a turn leaves none behind.
+A reminder's schedule starts when its turn began: the `started` of the turn's deadline timer
+or reminders; with none left, the latest a turn's start can be known for sure (the last action
+of another seat, or the lobby's opening during the starting ticket choice), so a reminder that
+went out, or was dropped by the schedule's rules, is never expected again (the last of a turn
+leaves none behind).
 Repairs are the timers the change that owed them would have written, due when the original
 would have been (or now, if that has passed); a duplicate is harmless (every handler checks
-that what its timer is about is still so). Mixed into GameService.
+that what its timer is about is still so; a reminder goes out once). Mixed into GameService.
 """
 import logging
 from dataclasses import dataclass
@@ -29,8 +35,11 @@ from .turns import (
     IDLE_DAYS,
     LOBBY_DAYS,
     LOBBY_EXPIRE,
+    REMIND,
     VOTE_EXPIRE,
     is_turn,
+    reminder_plan,
+    reminder_timer,
     turn_of,
 )
 
@@ -118,6 +127,7 @@ class TimerInvariants:
                            for t in kinds.get(COVER, ())):
                     missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "
                             "no cover timer", COVER, now + self.bot_delay, key)
+            out += await self._missing_reminders(hosted, seat, key, kinds, now)
         if not opts.deadline and not kinds.get(IDLE):
             missing("no deadline and no idle timer (it would never be closed)", IDLE,
                     hosted.updated_at + IDLE_DAYS * DAY, {})
@@ -127,3 +137,37 @@ class TimerInvariants:
             missing(f"vote {vote.id} is open with no vote_expire timer", VOTE_EXPIRE,
                     vote.expires_at, {"vote": vote.id})
         return out
+
+    async def _missing_reminders(self, hosted, seat, key, kinds, now):
+        """The reminders of `seat`'s turn still due by the schedule with no timer."""
+        opts = hosted.settings
+        mine = [t for t in kinds.get(REMIND, ())
+                if t.payload.get("seat") == seat and is_turn(hosted.game, t.payload)]
+        started = await self._turn_began(hosted, seat, key, kinds, mine)
+        if started is None:
+            return []
+        have = {t.payload.get("n") for t in mine}
+        deadline = started + opts.deadline * HOUR if opts.deadline else None
+        info = hosted.seats[seat]
+        return [Problem(hosted.id, f"seat {seat + 1} ({info.name}) is to move with reminder "
+                        f"{n} of the turn due and no remind timer for it",
+                        reminder_timer(key, n, at, started, deadline))
+                for n, at in reminder_plan(opts, started) if at > now and n not in have]
+
+    async def _turn_began(self, hosted, seat, key, kinds, reminders):
+        """When `seat`'s current turn began, or the latest it can have begun (None: unknown).
+        Of several starts (a seat handed over and back), the earliest: a reminder is expected
+        only where it surely is."""
+        starts = [t.payload["started"] for t in (*kinds.get(DEADLINE, ()), *reminders)
+                  if t.payload.get("seat") == seat and is_turn(hosted.game, t.payload)
+                  and t.payload.get("started") is not None]
+        if starts:
+            return min(starts)
+        if hosted.settings.deadline:
+            return hosted.updated_at        # as the deadline's own repair has it
+        if key["phase"] == "setup":         # every seat's began at the start, after the lobby
+            row = await self.store.get_game(hosted.id)
+            return row.created_at if row is not None else None
+        # in play, a turn begins with the action that ends the one before it: another seat's
+        # (or a bot's for an absent player, which is not counted: earlier is safe)
+        return await self.store.last_acted_at(hosted.id, seat)

@@ -52,8 +52,26 @@ class OutboxAccess:
         closed = None
         if lane.startswith("c"):
             closed = await self._close_for(int(lane[1:]), reason)
-        await self.store.fail_outbox_lane(lane, f"given up: {reason}", now=self.clock())
+        await self._fail_lane(lane, f"given up: {reason}", told=closed)
         return closed
+
+    async def _fail_lane(self, lane, error, told=None):
+        """Every row the destination owes is given up. A game whose end (its final post, its
+        closing post) was among them, and whose players were not told otherwise (`told`: the
+        game closed for this very reason, which said so by DM), has its players told by DM
+        that it ended where the bot could not post: nobody learns a game's end from nowhere."""
+        ended = {r.game_id for r in await self.store.owed_in_lane(lane)
+                 if r.game_id is not None and r.game_id != told and
+                 (r.kind == "cancel" or (r.kind == "turn" and r.payload.get("over")))}
+        await self.store.fail_outbox_lane(lane, error, now=self.clock())
+        for game_id in sorted(ended):
+            hosted = await self.load(game_id)
+            if hosted is None:
+                continue
+            await self.owe([dm_row(u, "bot.closed.unseen", game_id=game_id,
+                                   key_id=f"unseen:{game_id}:{u}",
+                                   channel=f"<#{hosted.channel_id}>")
+                            for u in hosted.user_ids()], game_id)
 
     async def guild_gone(self, guild_id):
         """The bot was removed from the server (GUILD_DELETE without `unavailable`): its open
@@ -68,8 +86,7 @@ class OutboxAccess:
                 closed.append(game_id)
         for block in await self.store.lane_blocks():
             if block.guild_id == guild_id:
-                await self.store.fail_outbox_lane(block.lane, "given up: removed",
-                                                  now=self.clock())
+                await self._fail_lane(block.lane, "given up: removed")
         return closed
 
     async def _close_for(self, channel_id, reason):

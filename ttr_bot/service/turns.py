@@ -5,7 +5,7 @@ Timer kinds (rows in the store, fired by the scheduler, handled in absence.py):
   bot_move      a computer player's move after a short pause {seq}
   deadline      a turn's time runs out: a medium computer player plays that one turn
                 {phase, turn, seat, started, limit}
-  remind        the player to move has not moved {phase, turn, seat, n, deadline}
+  remind        the player to move has not moved {phase, turn, seat, n, deadline, started}
   cover         a player away (cover mode) is to move: a computer plays for them {phase, turn, seat}
   expel         three turns in a row ran out: the seat goes to a computer player {seat}
   idle          no action for 30 days in a game without a deadline: closed as abandoned
@@ -36,9 +36,10 @@ DEADLINES = (0, 12, 24, 48, 72, 168)            # hours; 0: none
 DEFAULT_DEADLINE = 48
 REMINDS = (0, 12, 24, 48)                       # hours before the first reminder; 0: none
 DEFAULT_REMIND = 24                             # a day without a move: one nudge, not a nag
-MAX_REMINDERS = 3                               # per turn, at most one a day, without a deadline
-REMIND_AT = (0.5, 0.8)                          # of the deadline; never closer than planned
-                                                # (`gap`: reminders held back merge, absence.py)
+MAX_REMINDERS = 3                               # per turn
+REMIND_AT = (0.5, 0.8)                          # of the deadline (see reminder_plan)
+REMIND_GAP = DAY                                # never two reminders of a turn within a day
+REMIND_MARGIN = 2 * HOUR                        # none later than this before the deadline
 AWAY_MODES = ("pause", "cover")
 DEFAULT_AWAY = "pause"                          # friends wait for a friend on holiday
 MAX_AWAY_DAYS = 14                              # one period; and in all, in any AWAY_WINDOW_DAYS
@@ -86,26 +87,51 @@ def is_turn(game, key):
     return game.phase == "play" and game.turn == key.get("turn")
 
 
+def reminder_plan(options, started):
+    """[(n, time)] of the reminders of a human's turn that began at `started`, n from 1.
+    With a deadline: at half of it and at four fifths; without: `remind` hours after the start,
+    then a day apart (or `remind` hours, if longer). A reminder is never planned within
+    REMIND_GAP (a day) of the one before it: its time becomes max(planned, previous + a day),
+    and it is dropped if that is later than REMIND_MARGIN (2 h) before the deadline; three at
+    most. So a 12, 24 or 48 h deadline gets one reminder, a 72 h or a week's two. When they
+    fire, the same rule holds against the reminder actually sent before (absence.py: one held
+    back by quiet hours moves the next), so reminders never bunch."""
+    if options.deadline:
+        limit = options.deadline * HOUR
+        planned = [started + share * limit for share in REMIND_AT]
+        end = started + limit - REMIND_MARGIN
+    elif options.remind:
+        first = options.remind * HOUR
+        planned = [started + first + n * max(first, DAY) for n in range(MAX_REMINDERS)]
+        end = None
+    else:
+        return []
+    out = []
+    for at in planned[:MAX_REMINDERS]:
+        if out:
+            at = max(at, out[-1][1] + REMIND_GAP)
+        if end is not None and at > end:
+            break
+        out.append((len(out) + 1, at))
+    return out
+
+
+def reminder_timer(key, n, at, started, deadline):
+    return NewTimer(REMIND, at, {**key, "n": n, "deadline": deadline, "started": started})
+
+
 def turn_timers(game, seat, options, now):
     """The timers of a human's turn that begins now: its deadline and reminders (without a
-    deadline, the idle timer is set by the caller on every action). A reminder's `gap` is how
-    close to the previous one of the turn it may come: as planned (three tenths of the
-    deadline, at most a day), a day without a deadline."""
+    deadline, the idle timer is set by the caller on every action)."""
     key = turn_of(game, seat)
     out = []
+    deadline = None
     if options.deadline:
         limit = options.deadline * HOUR
         deadline = now + limit
         out.append(NewTimer(DEADLINE, deadline, {**key, "started": now, "limit": limit}))
-        gap = min(DAY, (REMIND_AT[1] - REMIND_AT[0]) * limit)
-        for n, share in enumerate(REMIND_AT, 1):
-            out.append(NewTimer(REMIND, now + share * limit,
-                                {**key, "n": n, "deadline": deadline, "gap": gap}))
-    elif options.remind:
-        first = options.remind * HOUR
-        for n in range(MAX_REMINDERS):
-            out.append(NewTimer(REMIND, now + first + n * max(first, DAY),
-                                {**key, "n": n + 1, "deadline": None, "gap": DAY}))
+    for n, at in reminder_plan(options, now):
+        out.append(reminder_timer(key, n, at, now, deadline))
     return out
 
 

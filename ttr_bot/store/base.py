@@ -218,6 +218,11 @@ class Store(ABC):
         without gaps, N equal to the game's seq. Anything else raises CorruptLog."""
 
     @abstractmethod
+    async def last_acted_at(self, game_id: int, not_by: int) -> float | None:
+        """When a seat other than `not_by` last acted itself (an action with an actor other than
+        `not_by`; the bot's own, with none, do not count); None if none did."""
+
+    @abstractmethod
     async def load_snapshot(self, game_id: int) -> Snapshot | None:
         """The latest state; None before the game started. CorruptSnapshot if it is unreadable
         or does not match the game's seq."""

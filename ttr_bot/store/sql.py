@@ -412,6 +412,12 @@ class SqlStore(Store):
             await self._write_owed(db, game_id, owed, now)
             return new_seq
 
+    async def last_acted_at(self, game_id: int, not_by: int) -> float | None:
+        value = await self._auto.fetchval(
+            "SELECT created_at FROM actions WHERE game_id = $1 AND actor IS NOT NULL "
+            "AND actor != $2 ORDER BY seq DESC LIMIT 1", game_id, not_by)
+        return float(value) if value is not None else None
+
     async def load_actions(self, game_id: int) -> list[ActionRecord]:
         # one statement, so one snapshot of the data: the log and the seq it must reach
         rows = await self._auto.fetch(
