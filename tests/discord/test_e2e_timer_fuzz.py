@@ -103,6 +103,11 @@ class CrashingPool:
             raise WorkerTimeout("the task ran over its time")
         return await self.inner.run(function, *args, timeout=timeout, first=first)
 
+    async def run_each(self, function, *args, timeout=None):
+        if self.mode == "lost":
+            raise WorkerLost("no worker could start (34 tries in a row)")
+        return await self.inner.run_each(function, *args, timeout=timeout)
+
     async def close(self):
         await self.inner.close()
 

@@ -59,3 +59,33 @@ def test_quiet_hours_end_strictly_later_on_both_passes_of_a_fall_back(zone, year
         assert until > now                      # never "quiet until now": no re-arming at once
         assert until - now <= 26 * 3600         # the end is the next one, not a day later
         assert quiet_until(settings_, until) is None
+
+
+# ----- the cases the property generalises ----------------------------------------------------------
+def test_quiet_hours_ending_inside_the_second_pass_of_a_fall_back_hour_end_later():
+    """Europe/Berlin, 27 October 2024: 02:00-03:00 comes twice. Quiet hours ending at 02:30,
+    read at 02:10 of the second pass, said "quiet until now" and the reminder was re-armed at
+    once, over and over. Now: quiet until 02:30 of the second pass, strictly later."""
+    settings = {"tz": "Europe/Berlin", "quiet": [22 * 60, 2 * 60 + 30]}
+    now = datetime(2024, 10, 27, 1, 10, tzinfo=timezone.utc).timestamp()   # 02:10 CET
+    until = quiet_until(settings, now)
+    assert until == datetime(2024, 10, 27, 1, 30, tzinfo=timezone.utc).timestamp()
+    assert quiet_until(settings, until) is None
+    first = datetime(2024, 10, 27, 0, 10, tzinfo=timezone.utc).timestamp()  # 02:10 CEST
+    assert quiet_until(settings, first) == datetime(2024, 10, 27, 0, 30,
+                                                    tzinfo=timezone.utc).timestamp()
+
+
+def test_quiet_hours_follow_daylight_saving():
+    berlin = {"tz": "Europe/Berlin", "quiet": [22 * 60, 8 * 60]}
+    utc = timezone.utc
+    # the night clocks go forward (31 March 2024): 22:00 CET to 08:00 CEST is 9 hours
+    at = datetime(2024, 3, 30, 21, 30, tzinfo=utc).timestamp()           # 22:30 CET
+    assert quiet_until(berlin, at) == datetime(2024, 3, 31, 6, tzinfo=utc).timestamp()
+    # the night they go back (27 October 2024): 22:00 CEST to 08:00 CET is 11 hours
+    at = datetime(2024, 10, 26, 20, 30, tzinfo=utc).timestamp()          # 22:30 CEST
+    assert quiet_until(berlin, at) == datetime(2024, 10, 27, 7, tzinfo=utc).timestamp()
+    assert quiet_until(berlin, datetime(2024, 10, 27, 7, tzinfo=utc).timestamp()) is None
+    day = {"tz": "Asia/Bangkok", "quiet": [13 * 60, 14 * 60]}            # a window by day
+    at = datetime(2024, 5, 1, 6, 30, tzinfo=utc).timestamp()             # 13:30 in Bangkok
+    assert quiet_until(day, at) == datetime(2024, 5, 1, 7, tzinfo=utc).timestamp()

@@ -368,16 +368,3 @@ async def test_a_reminder_owed_before_the_player_moved_is_not_delivered(db_path,
 
 
 # ----- quiet hours on the autumn clock change (defect 5) -----------------------------------------
-def test_quiet_hours_ending_inside_the_second_pass_of_a_fall_back_hour_end_later():
-    """Europe/Berlin, 27 October 2024: 02:00-03:00 comes twice. Quiet hours ending at 02:30,
-    read at 02:10 of the second pass, said "quiet until now" and the reminder was re-armed at
-    once, over and over. Now: quiet until 02:30 of the second pass, strictly later."""
-    from ttr_bot.service.notify import quiet_until
-    settings = {"tz": "Europe/Berlin", "quiet": [22 * 60, 2 * 60 + 30]}
-    now = datetime(2024, 10, 27, 1, 10, tzinfo=timezone.utc).timestamp()   # 02:10 CET
-    until = quiet_until(settings, now)
-    assert until == datetime(2024, 10, 27, 1, 30, tzinfo=timezone.utc).timestamp()
-    assert quiet_until(settings, until) is None
-    first = datetime(2024, 10, 27, 0, 10, tzinfo=timezone.utc).timestamp()  # 02:10 CEST
-    assert quiet_until(settings, first) == datetime(2024, 10, 27, 0, 30,
-                                                    tzinfo=timezone.utc).timestamp()

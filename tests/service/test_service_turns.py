@@ -22,7 +22,6 @@ from tests.service.svckit import (
 from tests.store.dbkit import DRIVERS
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
-from ttr_bot.service.notify import quiet_until
 from ttr_bot.service.turns import DAY, HOUR
 
 pytestmark = pytest.mark.asyncio
@@ -109,21 +108,6 @@ async def test_missed_reminders_are_sent_once_after_downtime(db_path, clock):
     await run_timers(svc)
     assert len(await owed(store, "reminder")) == 1
     await svc.close()
-
-
-def test_quiet_hours_follow_daylight_saving():
-    berlin = {"tz": "Europe/Berlin", "quiet": [22 * 60, 8 * 60]}
-    utc = timezone.utc
-    # the night clocks go forward (31 March 2024): 22:00 CET to 08:00 CEST is 9 hours
-    at = datetime(2024, 3, 30, 21, 30, tzinfo=utc).timestamp()           # 22:30 CET
-    assert quiet_until(berlin, at) == datetime(2024, 3, 31, 6, tzinfo=utc).timestamp()
-    # the night they go back (27 October 2024): 22:00 CEST to 08:00 CET is 11 hours
-    at = datetime(2024, 10, 26, 20, 30, tzinfo=utc).timestamp()          # 22:30 CEST
-    assert quiet_until(berlin, at) == datetime(2024, 10, 27, 7, tzinfo=utc).timestamp()
-    assert quiet_until(berlin, datetime(2024, 10, 27, 7, tzinfo=utc).timestamp()) is None
-    day = {"tz": "Asia/Bangkok", "quiet": [13 * 60, 14 * 60]}            # a window by day
-    at = datetime(2024, 5, 1, 6, 30, tzinfo=utc).timestamp()             # 13:30 in Bangkok
-    assert quiet_until(day, at) == datetime(2024, 5, 1, 7, tzinfo=utc).timestamp()
 
 
 async def test_quiet_hours_hold_a_reminder_back_over_a_dst_change(db_path):

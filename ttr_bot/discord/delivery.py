@@ -26,6 +26,7 @@ from ..bounded import KeyedLocks, LRUDict
 from ..i18n import LOCALES, normalize, t
 from ..render import closeup_contents
 from ..service import CANCELLED, GAME_HINTS, GAME_LANGUAGE
+from ..workers import WorkerLost
 from . import components, finale, turn_card
 from .card_text import (
     board_alt,
@@ -248,6 +249,8 @@ class Delivery(HandMessages):
             try:
                 private = [await self.bot.locale_for_user(u) for u in humans]
                 await self.bot.pictures.warm(board, loc, private)
+            except WorkerLost as exc:   # the pool's trouble: the pictures are built when drawn
+                log.info("could not prepare the pictures of game %s: %r", game_id, exc)
             except Exception:
                 log.exception("could not prepare the pictures of game %s", game_id)
         task = asyncio.get_running_loop().create_task(warm(), name=f"ttr-warm-{game_id}")
