@@ -72,6 +72,15 @@ class Context:
         self.to_borrow = [r for r in self.plan.routes if owner[r] >= 0 and owner[r] != v.seat]
         self.demand = color_demand(info, self.to_claim, self.hand, owner)
 
+    @property
+    def payable(self):
+        """Routes we may claim and whose count test our hand passes, in board order (once per
+        decision)."""
+        p = self.__dict__.get("_payable")
+        if p is None:
+            p = self._payable = self.info.payable_claims(self.v, self.seat, self.trains, self.hand)
+        return p
+
     def claimable(self, r):
         """May we claim route r (whatever our cards)?"""
         v = self.v
@@ -254,9 +263,7 @@ class MediumAgent(Agent):
         locomotives they take."""
         info = ctx.info
         ranked = []
-        for r in range(info.n_routes):
-            if not ctx.claimable(r) or not could_afford(info, r, ctx.hand):
-                continue
+        for r in ctx.payable:
             if info.length[r] < 3 and ctx.trains > 6 and not ctx.last_turn:
                 continue
             ranked.append((self.filler_rank(ctx, r), -r))
@@ -305,10 +312,9 @@ class MediumAgent(Agent):
         info = ctx.info
         gains = TicketGains(info, ctx.own, ctx.v.tickets)
         ranked = []
-        for r in range(info.n_routes):
-            if ctx.claimable(r) and could_afford(info, r, ctx.hand):
-                gain = info.points[r] + gains.gain(*info.ends[r])
-                ranked.append((gain - (tunnel_penalty if info.routes[r].tunnel else 0), -r))
+        for r in ctx.payable:
+            gain = info.points[r] + gains.gain(*info.ends[r])
+            ranked.append((gain - (tunnel_penalty if info.routes[r].tunnel else 0), -r))
         return ranked
 
     def hurry_move(self, ctx):
