@@ -125,9 +125,13 @@ class SqliteStore(SqlStore):
     async def open(self) -> None:
         if self._db is not None:
             return
+        connecting = aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
         try:
-            db = await aiosqlite.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
+            db = await connecting
         except sqlite3.Error as exc:
+            # aiosqlite (0.22) asks its thread to stop without waiting for it: wait here, or it
+            # answers a loop that may be closed by then (an error in the thread, on stderr)
+            await asyncio.to_thread(connecting._thread.join, 5)
             raise StoreError(f"cannot open the SQLite database {self.path} ({exc}); check the "
                              "path and that the bot may write there") from exc
         try:
