@@ -12,6 +12,7 @@ from tests.discord.test_e2e_refusals import wait_until
 from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.outbox import KEEP_SENT, KEEP_VOTES
 from ttr_bot.i18n import t
+from ttr_bot.service import Lane
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.owed import notice_row
 from ttr_bot.service.turns import DAY
@@ -70,7 +71,7 @@ async def test_sent_and_given_up_rows_and_closed_votes_are_pruned_while_a_lane_i
         await service.owe([notice_row(lobby, "bot.return.done", name="y")], lobby.id)
 
         async def lane_busy():
-            return fake.held_quiet > 0 and f"c{busy.id}" in table.bot.outbox._busy
+            return fake.held_quiet > 0 and Lane.channel(busy.id) in table.bot.outbox._busy
         assert await wait_until(lane_busy)
         table.clock.advance(max(KEEP_SENT, KEEP_VOTES) + DAY)
 

@@ -168,7 +168,7 @@ async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(sv
 
     async def hand_rows(user):
         return [r for r in await svc.owed_messages() if r.kind == "hand"
-                and r.payload["user"] == user]
+                and r.message.user == user]
     loaded = await svc.load(game_id)
     seat = loaded.game.current
     before = len(await hand_rows(users[seat]))
@@ -178,7 +178,7 @@ async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(sv
     eff = await svc.act(game_id, users[seat], DrawCard(seat), eff.seq)
     assert seat not in eff.to_move
     owed = await hand_rows(users[seat])
-    assert len(owed) == before + 1 and owed[-1].payload["why"] is None
+    assert len(owed) == before + 1 and owed[-1].message.why is None
 
 
 async def test_someone_not_playing_is_refused(svc, db_path):

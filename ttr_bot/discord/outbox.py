@@ -65,7 +65,7 @@ class OutboxWorker(Refusals):
         self._idle = asyncio.Event()
         self._resting_until = None     # clock time the loop sleeps until with nothing to send
         self._last_purge = None
-        self._blocks = {}              # lane -> LaneBlock, as last read
+        self._blocks = {}              # Lane -> DestinationBlock, as last read
 
     @property
     def service(self):
@@ -195,7 +195,7 @@ class OutboxWorker(Refusals):
     async def _deliver_refused(self, lane, unit):
         tried = True
         try:
-            caught = await self._catch_up(lane) if lane.startswith("c") else False
+            caught = await self._catch_up(lane) if lane.is_channel else False
             if caught is not False:
                 tried = caught is not None
                 return
@@ -236,15 +236,15 @@ class OutboxWorker(Refusals):
             posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
                                             self.send_timeout)
         except discord.Forbidden as exc:
-            if head.lane.startswith("c") and exc.code in REFUSED:
+            if head.lane.is_channel and exc.code in REFUSED:
                 await self._refused_destination(head, exc)
                 return False
             await self._refused(head, ids, exc)
             return False
         except discord.NotFound as exc:
-            if head.lane.startswith("c") and exc.code == 10003:
-                log.info("channel %s is gone: closing its game", head.lane[1:])
-                await service.channel_gone(int(head.lane[1:]))  # gives up what it owes
+            if head.lane.is_channel and exc.code == 10003:
+                log.info("channel %s is gone: closing its game", head.lane.channel_id)
+                await service.channel_gone(head.lane.channel_id)  # gives up what it owes
                 await service.delivered(ids, error="channel gone")
                 return False
             await self._refused(head, ids, exc)
@@ -255,7 +255,7 @@ class OutboxWorker(Refusals):
             await self._retry(head, min(300.0, 2.0 ** head.attempts))
             return False
         except discord.HTTPException as exc:
-            if head.lane.startswith("c") and exc.code in REFUSED:   # archived, locked: 400
+            if head.lane.is_channel and exc.code in REFUSED:   # archived, locked: 400
                 await self._refused_destination(head, exc)
                 return False
             await self._refused(head, ids, exc)
@@ -302,7 +302,7 @@ def _next_unit(rows):
     if head.kind == "hand":
         for r in live[1:]:
             if r.kind != "hand" or r.game_id != head.game_id or \
-                    r.payload.get("user") != head.payload.get("user") or r.due_at > head.due_at:
+                    r.message.user != head.message.user or r.due_at > head.due_at:
                 break
             merged.append(r)
         if merged:              # the newest row speaks for the state; the others fold in

@@ -7,7 +7,7 @@ the host (and a member with Manage Server, `is_admin`) adds computer players and
 a table is the host's to set, as on Board Game Arena.
 """
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
@@ -19,6 +19,7 @@ from .effects import Effects, ServiceError
 from .hints import GAME_HINTS
 from .hosted import CANCELLED, LOBBY, HostedGame
 from .levels import BOT_LEVELS
+from .messages import ClosingPost
 from .owed import channel_row, dm_row
 from .turns import (
     AWAY_MODES,
@@ -236,8 +237,7 @@ class Lobby:
     async def _cancel(self, hosted, *, reason=None, handover=None, dm_key=None):
         """Under the game's lock. The channel is told (with `reason` and the last human's
         `handover`, if that is why); with `dm_key`, every human by DM too."""
-        payload = {"reason": reason, "handover": None if handover is None else asdict(handover)}
-        rows = [channel_row(hosted, "cancel", payload, key=f"cancel:{hosted.id}")]
+        rows = [channel_row(hosted, ClosingPost(reason, handover), key=f"cancel:{hosted.id}")]
         if dm_key is not None:
             rows += [dm_row(u, dm_key, game_id=hosted.id, key_id=f"closed:{hosted.id}:{u}",
                             channel=f"<#{hosted.channel_id}>")

@@ -26,6 +26,16 @@ Nothing here is a Discord object: the rows are plain data the adapter turns into
 """
 from ..store import NewTimer, OutboxItem, Owed
 from .effects import changed_seats
+from .messages import (
+    DirectMessage,
+    HandUpdate,
+    Lane,
+    Notice,
+    StartPost,
+    ThinkingEdit,
+    TurnPost,
+    kind_of,
+)
 from .notify import how_of, quiet_until
 from .turns import (
     BOT_MOVE,
@@ -42,37 +52,42 @@ from .turns import (
 
 
 def channel_lane(channel_id):
-    return f"c{channel_id}"
+    return Lane.channel(channel_id)
 
 
 def user_lane(user_id):
-    return f"u{user_id}"
+    return Lane.user(user_id)
 
 
 def later_lane(user_id):
-    return f"q{user_id}"
+    return Lane.later(user_id)
 
 
-def channel_row(hosted, kind, payload, *, key=None, held=False, seq=None):
-    return OutboxItem(kind, channel_lane(hosted.channel_id), payload, key=key, held=held,
-                      seq=hosted.seq if seq is None else seq, game_id=hosted.id)
+def owed_row(lane, message, *, key=None, held=False, seq=None, due_at=None, game_id=None):
+    """The store's outbox item for `message` (messages.py) owed to `lane`."""
+    return OutboxItem(kind_of(message), str(lane), message.to_payload(), key=key, held=held,
+                      seq=seq, due_at=due_at, game_id=game_id)
+
+
+def channel_row(hosted, message, *, key=None, held=False, seq=None):
+    return owed_row(channel_lane(hosted.channel_id), message, key=key, held=held,
+                    seq=hosted.seq if seq is None else seq, game_id=hosted.id)
 
 
 def notice_row(hosted, key, ping=(), key_id=None, **params):
-    return channel_row(hosted, "notice", {"key": key, "params": params, "ping": list(ping)},
-                       key=key_id)
+    return channel_row(hosted, Notice(key, params, tuple(ping)), key=key_id)
 
 
 def hand_row(hosted, seat, why=None, *, due_at=None, seq=None):
     user = hosted.seats[seat].user_id
     lane = later_lane(user) if due_at is not None else user_lane(user)
-    return OutboxItem("hand", lane, {"seat": seat, "user": user, "why": why},
-                      seq=hosted.seq if seq is None else seq, due_at=due_at, game_id=hosted.id)
+    return owed_row(lane, HandUpdate(seat, user, why), seq=hosted.seq if seq is None else seq,
+                    due_at=due_at, game_id=hosted.id)
 
 
 def dm_row(user_id, key, *, game_id=None, key_id=None, **params):
-    return OutboxItem("dm", user_lane(user_id), {"key": key, "params": params, "game": game_id},
-                      key=key_id, game_id=game_id)
+    return owed_row(user_lane(user_id), DirectMessage(key, params, game_id), key=key_id,
+                    game_id=game_id)
 
 
 def turn_ended(public):
@@ -135,7 +150,7 @@ class Owing:
                 timers.append(NewTimer(EXPEL, now, {"seat": seat, "timeouts": count}))
         elif by is None and held.timeouts:
             timeouts[held.number] = 0
-        turn = {"events": public, "over": game.over, "by": by, "seat": seat,
+        turn = {"events": tuple(public), "over": game.over, "by": by, "seat": seat,
                 "next": None if game.over else game.to_move()[0], "computers": not humans}
         if ended:
             drop += list(TURN_KINDS)
@@ -157,10 +172,10 @@ class Owing:
             # a turn that hands over to a computer player is held too: the computers' turns
             # fold into the card of the next human to move (or the end), one post, not many
             to_computer = ended and _computer_next(after)
-            rows.insert(0, channel_row(after, "turn", turn,
+            rows.insert(0, channel_row(after, TurnPost(**turn),
                                        held=not (ended or game.over) or to_computer))
             if to_computer and not before.seats[seat].is_bot:
-                rows.insert(1, channel_row(after, "thinking", {"seat": seat}))
+                rows.insert(1, channel_row(after, ThinkingEdit(seat)))
             for s in _hands_owed(public, seat, seat_done):
                 if not after.seats[s].is_bot and not game.over:
                     rows.append(hand_row(after, s, _why(public, s)))
@@ -170,7 +185,7 @@ class Owing:
         """The start post, everyone's first hand message (with the ticket choice), and the
         clock of everyone's starting ticket choice."""
         now = self.clock()
-        rows = [channel_row(hosted, "start", {})]
+        rows = [channel_row(hosted, StartPost())]
         timers = []
         for s in hosted.humans():
             rows.append(hand_row(hosted, s, "start"))
