@@ -123,5 +123,4 @@ class SeatHandover:
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
         self._committed(owed)
         hosted = await self._reload(hosted.id)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, to_move=hosted.game.to_move(),
-                       handover=handover, bot_turn=self._bot_to_move(hosted))
+        return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

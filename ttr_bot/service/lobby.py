@@ -223,9 +223,7 @@ class Lobby:
                 raise ServiceError("service.already_started") from None
             self._committed(owed)
             hosted = await self._reload(hosted.id)
-            return Effects(hosted.id, hosted.channel_id, 0, started=True,
-                           changed=set(range(n)), to_move=game.to_move(),
-                           bot_turn=self._bot_to_move(hosted))
+            return Effects(hosted.id, 0, to_move=game.to_move())
 
     async def cancel(self, channel_id, user_id, *, is_admin=False):
         hosted = await self._channel_game(channel_id)
@@ -247,8 +245,7 @@ class Lobby:
                                     owed=owed)
         self.forget(hosted.id)
         self._committed(owed)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True,
-                       handover=handover)
+        return Effects(hosted.id, hosted.seq, cancelled=True, handover=handover)
 
     async def _lobby(self, channel_id):
         hosted = await self._channel_game(channel_id)
