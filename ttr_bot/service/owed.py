@@ -2,27 +2,27 @@
 transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
 timers. Mixed into GameService.
 
-Outbox rows (kind: payload), by lane: "c<channel>" the game's channel, in order; "u<user>" a
-player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
-  start      {}                                   the start post (and the lobby message's end)
-  turn       {events, over, by, seat, next, deadline, ping, silent, away_until, computers}
-             one action's public events; `held` until its turn ends, then the row that ends it
-             carries the whole turn in one post (by: "timeout" / "away" when a computer played
-             for an absent player; next: the seat to move)
-  handover   {seat, name, user_id, level, reason, by, host_id}
-             A turn that hands over to a computer player is held as well: the computers'
-             turns fold into the card of the next human to move (or of the end).
-  thinking   {seat}                               a human's move handed over to computers: the
-             last card loses its buttons and says they are thinking (one edit)
-  cancel     {reason, handover}
-  notice     {key, params, ping}                  a line in the channel (ping: users mentioned)
-  reminder   {seat, user, deadline, n}            "still your turn" in the channel
-  vote / vote_result {vote}                       the vote with its buttons / how it ended
-  hand       {seat, user, why}                    the player's living hand message: edited in
-             place, or (why: start, turn, offer, tunnel, end) sent anew with a notification;
-             once per turn for the mover (at its end), not at each step
-  dm         {key, params, game}                  a short private message
-Nothing here is a Discord object: the rows are plain data the adapter turns into messages.
+Every row is built from one typed message of messages.py (its `kind` and stored JSON come from
+the message's class and `to_payload`), owed to a `Lane`: the game's channel, in order; a
+player's DMs now; a player's DMs held until their quiet hours end. The kinds:
+  StartPost     the start post (and the lobby message's end)
+  TurnPost      one action's public events; `held` until its turn ends, then the row that ends it
+                carries the whole turn in one post (by: "timeout" / "away" when a computer
+                played for an absent player; next: the seat to move). A turn that hands over
+                to a computer player is held as well: the computers' turns fold into the card
+                of the next human to move (or of the end)
+  ThinkingEdit  a human's move handed over to computers: the last card loses its buttons and
+                says they are thinking (one edit)
+  HandoverPost  a computer player took over a seat
+  ClosingPost   the game was cancelled or closed (kind "cancel")
+  Notice        a line in the channel (ping: users mentioned)
+  Reminder      "still your turn", in the channel or by DM
+  VotePost / VoteResult   the vote with its buttons / how it ended
+  HandUpdate    the player's living hand message: edited in place, or (why: start, turn, offer,
+                tunnel, end) sent anew with a notification; once per turn for the mover (at
+                its end), not at each step
+  DirectMessage a short private message
+Nothing here is a Discord object: the messages are plain data the adapter turns into posts.
 """
 from ..store import NewTimer, OutboxItem, Owed
 from .effects import changed_seats
@@ -30,6 +30,7 @@ from .messages import (
     DirectMessage,
     HandUpdate,
     Lane,
+    Message,
     Notice,
     StartPost,
     ThinkingEdit,
@@ -51,19 +52,21 @@ from .turns import (
 )
 
 
-def channel_lane(channel_id):
+def channel_lane(channel_id: int) -> Lane:
     return Lane.channel(channel_id)
 
 
-def user_lane(user_id):
+def user_lane(user_id: int) -> Lane:
     return Lane.user(user_id)
 
 
-def later_lane(user_id):
+def later_lane(user_id: int) -> Lane:
     return Lane.later(user_id)
 
 
-def owed_row(lane, message, *, key=None, held=False, seq=None, due_at=None, game_id=None):
+def owed_row(lane: Lane, message: Message, *, key: str | None = None, held: bool = False,
+             seq: int | None = None, due_at: float | None = None,
+             game_id: int | None = None) -> OutboxItem:
     """The store's outbox item for `message` (messages.py) owed to `lane`."""
     return OutboxItem(kind_of(message), str(lane), message.to_payload(), key=key, held=held,
                       seq=seq, due_at=due_at, game_id=game_id)
