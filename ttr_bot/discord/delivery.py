@@ -126,7 +126,7 @@ class Delivery(HandMessages):
         what it was about is no longer so (a reminder after the move, a game gone), which says
         nothing about whether the channel takes posts again."""
         handler = self.handlers.get(type(row.message))
-        if handler is None:     # messages.Unreadable: refused, so retried, then given up
+        if handler is None:     # messages.Unreadable (the worker gives those up before)
             raise ValueError(f"outbox row {row.id} cannot be read: {row.message!r}")
         token = _posted.set([])
         try:

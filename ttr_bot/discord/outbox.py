@@ -17,7 +17,9 @@ gives up its channel's posts; 5xx, timeouts and connection errors are retried wi
 from a second to five minutes (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
 no send waits on a silent connection for aiohttp's five minutes, none outlives its lease);
 other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
-the error logged and kept on the row.
+the error logged and kept on the row. A row this version cannot read (service/messages.py's
+`Unreadable`: an unknown kind, a payload lacking what its kind needs) is given up at once,
+logged, and the rows behind it go on.
 
 Housekeeping (hourly, busy or not): rows sent or given up more than KEEP_SENT (7 days) ago are
 deleted, with closed votes after KEEP_VOTES (30 days): the tables stay as large as a week's
@@ -35,6 +37,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
+from ..service import Unreadable
 from ..service.clock import cancel_and_wait, sleep
 from .refusals import REFUSED, Refusals
 
@@ -232,6 +235,11 @@ class OutboxWorker(Refusals):
         """Send one unit; True if Discord took it (and it is marked sent)."""
         service = self.service
         ids = _unit_ids(head, parts, merged)
+        if isinstance(head.message, Unreadable):    # trying again cannot help
+            log.error("giving up outbox row %s (%s, game %s): this version cannot read it (%s)",
+                      head.id, head.kind, head.game_id, head.message.error)
+            await service.delivered(ids, error=f"unreadable: {head.message.error}"[:500])
+            return False
         try:
             posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
                                             self.send_timeout)

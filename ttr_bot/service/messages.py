@@ -6,8 +6,8 @@ Each message kind has `KIND` (the outbox row's `kind`), `to_payload()` (the JSON
 in the row) and `from_payload()` (which reads what any version of the bot stored: a field a
 row written before it existed reads as its default, so rows already owed when the bot upgrades
 are still delivered). `parse(kind, payload)` reads a row's message; a kind it does not know or
-a payload it cannot read becomes `Unreadable`, which the adapter refuses like any failed post
-(retried, then given up and logged), so one bad row never stops the others.
+a payload it cannot read becomes `Unreadable`, which the adapter's worker gives up at once
+(logged, the error kept on the row), so one bad row never stops the others.
 
 Nothing here is a Discord object: the adapter turns these values into messages.
 """
@@ -316,7 +316,7 @@ class DirectMessage:
 @dataclass(frozen=True, slots=True)
 class Unreadable:
     """A row this version cannot read (an unknown kind, a payload missing what its kind needs):
-    the adapter refuses it like any post that fails, so it is retried, then given up, logged."""
+    the adapter's worker gives it up at once and logs it."""
     KIND: ClassVar[str] = "unreadable"
     kind: str
     payload: Payload
