@@ -14,6 +14,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import BOT_PERMISSIONS, P
 from tests.service.svckit import run_timers
 from ttr_bot.i18n import t
+from ttr_bot.service import Lane
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.owed import notice_row
 from ttr_bot.service.turns import DAY, HOUR
@@ -87,7 +88,7 @@ async def test_channels_refused_with_hundreds_of_posts_owed_stop_no_other_game(f
     assert await wait_until(healthy_game_delivered), "the healthy game got no posts or DMs"
     for channel, _ in blocked:
         assert len(fake.messages_in(channel)) == before[channel.id]
-        owed = await service.owed_in_lane(f"c{channel.id}")
+        owed = await service.owed_in_lane(Lane.channel(channel.id))
         assert len(owed) >= 165                     # kept owed, not lost
         assert refused(fake, channel) == 1
     table.clock.advance(61)                         # backoff: one more try each, not a loop
@@ -156,7 +157,7 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     assert t("bot.outbox.caught_up", moves=moves) in card.body()
     assert card.v2 and any(c.startswith("ttr:draw:") for c in card.custom_ids())
     assert f":{hosted.seq}:" in next(c for c in card.custom_ids() if c.startswith("ttr:draw:"))
-    assert await table.bot.service.owed_in_lane(f"c{table.channel.id}") == []
+    assert await table.bot.service.owed_in_lane(Lane.channel(table.channel.id)) == []
     assert await table.bot.service.destination_blocks() == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
@@ -179,7 +180,7 @@ async def reminded_while_refused(fake, tmp_path):
     hosted = await service.load(game_id)
     mover, turn = hosted.seats[hosted.game.current].user_id, hosted.game.turn
     await tick(table, 24 * HOUR + 1)                # reminded at half of the deadline
-    lane = f"c{table.channel.id}"
+    lane = Lane.channel(table.channel.id)
     assert [r.kind for r in await service.owed_in_lane(lane)] == ["reminder"]
     while (await service.load(game_id)).game.turn == turn:
         await players[mover].move()
@@ -267,9 +268,9 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
         text = t("bot.closed.no_access", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user)), [m.content for m in fake.dms_to(user)]
         assert "/ttr new" in text and t("bot.perm.send_messages") in text
-    lane = f"c{table.channel.id}"
+    lane = Lane.channel(table.channel.id)
     assert await service.owed_in_lane(lane) == []   # given up, not left pending
-    rows = [r for r in await service.store.pending_outbox(1000) if r.lane == lane]
+    rows = [r for r in await service.store.pending_outbox(1000) if r.lane == str(lane)]
     assert rows == [] and await service.destination_blocks() == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
@@ -288,7 +289,7 @@ async def test_a_game_that_ended_where_the_bot_could_not_post_is_told_by_dm(fake
     await service.cast_vote(vote.id, bob.id, True)
     await table.settle()
     assert (await service.load(game_id)).status == "cancelled"
-    lane = f"c{table.channel.id}"
+    lane = Lane.channel(table.channel.id)
     for _ in range(20):                             # six hours at a time
         await tick(table, 6 * HOUR)
         if not await service.owed_in_lane(lane):
@@ -317,7 +318,7 @@ async def test_removal_from_a_server_closes_its_games(fake, tmp_path):
         text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user))
         assert "/ttr new" in text
-    assert await table.bot.service.owed_in_lane(f"c{table.channel.id}") == []
+    assert await table.bot.service.owed_in_lane(Lane.channel(table.channel.id)) == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -408,7 +409,7 @@ async def test_a_channel_gone_quiet_stalls_no_other_and_gets_its_post_once(fake,
     game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
     service = table.bot.service
     hosted = await service.load(game_id)
-    lane = f"c{quiet.id}"
+    lane = Lane.channel(quiet.id)
 
     async def all_sent():
         return await service.owed_in_lane(lane) == []

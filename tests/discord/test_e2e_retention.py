@@ -12,9 +12,11 @@ from tests.discord.test_e2e_refusals import wait_until
 from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.outbox import KEEP_SENT, KEEP_VOTES
 from ttr_bot.i18n import t
+from ttr_bot.service import Lane
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.owed import notice_row
 from ttr_bot.service.turns import DAY
+from ttr_bot.store import OutboxItem, Owed
 
 pytestmark = pytest.mark.asyncio
 
@@ -70,7 +72,7 @@ async def test_sent_and_given_up_rows_and_closed_votes_are_pruned_while_a_lane_i
         await service.owe([notice_row(lobby, "bot.return.done", name="y")], lobby.id)
 
         async def lane_busy():
-            return fake.held_quiet > 0 and f"c{busy.id}" in table.bot.outbox._busy
+            return fake.held_quiet > 0 and Lane.channel(busy.id) in table.bot.outbox._busy
         assert await wait_until(lane_busy)
         table.clock.advance(max(KEEP_SENT, KEEP_VOTES) + DAY)
 
@@ -84,5 +86,31 @@ async def test_sent_and_given_up_rows_and_closed_votes_are_pruned_while_a_lane_i
     warned = t("bot.lobby.closing_dm", channel=f"<#{busy.id}>")
     assert any(m.content == warned for m in fake.dms_to(alice))
     assert (await service.load(lobby.id)).status == "cancelled"
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_a_row_this_version_cannot_read_is_given_up_and_the_lane_goes_on(fake, tmp_path):
+    """A row an earlier or later version wrote that this one cannot read (an unknown kind) is
+    given up at once, with the reason kept on it and logged; the post owed after it in the same
+    channel goes out."""
+    path = db_file(tmp_path)
+    table = Table(fake, path, clock=ManualClock())
+    await table.start_bot(sync=True)
+    alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
+    service = table.bot.service
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    await table.settle()
+    hosted = await service.load(game_id)
+    await service.store.write_owed(Owed((OutboxItem("telegram", f"c{table.channel.id}", {}),)),
+                                   game_id, table.clock())
+    await service.owe([notice_row(hosted, "bot.return.done", name="after")], game_id)
+    await table.settle()
+    assert any(t("bot.return.done", name="after") in m.content for m in table.public_messages())
+    with sqlite3.connect(path) as db:
+        [(error,)] = db.execute("SELECT error FROM outbox WHERE kind = 'telegram' "
+                                "AND sent_at IS NOT NULL").fetchall()
+    assert error == "unreadable: unknown kind"
+    assert await service.owed_in_lane(Lane.channel(table.channel.id)) == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)

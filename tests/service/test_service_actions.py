@@ -27,7 +27,7 @@ from ttr_bot.engine.actions import (
 )
 from ttr_bot.engine.errors import Illegal
 from ttr_bot.game_record import action_to_json, replay
-from ttr_bot.service import ServiceError
+from ttr_bot.service import Lane, ServiceError
 
 pytestmark = pytest.mark.asyncio
 SEATS = [str(i) for i in range(5)]
@@ -56,7 +56,8 @@ async def test_an_action_is_logged_with_its_state_and_survives_a_restart(svc, st
     before = loaded.game.copy()
     action = KeepTickets(0, tuple(loaded.game.offers[0][:2]))
     eff = await svc.act(game_id, users[0], action, 0)
-    assert (eff.game_id, eff.channel_id, eff.seq, eff.actor) == (game_id, 10, 1, 0)
+    assert (eff.game_id, eff.seq, eff.actor) == (game_id, 1, 0)
+    assert [m.lane for m in await svc.owed_messages() if m.kind == "turn"] == [Lane.channel(10)]
     n, seq, status, (snap_seq, snap_text) = raw_counts(db_path, game_id)
     assert (n, seq, status, snap_seq) == (1, 1, "active", 1)
     expected = before.copy()
@@ -168,7 +169,7 @@ async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(sv
 
     async def hand_rows(user):
         return [r for r in await svc.owed_messages() if r.kind == "hand"
-                and r.payload["user"] == user]
+                and r.message.user == user]
     loaded = await svc.load(game_id)
     seat = loaded.game.current
     before = len(await hand_rows(users[seat]))
@@ -178,7 +179,7 @@ async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(sv
     eff = await svc.act(game_id, users[seat], DrawCard(seat), eff.seq)
     assert seat not in eff.to_move
     owed = await hand_rows(users[seat])
-    assert len(owed) == before + 1 and owed[-1].payload["why"] is None
+    assert len(owed) == before + 1 and owed[-1].message.why is None
 
 
 async def test_someone_not_playing_is_refused(svc, db_path):
@@ -216,10 +217,10 @@ async def test_a_finished_game_records_results_and_takes_no_more_actions(svc, st
     game_id, users = await started(svc, 60, players=3)
     effects = await play_to_end(svc, game_id, random.Random(60))
     last = effects[-1]
-    assert last.over and last.to_move == [] and last.scores is not None
+    assert last.over and last.to_move == []
     assert all(not e.over for e in effects[:-1])
     assert any(ev["type"] == "game_over" for ev in last.public)
-    players, winners = last.scores
+    players, winners = (await svc.load(game_id)).game.scores()
     assert winners
     n, seq, status, (snap_seq, _) = raw_counts(db_path, game_id)
     assert (n, seq, status, snap_seq) == (len(effects), len(effects), "finished", seq)
@@ -288,7 +289,9 @@ async def test_effects_reveal_nothing_private_in_public(svc, map_id, players, se
                 assert shadow.hands[action.seat][card] == game.hands[action.seat][card] + 1
             if e["type"] in ("draw_tickets", "keep_tickets"):
                 assert eff.private[action.seat]
-                assert action.seat in eff.changed
+                # the player's hand message is owed (their offer, their kept tickets)
+                assert any(m.kind == "hand" and m.message.seat == action.seat
+                           and m.seq == eff.seq for m in await svc.owed_messages(10 ** 6))
         assert eff.to_move == shadow.to_move()
         assert state_of(shadow) == state_of((await svc.load(game_id)).game)
         if eff.over:
@@ -353,9 +356,9 @@ async def test_bot_moves_go_through_the_same_path(svc, store, db_path):
     loaded = await svc.open_lobby(guild_id=1, channel_id=95, user_id=950, name="Ann",
                                   map_id="usa")
     await svc.add_bot(95, 950, "hard")
-    eff = await svc.start(95, 950)
-    assert eff.bot_turn
+    await svc.start(95, 950)
     game_id = loaded.id
+    assert [t.payload for t in await store.list_timers(game_id, "bot_move")] == [{"seq": 0}]
     assert await svc.play_bot(game_id, expected_seq=5) is None   # stale timer: ignored
     eff = await svc.play_bot(game_id, expected_seq=0)
     assert eff.actor == 1 and eff.seq == 1 and made == ["hard"]

@@ -120,7 +120,8 @@ async def test_two_hundred_games_at_once(store, db_path):
         for ch in channels))
     await asyncio.gather(*(svc.join(ch, ch * 10 + 1, "guest") for ch in channels))
     starts = await asyncio.gather(*(svc.start(ch, ch * 10) for ch in channels))
-    assert all(e.started for e in starts)
+    assert all(e.seq == 0 and e.to_move for e in starts)
+    assert {(await store.get_game(lob.id)).status for lob in lobbies} == {"active"}
     games = [(lob.id, [lob.channel_id * 10, lob.channel_id * 10 + 1]) for lob in lobbies]
     assert len({g for g, _ in games}) == 200
     rng = random.Random(5)

@@ -120,7 +120,7 @@ async def test_leaving_on_ones_turn_hands_the_seat_to_a_computer_that_moves(host
     eff = await svc.leave_game(game_id, leaver)
     h = eff.handover
     assert (h.seat, h.user_id, h.level, h.reason, h.by) == (seat, leaver, "medium", "left", None)
-    assert h.name == f"P{leaver}" and eff.bot_turn and eff.seq == seq
+    assert h.name == f"P{leaver}" and eff.seq == seq
     # on disk before the effects came back: the seat is a computer's, the player remembered
     assert (await seats(store, game_id))[seat] == (None, 2, leaver)
 
@@ -162,7 +162,7 @@ async def test_a_turn_left_halfway_is_finished_by_the_computer(idle_host, store,
     seq = loaded.seq
 
     eff = await svc.leave_game(game_id, users[seat])
-    assert eff.bot_turn and eff.to_move == [seat]
+    assert eff.to_move == [seat]
     assert await bot_timers(store, game_id) == [{"seq": seq}]
 
     # the timer fires: the computer finishes what the player left halfway
@@ -212,11 +212,14 @@ async def test_the_announcement_reveals_nothing_private(idle_host):
     await keep_all(svc, game_id, users)
     eff = await svc.replace_player(game_id, users[0], users[2], "hard")
     data = plain(eff)
-    assert data["public"] == [] and data["private"] == {} and data["changed"] == []
+    assert data["public"] == [] and data["private"] == {}
     assert not PRIVATE_KEYS & set(walk_keys(data["handover"])), data
     assert data["handover"] == {"seat": 2, "name": f"P{users[2]}", "user_id": users[2],
                                 "level": "hard", "reason": "replaced", "by": users[0],
                                 "host_id": None}
+    # the channel's announcement says the same, and nothing more
+    [post] = [m.message for m in await svc.owed_messages(10 ** 6) if m.kind == "handover"]
+    assert post.to_payload() == data["handover"]
 
 
 # ----- who may ----------------------------------------------------------------------------------

@@ -76,7 +76,11 @@ async def test_only_the_host_starts(svc, store):
     await refused("service.host_only", svc.start(80, 4242))
     assert (await store.get_game(game_id)).status == "lobby"
     eff = await svc.start(80, host)
-    assert eff.started and eff.seq == 0 and eff.changed == {0, 1, 2}
+    assert eff.seq == 0
+    # everyone's first hand message (their ticket choice) is owed
+    assert sorted((m.message.seat, m.message.why) for m in await svc.owed_messages()
+                  if m.kind == "hand" and m.game_id == game_id) == [
+        (0, "start"), (1, "start"), (2, "start")]
     assert eff.to_move == [0, 1, 2]  # everyone chooses tickets at setup
     assert (await store.get_game(game_id)).status == "active"
     assert (await store.load_snapshot(game_id)).seq == 0
@@ -237,6 +241,6 @@ async def test_lobby_survives_a_restart(db_path):
         assert loaded.id == game_id and loaded.status == "lobby"
         assert [s.user_id for s in loaded.seats] == [users_for(130, 3)[0], users_for(130, 3)[2]]
         eff = await svc.start(130, users_for(130, 3)[0])
-        assert eff.started and eff.to_move == [0, 1]
+        assert eff.to_move == [0, 1] and (await store.get_game(game_id)).status == "active"
     finally:
         await store.close()

@@ -67,7 +67,7 @@ async def recorded(store, users, ranks, *, guild=GUILD, map_id="usa", now=1.0, l
 # ----- rating finished games ----------------------------------------------------------------------
 async def test_a_finished_game_is_rated_in_its_server_and_globally(svc, store):
     game_id, users, last = await finish_game(svc, 1)
-    assert last.over and last.rated is True and last.unrated_reason is None
+    assert last.over
     results = {r.user_id: r for r in await store.load_results(game_id)}
     winner = next(u for u, r in results.items() if r.rank == 1)
     loser = next(u for u in users if u != winner)
@@ -79,6 +79,7 @@ async def test_a_finished_game_is_rated_in_its_server_and_globally(svc, store):
         assert close(stored[loser][0], 22.364611, 8.065901)
     # what the final post shows
     rating = await svc.game_rating(game_id)
+    assert rating.rated and rating.reason is None
     assert rating.rated and [d.user_id for d in rating.changes] == [winner, loser]
     assert rating.changes[0].before is None and close(rating.changes[0].after, 27.635389, 8.065901)
     # the seats' facts the statistics need
@@ -94,7 +95,9 @@ async def test_a_game_with_one_human_is_not_rated(svc, store):
     await svc.add_bot(5, 50, "easy")
     await svc.start(5, 50)
     last = await to_the_end(svc, game_id, random.Random(3))
-    assert last.rated is False and last.unrated_reason == "bot.ratings.unrated.one_human"
+    rating = await svc.game_rating(game_id)
+    assert last.over and not rating.rated and not rating.changes
+    assert rating.reason == "bot.ratings.unrated.one_human"
     assert await svc.stored_ratings(GUILD, [50]) == {}
     assert [r.rated for r in await store.load_results(game_id)] == [False, False]
     assert (await svc.leaderboard(GUILD)).total == 0

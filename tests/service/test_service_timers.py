@@ -13,7 +13,7 @@ import pytest
 from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
 from tests.service.test_service_turns import end_turn, game_in_play
 from tests.store.dbkit import DRIVERS
-from ttr_bot.service import ServiceError
+from ttr_bot.service import Reminder, ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import HOUR
 from ttr_bot.workers import WorkerLost, WorkerTimeout
@@ -361,9 +361,11 @@ async def test_a_reminder_owed_before_the_player_moved_is_not_delivered(db_path,
     await run_timers(svc)
     [row] = await owed(store, "reminder")
     hosted = await svc.load(game_id)
-    assert svc.reminder_still_due(hosted, row.payload)
+    [reminder] = [m.message for m in await svc.owed_messages() if m.kind == "reminder"]
+    assert reminder == Reminder.from_payload(row.payload)
+    assert svc.reminder_still_due(hosted, reminder)
     await end_turn(svc, game_id, rng)
-    assert not svc.reminder_still_due(await svc.load(game_id), row.payload)
+    assert not svc.reminder_still_due(await svc.load(game_id), reminder)
     await svc.close()
 
 

@@ -1,6 +1,8 @@
 """Owed messages -> Discord: the turn post, the start and the final reveal, handovers, notices,
-reminders, votes, DMs. The outbox worker (outbox.py) hands each owed row here; whatever this
-raises decides whether the row is retried, reported or given up (the worker's business).
+reminders, votes, DMs. The outbox worker (outbox.py) hands each owed message here (the
+service's `OwedMessage`: its `Lane` and one typed message of service/messages.py, read by
+attribute); whatever this raises decides whether it is retried, reported or given up (the
+worker's business).
 
 Every picture goes through one method, `render`; the final post is built in one, `_post_end`.
 Public text is built from the rows' public events only (the service already moved hidden parts
@@ -25,7 +27,22 @@ import discord
 from ..bounded import KeyedLocks, LRUDict
 from ..i18n import LOCALES, normalize, t
 from ..render import closeup_contents
-from ..service import CANCELLED, GAME_HINTS, GAME_LANGUAGE
+from ..service import (
+    CANCELLED,
+    GAME_HINTS,
+    GAME_LANGUAGE,
+    ClosingPost,
+    DirectMessage,
+    HandoverPost,
+    HandUpdate,
+    Notice,
+    Reminder,
+    StartPost,
+    ThinkingEdit,
+    TurnPost,
+    VotePost,
+    VoteResult,
+)
 from ..workers import WorkerLost
 from . import components, finale, turn_card
 from .card_text import (
@@ -78,11 +95,12 @@ class Delivery(HandMessages):
         self._cards = LRUDict(CARDS_REMEMBERED)  # message id -> its Card (no picture bytes)
         self._warming = set()                    # tasks building a new game's picture layers
         self.handlers = {
-            "start": self._post_start, "turn": self._post_turn, "thinking": self._post_thinking,
-            "handover": self._post_handover,
-            "cancel": self._post_cancel, "notice": self._post_notice,
-            "reminder": self._post_reminder, "vote": self._post_vote,
-            "vote_result": self._post_vote_result, "hand": self.deliver_hand, "dm": self._dm,
+            StartPost: self._post_start, TurnPost: self._post_turn,
+            ThinkingEdit: self._post_thinking, HandoverPost: self._post_handover,
+            ClosingPost: self._post_cancel, Notice: self._post_notice,
+            Reminder: self._post_reminder, VotePost: self._post_vote,
+            VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
+            DirectMessage: self._dm,
         }
 
     # ----- plumbing ------------------------------------------------------------------------------
@@ -108,9 +126,12 @@ class Delivery(HandMessages):
         kind folded into it). Returns how many channel posts Discord took for it: none when
         what it was about is no longer so (a reminder after the move, a game gone), which says
         nothing about whether the channel takes posts again."""
+        handler = self.handlers.get(type(row.message))
+        if handler is None:     # messages.Unreadable (the worker gives those up before)
+            raise ValueError(f"outbox row {row.id} cannot be read: {row.message!r}")
         token = _posted.set([])
         try:
-            await self.handlers[row.kind](row, parts=parts, merged=merged)
+            await handler(row, parts=parts, merged=merged)
             return len(_posted.get())
         finally:
             _posted.reset(token)
@@ -268,20 +289,19 @@ class Delivery(HandMessages):
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
         events, moves, told = [], [], None
-        if row.payload.get("caught_up"):    # the one post after a long refusal (refusals.py)
-            moves.append(t("bot.outbox.caught_up", loc, moves=row.payload["caught_up"]))
+        p = row.message
+        if p.caught_up:     # the one post after a long refusal (refusals.py)
+            moves.append(t("bot.outbox.caught_up", loc, moves=p.caught_up))
         for r in (*parts, row):
-            played_for = r.payload.get("by")
-            if played_for and told != (r.payload["seat"], played_for):
-                told = (r.payload["seat"], played_for)  # once per turn, not per action of it
-                moves.append(t(f"bot.turn.{played_for}", loc, name=names[r.payload["seat"]],
+            part = r.message
+            if part.by and told != (part.seat, part.by):
+                told = (part.seat, part.by)     # once per turn, not per action of it
+                moves.append(t(f"bot.turn.{part.by}", loc, name=names[part.seat],
                                level=t("bot.level.medium", loc)))
-            evs = r.payload.get("events", [])
-            events += evs
-            moves += event_lines(evs, game.board, names, loc, trains=game.trains)
-        p = row.payload
-        if p.get("over"):
-            if p.get("computers"):
+            events += part.events
+            moves += event_lines(part.events, game.board, names, loc, trains=game.trains)
+        if p.over:
+            if p.computers:
                 moves.append(t("bot.end.computers", loc))
             await self._post_end(at, moves, loc, row=row)
             return
@@ -296,16 +316,16 @@ class Delivery(HandMessages):
                 if any(line[2:] not in said for line in lines[1:]):
                     tail += lines
             tail.append(t("bot.turn.ping", loc, mention=mention))
-            if p.get("deadline"):
-                when = int(p["deadline"])
+            if p.deadline:
+                when = int(p.deadline)
                 tail.append(t("bot.turn.deadline", loc, when=f"<t:{when}:R>", at=f"<t:{when}:f>"))
-            if p.get("away_until"):
+            if p.away_until:
                 tail.append(t("bot.turn.away_until", loc, name=current.name,
-                              until=f"<t:{int(p['away_until'])}:f>"))
+                              until=f"<t:{int(p.away_until)}:f>"))
             if now.seq == row.seq:      # only the latest card has live buttons
                 panel = components.turn_view(at.id, at.seq, game, loc)
-            kwargs["allowed_mentions"] = mention_only(p["ping"]) if p.get("ping") else NO_MENTIONS
-            kwargs["silent"] = bool(p.get("silent"))
+            kwargs["allowed_mentions"] = mention_only(p.ping) if p.ping else NO_MENTIONS
+            kwargs["silent"] = p.silent
         else:
             tail.append(t("bot.turn.computer", loc, name=current.name))
         pictures = ()
@@ -385,19 +405,19 @@ class Delivery(HandMessages):
         hosted = await self.service.load(row.game_id)
         if hosted is None:
             return
-        h = row.payload
+        h = row.message.handover
         loc = self.public_locale(hosted)
-        lines = [t(f"bot.seat.{h['reason']}", loc, name=h["name"],
-                   level=t(f"bot.level.{h['level']}", loc),
-                   by=f"<@{h['by']}>" if h.get("by") else "")]
-        if h["reason"] == "timeout":
-            lines.append(t("bot.seat.timeout_return", loc, mention=f"<@{h['user_id']}>"))
-        if h.get("host_id") is not None:
-            lines.append(t("bot.seat.host", loc, mention=f"<@{h['host_id']}>"))
+        lines = [t(f"bot.seat.{h.reason}", loc, name=h.name,
+                   level=t(f"bot.level.{h.level}", loc),
+                   by=f"<@{h.by}>" if h.by else "")]
+        if h.reason == "timeout":
+            lines.append(t("bot.seat.timeout_return", loc, mention=f"<@{h.user_id}>"))
+        if h.host_id is not None:
+            lines.append(t("bot.seat.host", loc, mention=f"<@{h.host_id}>"))
         await self.send(hosted.channel_id, "\n".join(lines), row=row)   # nobody pinged
         game = hosted.game
         if game is not None and not game.over and game.phase == "play" and \
-                game.current == h["seat"] and hosted.seats[h["seat"]].is_bot:
+                game.current == h.seat and hosted.seats[h.seat].is_bot:
             # the leaver's buttons would only answer "not a player": take them off
             await self._replace_panel(hosted.id, hosted.channel_id, None)
 
@@ -407,9 +427,9 @@ class Delivery(HandMessages):
             return
         loc = self.public_locale(hosted)
         await self.update_lobby(hosted.id, loc)
-        reason, handover = row.payload.get("reason"), row.payload.get("handover")
+        reason, handover = row.message.reason, row.message.handover
         if handover is not None:     # the last human left
-            text = t("bot.seat.left_cancelled", loc, name=handover["name"])
+            text = t("bot.seat.left_cancelled", loc, name=handover.name)
         elif reason in ("abandoned", "lobby_expired", "vote", "host_left"):
             text = t(f"bot.cancelled.{reason}", loc)
         else:
@@ -435,13 +455,12 @@ class Delivery(HandMessages):
         hosted = await self.service.load(row.game_id)
         if hosted is None:
             return
-        p = row.payload
+        p = row.message
         loc = self.public_locale(hosted)
-        kwargs = {"allowed_mentions": mention_only(*p.get("ping", ()))}
-        if p["key"] == "bot.dm.closed":     # their hand comes through "My hand" instead
+        kwargs = {"allowed_mentions": mention_only(*p.ping)}
+        if p.key == "bot.dm.closed":     # their hand comes through "My hand" instead
             kwargs["view"] = components.hand_view(hosted.id, loc)
-        await self.send(hosted.channel_id, t(p["key"], loc, **p.get("params", {})), row=row,
-                        **kwargs)
+        await self.send(hosted.channel_id, t(p.key, loc, **p.params), row=row, **kwargs)
 
     async def update_lobby(self, game_id, loc):
         """Edit the lobby message to show the seats and settings as they are now (and drop its
@@ -486,26 +505,26 @@ class Delivery(HandMessages):
     async def _post_reminder(self, row, **_):
         hosted = await self.service.load(row.game_id)
         if hosted is None or not hosted.is_active or \
-                not self.service.reminder_still_due(hosted, row.payload):
+                not self.service.reminder_still_due(hosted, row.message):
             return      # they have moved since it was owed
-        p = row.payload
-        user = p["user"]
-        if not await self.is_member(p.get("guild") or hosted.guild_id, user):
+        p = row.message
+        user = p.user
+        if not await self.is_member(p.guild or hosted.guild_id, user):
             await self.service.member_left(hosted.guild_id, user)
             return
-        if row.lane.startswith("c"):
+        if row.lane.is_channel:
             loc = self.public_locale(hosted)
             lines = [t("bot.remind.channel", loc, mention=f"<@{user}>")]
-            if p.get("deadline"):
-                lines.append(t("bot.turn.deadline", loc, when=f"<t:{int(p['deadline'])}:R>",
-                               at=f"<t:{int(p['deadline'])}:f>"))
+            if p.deadline:
+                lines.append(t("bot.turn.deadline", loc, when=f"<t:{int(p.deadline)}:R>",
+                               at=f"<t:{int(p.deadline)}:f>"))
             await self.send(hosted.channel_id, "\n".join(lines), row=row,
                             allowed_mentions=mention_only(user))
         else:
             await self._dm(row)
 
     async def _post_vote(self, row, **_):
-        vote = await self.service.vote(row.payload["vote"])
+        vote = await self.service.vote(row.message.vote)
         hosted = await self.service.load(row.game_id)
         if vote is None or hosted is None:
             return
@@ -518,7 +537,7 @@ class Delivery(HandMessages):
                                             msg.id)
 
     async def _post_vote_result(self, row, **_):
-        vote = await self.service.vote(row.payload["vote"])
+        vote = await self.service.vote(row.message.vote)
         hosted = await self.service.load(row.game_id)
         if vote is None or hosted is None:
             return
@@ -531,20 +550,20 @@ class Delivery(HandMessages):
                     allowed_mentions=NO_MENTIONS)
             except discord.HTTPException as exc:
                 log.info("could not close the vote message %s: %s", ref.message_id, exc)
-        await self.send(hosted.channel_id, t(f"bot.vote.{row.payload['status']}", loc,
+        await self.send(hosted.channel_id, t(f"bot.vote.{row.message.status}", loc,
                                              what=vote_what(vote, hosted, loc)), row=row)
 
     # ----- short DMs -------------------------------------------------------------------------------------
     async def _dm(self, row, **_):
-        p = row.payload
-        user = p.get("user") or int(row.lane[1:])
+        p = row.message       # a DirectMessage, or a Reminder by DM (with its key)
+        user = row.lane.user_id
         loc = await self.bot.locale_for_user(user)
-        params = dict(p.get("params", {}))
+        params = dict(p.params)
         if isinstance(params.get("missing"), list):     # permission names, in their language
             params["missing"] = ", ".join(t(f"bot.perm.{m}", loc) for m in params["missing"])
         try:
             channel = await self.bot.create_dm(discord.Object(user))
-            await channel.send(fit(t(p["key"], loc, **params)), nonce=nonce(row),
+            await channel.send(fit(t(p.key, loc, **params)), nonce=nonce(row),
                                allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:     # 50007: DMs closed; nothing more to do for it
             log.info("DM to user %s refused (%s)", user, exc.code)

@@ -32,15 +32,14 @@ class HandMessages:
         """`row` and the hand rows folded into it (same game and player): one edit, or one new
         DM if any of them has a reason for one."""
         rows = (*merged, row)
-        why = max((r.payload.get("why") for r in rows), key=WHY_ORDER.index)
-        p = row.payload
-        user, seat = p["user"], p["seat"]
+        why = max((r.message.why for r in rows), key=WHY_ORDER.index)
+        user, seat = row.message.user, row.message.seat
         service = self.service
         hosted = await service.load(row.game_id)
         if hosted is None or not hosted.started or hosted.seats[seat].user_id != user:
             return      # gone, or the player left the seat meanwhile
         game = hosted.game
-        if why == "turn" and row.lane.startswith("q") and seat not in game.to_move():
+        if why == "turn" and row.lane.is_later and seat not in game.to_move():
             why = None  # held through their quiet hours, and no longer their turn
         fresh = why == "start"
         was_closed = await service.dms_closed(user)

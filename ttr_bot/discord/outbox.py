@@ -17,7 +17,9 @@ gives up its channel's posts; 5xx, timeouts and connection errors are retried wi
 from a second to five minutes (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
 no send waits on a silent connection for aiohttp's five minutes, none outlives its lease);
 other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
-the error logged and kept on the row.
+the error logged and kept on the row. A row this version cannot read (service/messages.py's
+`Unreadable`: an unknown kind, a payload lacking what its kind needs) is given up at once,
+logged, and the rows behind it go on.
 
 Housekeeping (hourly, busy or not): rows sent or given up more than KEEP_SENT (7 days) ago are
 deleted, with closed votes after KEEP_VOTES (30 days): the tables stay as large as a week's
@@ -35,6 +37,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
+from ..service import Unreadable
 from ..service.clock import cancel_and_wait, sleep
 from .refusals import REFUSED, Refusals
 
@@ -65,7 +68,7 @@ class OutboxWorker(Refusals):
         self._idle = asyncio.Event()
         self._resting_until = None     # clock time the loop sleeps until with nothing to send
         self._last_purge = None
-        self._blocks = {}              # lane -> LaneBlock, as last read
+        self._blocks = {}              # Lane -> DestinationBlock, as last read
 
     @property
     def service(self):
@@ -195,7 +198,7 @@ class OutboxWorker(Refusals):
     async def _deliver_refused(self, lane, unit):
         tried = True
         try:
-            caught = await self._catch_up(lane) if lane.startswith("c") else False
+            caught = await self._catch_up(lane) if lane.is_channel else False
             if caught is not False:
                 tried = caught is not None
                 return
@@ -232,19 +235,24 @@ class OutboxWorker(Refusals):
         """Send one unit; True if Discord took it (and it is marked sent)."""
         service = self.service
         ids = _unit_ids(head, parts, merged)
+        if isinstance(head.message, Unreadable):    # trying again cannot help
+            log.error("giving up outbox row %s (%s, game %s): this version cannot read it (%s)",
+                      head.id, head.kind, head.game_id, head.message.error)
+            await service.delivered(ids, error=f"unreadable: {head.message.error}"[:500])
+            return False
         try:
             posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
                                             self.send_timeout)
         except discord.Forbidden as exc:
-            if head.lane.startswith("c") and exc.code in REFUSED:
+            if head.lane.is_channel and exc.code in REFUSED:
                 await self._refused_destination(head, exc)
                 return False
             await self._refused(head, ids, exc)
             return False
         except discord.NotFound as exc:
-            if head.lane.startswith("c") and exc.code == 10003:
-                log.info("channel %s is gone: closing its game", head.lane[1:])
-                await service.channel_gone(int(head.lane[1:]))  # gives up what it owes
+            if head.lane.is_channel and exc.code == 10003:
+                log.info("channel %s is gone: closing its game", head.lane.channel_id)
+                await service.channel_gone(head.lane.channel_id)  # gives up what it owes
                 await service.delivered(ids, error="channel gone")
                 return False
             await self._refused(head, ids, exc)
@@ -255,7 +263,7 @@ class OutboxWorker(Refusals):
             await self._retry(head, min(300.0, 2.0 ** head.attempts))
             return False
         except discord.HTTPException as exc:
-            if head.lane.startswith("c") and exc.code in REFUSED:   # archived, locked: 400
+            if head.lane.is_channel and exc.code in REFUSED:   # archived, locked: 400
                 await self._refused_destination(head, exc)
                 return False
             await self._refused(head, ids, exc)
@@ -302,7 +310,7 @@ def _next_unit(rows):
     if head.kind == "hand":
         for r in live[1:]:
             if r.kind != "hand" or r.game_id != head.game_id or \
-                    r.payload.get("user") != head.payload.get("user") or r.due_at > head.due_at:
+                    r.message.user != head.message.user or r.due_at > head.due_at:
                 break
             merged.append(r)
         if merged:              # the newest row speaks for the state; the others fold in

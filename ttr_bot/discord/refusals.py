@@ -83,7 +83,7 @@ class Refusals:
 
     async def _refused_destination(self, head, exc):
         lane, service = head.lane, self.service
-        channel_id = int(lane[1:])
+        channel_id = lane.channel_id
         hosted = await service.load(head.game_id) if head.game_id is not None else None
         guild_id = hosted.guild_id if hosted is not None else None
         if exc.code == MISSING_ACCESS and guild_id is not None and self.bot.is_ready() and \
@@ -124,7 +124,7 @@ class Refusals:
         for last, parts, skipped, moves in plans:
             if not await self.service.claim_messages([r.id for r in (*parts, *skipped, last)]):
                 return None             # another process is at it
-            card = replace(last, payload={**last.payload, "caught_up": moves})
+            card = replace(last, message=replace(last.message, caught_up=moves))
             if not await self._attempt(card, parts, ()):
                 return True             # still refused (or failed): retried as the rules say
             await self.service.delivered([r.id for r in skipped], error="caught up")
@@ -172,8 +172,8 @@ class Refusals:
         blocks = (await self.service.destination_blocks() if guild_id is None
                   else list(self._blocks.values()))
         lanes = [b.lane for b in blocks
-                 if guild_id in (None, b.guild_id) and b.lane.startswith("c")
-                 and b.retry_at > self.clock() and self.may_post(int(b.lane[1:]))]
+                 if guild_id in (None, b.guild_id) and b.lane.is_channel
+                 and b.retry_at > self.clock() and self.may_post(b.lane.channel_id)]
         if not lanes:
             return 0
         log.info("permissions changed in server %s: trying %s again now", guild_id, lanes)

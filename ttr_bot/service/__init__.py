@@ -1,8 +1,9 @@
 """The game host: lobby, actions, views and records over the store, returning Effects.
 
 Callers (the Discord adapter, the benchmarks) see `GameService`, the read-only `HostedGame` and
-`SeatInfo`, `Effects`, `ServiceError`, the lists they offer players (levels, maps), and the
-values of a server's game life (statistics are stats.PlayerStats; the leaderboard, history,
+`SeatInfo`, `Effects`, `ServiceError`, the lists they offer players (levels, maps), what the
+outbox owes (messages.py: `OwedMessage` holding one typed message per kind, its `Lane`, a
+refused destination's `DestinationBlock`), and the values of a server's game life (statistics are stats.PlayerStats; the leaderboard, history,
 film input and rating changes are records.py's); never a store type. `open_service` builds the service on the database the configuration names.
 """
 from ..maps import available_maps, load_board, variants
@@ -15,6 +16,23 @@ from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS, configured_agents
 from .listing import GameListing
 from .lobby import GAME_LANGUAGE, GAME_PALETTE, PALETTES, REMATCH_OF, Rematch, check_table
+from .messages import (
+    ClosingPost,
+    DestinationBlock,
+    DirectMessage,
+    HandoverPost,
+    HandUpdate,
+    Lane,
+    Notice,
+    OwedMessage,
+    Reminder,
+    StartPost,
+    ThinkingEdit,
+    TurnPost,
+    Unreadable,
+    VotePost,
+    VoteResult,
+)
 from .notify import HOW, BadSetting
 from .records import (
     FilmInput,
@@ -59,4 +77,7 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
-           "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta"]
+           "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
+           "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
+           "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
+           "VotePost", "VoteResult"]

@@ -14,8 +14,17 @@ from ..store import NewTimer, NotFound, Owed
 from .effects import ServiceError
 from .hosted import LOBBY
 from .levels import LEAVE_LEVEL
+from .messages import Reminder
 from .notify import how_of, quiet_until
-from .owed import channel_row, dm_row, hand_row, notice_row
+from .owed import (
+    channel_lane,
+    channel_row,
+    dm_row,
+    hand_row,
+    notice_row,
+    owed_row,
+    user_lane,
+)
 from .turns import (
     AWAY_END,
     BOT_MOVE,
@@ -168,25 +177,25 @@ class Absence:
             if quiet is not None:       # held back until their quiet hours end
                 await later(quiet)
                 return
-            payload = {"seat": p["seat"], "user": user, "deadline": p.get("deadline"),
-                       "n": p.get("n"), "guild": hosted.guild_id, "phase": p["phase"],
-                       "turn": p["turn"]}
+            reminder = Reminder(seat=p["seat"], user=user, deadline=p.get("deadline"),
+                                n=p.get("n"), guild=hosted.guild_id, phase=p["phase"],
+                                turn=p["turn"])
             key = f"{turn_key}{p.get('n')}"
             if how in ("dm", "both"):
-                row = replace(dm_row(user, "bot.remind.dm", game_id=hosted.id, key_id=key,
-                                     channel=f"<#{hosted.channel_id}>"), kind="reminder")
-                row = replace(row, payload={**row.payload, **payload})
+                reminder = replace(reminder, key="bot.remind.dm", game=hosted.id,
+                                   params={"channel": f"<#{hosted.channel_id}>"})
+                row = owed_row(user_lane(user), reminder, key=key, game_id=hosted.id)
             else:
-                row = channel_row(hosted, "reminder", payload, key=key)
+                row = channel_row(hosted, reminder, key=key)
             owed = Owed((row,))
             await self.store.write_owed(owed, hosted.id, now)
             self._committed(owed)
 
-    def reminder_still_due(self, hosted, payload):
-        """Whether a reminder owed earlier is still to be delivered: the turn it is about is
-        still that player's (re-checked when it is sent; rows from before the turn was named
-        in them are delivered)."""
-        return "phase" not in payload or is_turn(hosted.game, payload)
+    def reminder_still_due(self, hosted, reminder):
+        """Whether a reminder owed earlier (messages.Reminder) is still to be delivered: the
+        turn it is about is still that player's (re-checked when it is sent; rows from before
+        the turn was named in them are delivered)."""
+        return reminder.phase is None or is_turn(hosted.game, reminder.turn_key())
 
     async def _on_expel(self, timer):
         """Three turns in a row ran out: a computer player takes the seat (the player may take
@@ -287,7 +296,7 @@ class Absence:
                     await self._cancel(hosted, reason="channel_gone",
                                        dm_key="bot.closed.channel_gone")
                     closed = hosted.id
-        await self._fail_lane(f"c{channel_id}", "channel gone", told=closed)
+        await self._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
         self._channels.pop(channel_id, None)
         return closed
 

@@ -1,10 +1,13 @@
 """What the service tells its caller after a change: plain data, never Discord objects.
 
-The adapter turns `Effects` into messages: a public summary of `public` events (nothing
-hidden), private updates for the seats in `changed`, a ping for `to_move`, the final reveal
-when `over`, an announcement when a computer player took over a seat (`handover`).
+What the change owes everyone (the turn post, hand messages, DMs) is written to the outbox in
+the change's own transaction (owed.py, messages.py) and delivered from there. `Effects` is
+what the caller itself needs to answer the person who made the change: what only they
+learned (`private`), their own public events, whether they act again (`to_move`, `over`),
+whether the game ended by it (`cancelled`), and who was replaced (`handover`).
 """
 from dataclasses import dataclass, field
+from typing import Any
 
 
 class ServiceError(Exception):
@@ -12,7 +15,7 @@ class ServiceError(Exception):
 
     `illegal` carries the engine's reason when the rules refused the action."""
 
-    def __init__(self, key, illegal=None, **params):
+    def __init__(self, key: str, illegal: Any = None, **params: Any) -> None:
         super().__init__(key)
         self.key = key
         self.params = params
@@ -32,29 +35,26 @@ class Handover:
     host_id: int | None = None    # the new host, when the host left their seat
 
 
-@dataclass
+@dataclass(frozen=True)
 class Effects:
     game_id: int
-    channel_id: int
     seq: int                      # actions applied so far (what a fresh button carries)
-    actor: object = None          # seat that acted, or None (lobby changes, start, cancel)
-    public: list = field(default_factory=list)     # engine events with private parts removed
-    private: dict = field(default_factory=dict)    # seat -> [private parts of its events]
-    changed: set = field(default_factory=set)      # seats whose hand, tickets or offer changed
-    to_move: list = field(default_factory=list)    # seats that may act now
-    started: bool = False
-    over: bool = False
-    cancelled: bool = False
-    scores: object = None         # (players, winners) when over
-    rated: bool | None = None     # when over: whether the game was rated ...
-    unrated_reason: str | None = None   # ... and if not, why (a catalog key)
-    bot_turn: bool = False        # a computer player is to move: a move is scheduled
-    handover: Handover | None = None
+    actor: int | None = None      # seat that acted, or None (start, cancel, a handover)
+    public: list[dict[str, Any]] = field(default_factory=list)  # events, private parts removed
+    private: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+                                  # seat -> [private parts of its events]
+    to_move: list[int] = field(default_factory=list)    # seats that may act now
+    over: bool = False            # the game ended with this change
+    cancelled: bool = False       # the game was cancelled by it
+    handover: Handover | None = None   # a computer player took over a seat
 
 
-def split_events(events):
+def split_events(
+        events: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
     """(public events, {seat: [private parts]})."""
-    public, private = [], {}
+    public: list[dict[str, Any]] = []
+    private: dict[int, list[dict[str, Any]]] = {}
     for e in events:
         e = dict(e)
         secret = e.pop("private", None)
@@ -69,5 +69,6 @@ _CHANGES_PRIVATE = {"keep_tickets", "draw_card", "claim_route", "tunnel_reveal",
                     "tunnel_decline", "draw_tickets", "build_station"}
 
 
-def changed_seats(public):
+def changed_seats(public: list[dict[str, Any]]) -> set[int]:
+    """The seats whose hand, tickets or offer these public events changed."""
     return {e["seat"] for e in public if e["type"] in _CHANGES_PRIVATE}

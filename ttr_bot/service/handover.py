@@ -17,11 +17,12 @@ A game always keeps at least one human: a table of computers only would play on 
 (`service.last_human`); when the last human *leaves*, the game is cancelled instead, which is
 what they asked for (they are told before they confirm).
 """
-from dataclasses import asdict, replace
+from dataclasses import replace
 
 from ..store import Owed, SeatIsBot, WrongStatus
 from .effects import Effects, Handover, ServiceError
 from .levels import BOT_LEVELS, LEAVE_LEVEL
+from .messages import HandoverPost
 from .owed import channel_row
 
 NAME_LIMIT = 32     # display names are at most this long (see the adapter's player_name)
@@ -106,7 +107,7 @@ class SeatHandover:
                     former_user_id=held.user_id, handover=reason) if i == seat else s
             for i, s in enumerate(hosted.seats)))
         turn, _ = await self._owed_for_seat_change(after, seat, now)
-        owed = Owed((channel_row(hosted, "handover", asdict(handover)),), turn.timers,
+        owed = Owed((channel_row(hosted, HandoverPost(handover)),), turn.timers,
                     turn.drop_timers)
         try:
             # the reason and the turns the player finished stay with the seat: the results
@@ -122,5 +123,4 @@ class SeatHandover:
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
         self._committed(owed)
         hosted = await self._reload(hosted.id)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, to_move=hosted.game.to_move(),
-                       handover=handover, bot_turn=self._bot_to_move(hosted))
+        return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

@@ -40,7 +40,7 @@ from ..workers import WorkerPool
 from .absence import Absence
 from .adapter_state import AdapterState
 from .away import AwayPeriods
-from .effects import Effects, ServiceError, changed_seats, split_events
+from .effects import Effects, ServiceError, split_events
 from .finish import finished_results, rating_update
 from .handover import SeatHandover
 from .hints import Hints
@@ -328,9 +328,9 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         # of a country ticket are told apart only by their order in the offer.
         action = action_from_json(game, action_json, names)
         events = game.apply(action)
-        results = rated = unrated = ratings = None
+        results = rated = ratings = None
         if game.over:   # the results and the ratings go with the last action, atomically
-            results, rated, unrated = finished_results(hosted, game)
+            results, rated, _ = finished_results(hosted, game)
             ratings = rating_update(hosted.guild_id, results) if rated else None
         public, private = split_events(events)
         now = self.clock()
@@ -352,15 +352,8 @@ class GameService(Lobby, SeatHandover, AdapterState, GameRecords, Owing, Absence
         hosted = replace(after, seq=seq, seats=seats, end_reason=end_reason)
         self._remember(hosted)
         self._committed(owed)
-        eff = Effects(hosted.id, hosted.channel_id, seq, actor=actor, public=public,
-                      private=private, changed=changed_seats(public), to_move=game.to_move(),
-                      over=game.over)
-        if game.over:
-            eff.scores = game.scores()
-            eff.rated, eff.unrated_reason = rated, unrated
-        else:
-            eff.bot_turn = self._bot_to_move(hosted)
-        return eff
+        return Effects(hosted.id, seq, actor=actor, public=public, private=private,
+                       to_move=game.to_move(), over=game.over)
 
     @staticmethod
     def _bot_to_move(hosted):

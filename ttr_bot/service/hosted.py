@@ -5,6 +5,7 @@ for every change (so a caller may keep it while the game moves on, e.g. to post 
 the turn that just ended). `game` is the engine's state; callers must treat it as read-only too.
 """
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine.board import Board
 from ..engine.game import Game
@@ -45,12 +46,13 @@ class HostedGame:
     seats: tuple[SeatInfo, ...]
     game: Game | None = None      # None in the lobby (and for a game cancelled there)
     seed: int = field(default=0, repr=False)   # secret: it decides every shuffle
-    options: dict = field(default_factory=dict, compare=False)   # the game's settings (/ttr new), read-only
+    options: dict[str, Any] = field(default_factory=dict, compare=False)   # the game's settings
+                                  # (/ttr new), read-only
     updated_at: float = 0.0       # the last change (an action, a handover...)
     end_reason: str | None = None
 
     @property
-    def settings(self):
+    def settings(self) -> GameOptions:
         """The game's options as GameOptions (deadline, reminders, away mode)."""
         return GameOptions.of(self.options)
 
@@ -75,7 +77,7 @@ class HostedGame:
     def started(self) -> bool:
         return self.game is not None
 
-    def seat_of(self, user_id) -> int | None:
+    def seat_of(self, user_id: int | None) -> int | None:
         for i, s in enumerate(self.seats):
             if s.user_id == user_id:
                 return i
@@ -103,7 +105,7 @@ class HostedGame:
                 return s.name
         return None
 
-    def view(self, seat) -> PlayerView:
+    def view(self, seat: int) -> PlayerView:
         """What the player in `seat` may know of the game in play."""
         if self.game is None:
             raise ValueError(f"game {self.id} is not in play")

@@ -7,7 +7,7 @@ the host (and a member with Manage Server, `is_admin`) adds computer players and
 a table is the host's to set, as on Board Game Arena.
 """
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
@@ -19,6 +19,7 @@ from .effects import Effects, ServiceError
 from .hints import GAME_HINTS
 from .hosted import CANCELLED, LOBBY, HostedGame
 from .levels import BOT_LEVELS
+from .messages import ClosingPost
 from .owed import channel_row, dm_row
 from .turns import (
     AWAY_MODES,
@@ -222,9 +223,7 @@ class Lobby:
                 raise ServiceError("service.already_started") from None
             self._committed(owed)
             hosted = await self._reload(hosted.id)
-            return Effects(hosted.id, hosted.channel_id, 0, started=True,
-                           changed=set(range(n)), to_move=game.to_move(),
-                           bot_turn=self._bot_to_move(hosted))
+            return Effects(hosted.id, 0, to_move=game.to_move())
 
     async def cancel(self, channel_id, user_id, *, is_admin=False):
         hosted = await self._channel_game(channel_id)
@@ -236,8 +235,7 @@ class Lobby:
     async def _cancel(self, hosted, *, reason=None, handover=None, dm_key=None):
         """Under the game's lock. The channel is told (with `reason` and the last human's
         `handover`, if that is why); with `dm_key`, every human by DM too."""
-        payload = {"reason": reason, "handover": None if handover is None else asdict(handover)}
-        rows = [channel_row(hosted, "cancel", payload, key=f"cancel:{hosted.id}")]
+        rows = [channel_row(hosted, ClosingPost(reason, handover), key=f"cancel:{hosted.id}")]
         if dm_key is not None:
             rows += [dm_row(u, dm_key, game_id=hosted.id, key_id=f"closed:{hosted.id}:{u}",
                             channel=f"<#{hosted.channel_id}>")
@@ -247,8 +245,7 @@ class Lobby:
                                     owed=owed)
         self.forget(hosted.id)
         self._committed(owed)
-        return Effects(hosted.id, hosted.channel_id, hosted.seq, cancelled=True,
-                       handover=handover)
+        return Effects(hosted.id, hosted.seq, cancelled=True, handover=handover)
 
     async def _lobby(self, channel_id):
         hosted = await self._channel_game(channel_id)

@@ -1,6 +1,9 @@
 """The outbox as the adapter's delivery worker sees it: what is owed, and marking it sent,
-retried or given up (mixed into GameService; the worker never touches the store)."""
-from ..store import OutboxItem, Owed
+retried or given up (mixed into GameService; the worker never touches the store). The worker
+gets the service's values (messages.py: `OwedMessage`, `DestinationBlock`, `Lane`), never the
+store's rows."""
+from ..store import LaneBlock, OutboxRow, Owed
+from .messages import ClosingPost, DestinationBlock, Lane, OwedMessage, TurnPost, parse
 from .owed import channel_lane, dm_row, notice_row
 
 MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row before another may
@@ -11,36 +14,38 @@ class OutboxAccess:
     async def owed_messages(self, limit=500):
         """The owed rows of this process's guilds (every guild's without shards), oldest
         first, whatever their destination (tests, tools; the worker reads `deliverable`)."""
-        return await self.store.pending_outbox(limit, shards=self.shards)
+        return _owed(await self.store.pending_outbox(limit, shards=self.shards))
 
     async def deliverable(self, lanes=200, per_lane=20):
         """The first owed rows of each destination not refused until later (this process's
         guilds): a destination owing thousands never hides another's."""
-        return await self.store.deliverable_outbox(self.clock(), lanes=lanes, per_lane=per_lane,
-                                                   shards=self.shards)
+        return _owed(await self.store.deliverable_outbox(
+            self.clock(), lanes=lanes, per_lane=per_lane, shards=self.shards))
 
     async def owed_in_lane(self, lane):
-        return await self.store.owed_in_lane(lane)
+        """What the destination `lane` (a Lane) owes, oldest first."""
+        return _owed(await self.store.owed_in_lane(str(lane)))
 
     # ----- destinations Discord refuses (discord/outbox.py states the rules) -----------------
     async def destination_refused(self, lane, retry_in, *, code=None, guild_id=None):
         """Discord refused this destination: none of its rows is tried for `retry_in` seconds
         (the other destinations go on). The block as it is now (attempts 1: it just began)."""
         now = self.clock()
-        return await self.store.refuse_lane(lane, now, now + retry_in, guild_id=guild_id,
-                                            code=code)
+        return _block(await self.store.refuse_lane(str(lane), now, now + retry_in,
+                                                   guild_id=guild_id, code=code))
 
     async def destination_blocks(self):
-        return await self.store.lane_blocks(shards=self.shards)
+        return [_block(b) for b in await self.store.lane_blocks(shards=self.shards)]
 
     async def destination_works(self, lane):
         """A post went through: the block (if any) ends; it as it was, or None."""
-        return await self.store.clear_lane_block(lane)
+        block = await self.store.clear_lane_block(str(lane))
+        return None if block is None else _block(block)
 
     async def retry_destinations(self, lanes):
         """A permission may be back (a gateway event said something changed): these refused
         destinations are tried again now, not at the end of their backoff."""
-        count = await self.store.retry_lanes_at(list(lanes), self.clock())
+        count = await self.store.retry_lanes_at([str(lane) for lane in lanes], self.clock())
         if count and self.on_outbox is not None:
             self.on_outbox()
         return count
@@ -50,8 +55,8 @@ class OutboxAccess:
         posting there is closed (`reason` is its end reason; its host and players are told by
         DM, which goes through another destination), and every row it owes is given up."""
         closed = None
-        if lane.startswith("c"):
-            closed = await self._close_for(int(lane[1:]), reason)
+        if lane.is_channel:
+            closed = await self._close_for(lane.channel_id, reason)
         await self._fail_lane(lane, f"given up: {reason}", told=closed)
         return closed
 
@@ -60,10 +65,11 @@ class OutboxAccess:
         closing post) was among them, and whose players were not told otherwise (`told`: the
         game closed for this very reason, which said so by DM), has its players told by DM
         that it ended where the bot could not post: nobody learns a game's end from nowhere."""
-        ended = {r.game_id for r in await self.store.owed_in_lane(lane)
+        ended = {r.game_id for r in await self.owed_in_lane(lane)
                  if r.game_id is not None and r.game_id != told and
-                 (r.kind == "cancel" or (r.kind == "turn" and r.payload.get("over")))}
-        await self.store.fail_outbox_lane(lane, error, now=self.clock())
+                 (isinstance(r.message, ClosingPost) or
+                  (isinstance(r.message, TurnPost) and r.message.over))}
+        await self.store.fail_outbox_lane(str(lane), error, now=self.clock())
         for game_id in sorted(ended):
             hosted = await self.load(game_id)
             if hosted is None:
@@ -84,7 +90,7 @@ class OutboxAccess:
                 continue
             if await self.give_up_destination(channel_lane(hosted.channel_id), "removed"):
                 closed.append(game_id)
-        for block in await self.store.lane_blocks():
+        for block in map(_block, await self.store.lane_blocks()):
             if block.guild_id == guild_id:
                 await self._fail_lane(block.lane, "given up: removed")
         return closed
@@ -166,4 +172,14 @@ class OutboxAccess:
         return dict(prefs.notify) if prefs else {}
 
 
-__all__ = ["OutboxAccess", "OutboxItem", "channel_lane"]
+def _owed(rows: list[OutboxRow]) -> list[OwedMessage]:
+    return [OwedMessage(r.id, Lane.parse(r.lane), parse(r.kind, r.payload), r.game_id, r.seq,
+                        r.held, r.due_at, r.created_at, r.attempts) for r in rows]
+
+
+def _block(b: LaneBlock) -> DestinationBlock:
+    return DestinationBlock(Lane.parse(b.lane), b.guild_id, b.refused_since, b.retry_at,
+                            b.attempts, b.code)
+
+
+__all__ = ["OutboxAccess", "channel_lane"]

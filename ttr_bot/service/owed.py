@@ -2,30 +2,41 @@
 transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
 timers. Mixed into GameService.
 
-Outbox rows (kind: payload), by lane: "c<channel>" the game's channel, in order; "u<user>" a
-player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
-  start      {}                                   the start post (and the lobby message's end)
-  turn       {events, over, by, seat, next, deadline, ping, silent, away_until, computers}
-             one action's public events; `held` until its turn ends, then the row that ends it
-             carries the whole turn in one post (by: "timeout" / "away" when a computer played
-             for an absent player; next: the seat to move)
-  handover   {seat, name, user_id, level, reason, by, host_id}
-             A turn that hands over to a computer player is held as well: the computers'
-             turns fold into the card of the next human to move (or of the end).
-  thinking   {seat}                               a human's move handed over to computers: the
-             last card loses its buttons and says they are thinking (one edit)
-  cancel     {reason, handover}
-  notice     {key, params, ping}                  a line in the channel (ping: users mentioned)
-  reminder   {seat, user, deadline, n}            "still your turn" in the channel
-  vote / vote_result {vote}                       the vote with its buttons / how it ended
-  hand       {seat, user, why}                    the player's living hand message: edited in
-             place, or (why: start, turn, offer, tunnel, end) sent anew with a notification;
-             once per turn for the mover (at its end), not at each step
-  dm         {key, params, game}                  a short private message
-Nothing here is a Discord object: the rows are plain data the adapter turns into messages.
+Every row is built from one typed message of messages.py (its `kind` and stored JSON come from
+the message's class and `to_payload`), owed to a `Lane`: the game's channel, in order; a
+player's DMs now; a player's DMs held until their quiet hours end. The kinds:
+  StartPost     the start post (and the lobby message's end)
+  TurnPost      one action's public events; `held` until its turn ends, then the row that ends it
+                carries the whole turn in one post (by: "timeout" / "away" when a computer
+                played for an absent player; next: the seat to move). A turn that hands over
+                to a computer player is held as well: the computers' turns fold into the card
+                of the next human to move (or of the end)
+  ThinkingEdit  a human's move handed over to computers: the last card loses its buttons and
+                says they are thinking (one edit)
+  HandoverPost  a computer player took over a seat
+  ClosingPost   the game was cancelled or closed (kind "cancel")
+  Notice        a line in the channel (ping: users mentioned)
+  Reminder      "still your turn", in the channel or by DM
+  VotePost / VoteResult   the vote with its buttons / how it ended
+  HandUpdate    the player's living hand message: edited in place, or (why: start, turn, offer,
+                tunnel, end) sent anew with a notification; once per turn for the mover (at
+                its end), not at each step
+  DirectMessage a short private message
+Nothing here is a Discord object: the messages are plain data the adapter turns into posts.
 """
 from ..store import NewTimer, OutboxItem, Owed
 from .effects import changed_seats
+from .messages import (
+    DirectMessage,
+    HandUpdate,
+    Lane,
+    Message,
+    Notice,
+    StartPost,
+    ThinkingEdit,
+    TurnPost,
+    kind_of,
+)
 from .notify import how_of, quiet_until
 from .turns import (
     BOT_MOVE,
@@ -41,38 +52,45 @@ from .turns import (
 )
 
 
-def channel_lane(channel_id):
-    return f"c{channel_id}"
+def channel_lane(channel_id: int) -> Lane:
+    return Lane.channel(channel_id)
 
 
-def user_lane(user_id):
-    return f"u{user_id}"
+def user_lane(user_id: int) -> Lane:
+    return Lane.user(user_id)
 
 
-def later_lane(user_id):
-    return f"q{user_id}"
+def later_lane(user_id: int) -> Lane:
+    return Lane.later(user_id)
 
 
-def channel_row(hosted, kind, payload, *, key=None, held=False, seq=None):
-    return OutboxItem(kind, channel_lane(hosted.channel_id), payload, key=key, held=held,
-                      seq=hosted.seq if seq is None else seq, game_id=hosted.id)
+def owed_row(lane: Lane, message: Message, *, key: str | None = None, held: bool = False,
+             seq: int | None = None, due_at: float | None = None,
+             game_id: int | None = None) -> OutboxItem:
+    """The store's outbox item for `message` (messages.py) owed to `lane`."""
+    return OutboxItem(kind_of(message), str(lane), message.to_payload(), key=key, held=held,
+                      seq=seq, due_at=due_at, game_id=game_id)
+
+
+def channel_row(hosted, message, *, key=None, held=False, seq=None):
+    return owed_row(channel_lane(hosted.channel_id), message, key=key, held=held,
+                    seq=hosted.seq if seq is None else seq, game_id=hosted.id)
 
 
 def notice_row(hosted, key, ping=(), key_id=None, **params):
-    return channel_row(hosted, "notice", {"key": key, "params": params, "ping": list(ping)},
-                       key=key_id)
+    return channel_row(hosted, Notice(key, params, tuple(ping)), key=key_id)
 
 
 def hand_row(hosted, seat, why=None, *, due_at=None, seq=None):
     user = hosted.seats[seat].user_id
     lane = later_lane(user) if due_at is not None else user_lane(user)
-    return OutboxItem("hand", lane, {"seat": seat, "user": user, "why": why},
-                      seq=hosted.seq if seq is None else seq, due_at=due_at, game_id=hosted.id)
+    return owed_row(lane, HandUpdate(seat, user, why), seq=hosted.seq if seq is None else seq,
+                    due_at=due_at, game_id=hosted.id)
 
 
 def dm_row(user_id, key, *, game_id=None, key_id=None, **params):
-    return OutboxItem("dm", user_lane(user_id), {"key": key, "params": params, "game": game_id},
-                      key=key_id, game_id=game_id)
+    return owed_row(user_lane(user_id), DirectMessage(key, params, game_id), key=key_id,
+                    game_id=game_id)
 
 
 def turn_ended(public):
@@ -135,7 +153,7 @@ class Owing:
                 timers.append(NewTimer(EXPEL, now, {"seat": seat, "timeouts": count}))
         elif by is None and held.timeouts:
             timeouts[held.number] = 0
-        turn = {"events": public, "over": game.over, "by": by, "seat": seat,
+        turn = {"events": tuple(public), "over": game.over, "by": by, "seat": seat,
                 "next": None if game.over else game.to_move()[0], "computers": not humans}
         if ended:
             drop += list(TURN_KINDS)
@@ -157,10 +175,10 @@ class Owing:
             # a turn that hands over to a computer player is held too: the computers' turns
             # fold into the card of the next human to move (or the end), one post, not many
             to_computer = ended and _computer_next(after)
-            rows.insert(0, channel_row(after, "turn", turn,
+            rows.insert(0, channel_row(after, TurnPost(**turn),
                                        held=not (ended or game.over) or to_computer))
             if to_computer and not before.seats[seat].is_bot:
-                rows.insert(1, channel_row(after, "thinking", {"seat": seat}))
+                rows.insert(1, channel_row(after, ThinkingEdit(seat)))
             for s in _hands_owed(public, seat, seat_done):
                 if not after.seats[s].is_bot and not game.over:
                     rows.append(hand_row(after, s, _why(public, s)))
@@ -170,7 +188,7 @@ class Owing:
         """The start post, everyone's first hand message (with the ticket choice), and the
         clock of everyone's starting ticket choice."""
         now = self.clock()
-        rows = [channel_row(hosted, "start", {})]
+        rows = [channel_row(hosted, StartPost())]
         timers = []
         for s in hosted.humans():
             rows.append(hand_row(hosted, s, "start"))

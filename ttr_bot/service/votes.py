@@ -23,6 +23,7 @@ import logging
 from ..store import NewTimer, Owed, VoteOpen
 from .effects import ServiceError
 from .levels import LEAVE_LEVEL
+from .messages import VotePost, VoteResult
 from .owed import channel_row, dm_row
 from .turns import DAY, HOUR, VOTE_EXPIRE, VOTE_HOURS
 
@@ -71,11 +72,13 @@ class Votes:
             voters = [u for u in hosted.user_ids() if target is None or u != target_id]
             if len(voters) < MIN_VOTERS:
                 raise ServiceError("service.vote_too_few")
-            rows = [channel_row(hosted, "vote", {"vote": None}, key="vote:{vote}")]
-            rows += [dm_row(u, "bot.vote.dm", game_id=hosted.id, key_id=f"vote:{{vote}}:{u}",
-                            channel=f"<#{hosted.channel_id}>") for u in voters if u != user_id]
-            owed = Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
-                                               {"vote": None}),))
+
+            def owed(vote_id):      # the store calls it with the new vote's id
+                rows = [channel_row(hosted, VotePost(vote_id), key=f"vote:{vote_id}")]
+                rows += [dm_row(u, "bot.vote.dm", game_id=hosted.id, key_id=f"vote:{vote_id}:{u}",
+                                channel=f"<#{hosted.channel_id}>") for u in voters if u != user_id]
+                return Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
+                                                   {"vote": vote_id}),))
             try:
                 vote = await self.store.open_vote(
                     hosted.id, kind=kind, target_seat=target, proposer=user_id, voters=voters,
@@ -83,7 +86,7 @@ class Votes:
                     owed=owed)
             except VoteOpen:
                 raise ServiceError("service.vote_open") from None
-            self._committed(owed)
+            self._committed(owed(vote.id))
             return await self._settle_vote(hosted, vote)
 
     async def cast_vote(self, vote_id, user_id, yes):
@@ -116,7 +119,7 @@ class Votes:
             status = "void"         # they came back while the vote ran: the seat stays theirs
         if status == "passed":
             await self._apply_vote(hosted, vote)
-        owed = Owed((channel_row(hosted, "vote_result", {"vote": vote.id, "status": status},
+        owed = Owed((channel_row(hosted, VoteResult(vote.id, status),
                                  key=f"voteres:{vote.id}"),))
         if await self.store.close_vote(vote.id, status, now=self.clock(), owed=owed):
             self._committed(owed)

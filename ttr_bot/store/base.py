@@ -23,7 +23,7 @@ Contract every driver keeps:
   not happen; outbox rows whose key was written before are skipped.
 """
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
@@ -363,9 +363,11 @@ class Store(ABC):
     async def open_vote(
         self, game_id: int, *, kind: str, target_seat: int | None, proposer: int,
         voters: Sequence[int], ballots: Mapping[int, bool], expires_at: float,
-        now: float | None = None, owed: Owed | None = None,
+        now: float | None = None, owed: Callable[[int], Owed] | None = None,
     ) -> Vote:
-        """Open a vote; VoteOpen if the game has one open already."""
+        """Open a vote; VoteOpen if the game has one open already. `owed(vote_id)`: what
+        opening it owes, written in its transaction (the caller's function of the new vote's
+        id, which its messages and timers name)."""
 
     @abstractmethod
     async def get_vote(self, vote_id: int) -> Vote | None: ...

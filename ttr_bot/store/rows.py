@@ -3,7 +3,6 @@ they allow, how JSON goes in, and how a row becomes one of the records in models
 import json
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from .errors import StoreError
@@ -14,7 +13,6 @@ from .models import (
     LeaderboardRow,
     MessageRef,
     OutboxRow,
-    Owed,
     RatingChange,
     RatingRecord,
     RatingUpdate,
@@ -194,18 +192,3 @@ def user_record(row: Sequence[Any]) -> UserPrefs:
 
 def dump_list(items: Sequence[Any]) -> str:
     return json.dumps(list(items), separators=(",", ":"))
-
-
-def fill_vote(owed: Owed | None, vote_id: int) -> Owed | None:
-    """`owed` for a vote being opened, which has no id until its row is written: payloads with
-    "vote": None get the id, and "{vote}" in outbox keys becomes it."""
-    if not owed:
-        return owed
-
-    def fill(payload: dict) -> dict:
-        return {**payload, "vote": vote_id} if payload.get("vote", 0) is None else payload
-    return Owed(
-        tuple(replace(o, payload=fill(o.payload),
-                      key=o.key.replace("{vote}", str(vote_id)) if o.key else o.key)
-              for o in owed.outbox),
-        tuple(replace(t, payload=fill(t.payload)) for t in owed.timers), owed.drop_timers)

@@ -16,7 +16,7 @@ Nothing here imports a database library (tests/test_architecture.py).
 """
 import json
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, NoReturn, Protocol
 
@@ -74,7 +74,6 @@ from .rows import (
     check_json_object,
     dump,
     dump_list,
-    fill_vote,
     finished_records,
     game_record,
     lane_record,
@@ -683,7 +682,7 @@ class SqlStore(Store):
     async def open_vote(
         self, game_id: int, *, kind: str, target_seat: int | None, proposer: int,
         voters: Sequence[int], ballots: Mapping[int, bool], expires_at: float,
-        now: float | None = None, owed: Owed | None = None,
+        now: float | None = None, owed: Callable[[int], Owed] | None = None,
     ) -> Vote:
         now = now_or_clock(now)
         async with self._tx() as db:
@@ -702,7 +701,8 @@ class SqlStore(Store):
                 if violation == "foreign_key":
                     raise NotFound(f"no game {game_id}") from exc
                 raise
-            await self._write_owed(db, game_id, fill_vote(owed, row[0]), now)
+            if owed is not None:
+                await self._write_owed(db, game_id, owed(row[0]), now)
         return vote_record(row)
 
     async def get_vote(self, vote_id: int) -> Vote | None:
