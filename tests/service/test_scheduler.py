@@ -433,3 +433,15 @@ async def test_stopping_ends_a_loop_whose_wake_came_with_the_cancellation():
     await asyncio.wait_for(cancel_and_wait(task), 5)
     assert task.done()
 
+
+async def test_every_kind_the_service_writes_is_fired_by_the_feature_that_owns_it(store, clock):
+    """The timer kinds of turns.py, each registered by its feature when the service is built:
+    a kind left out would be dropped unfired."""
+    from ttr_bot.service import GameService
+    from ttr_bot.service import turns as t
+    svc = GameService(store, clock=clock)
+    owners = {kind: handler.__self__ for kind, handler in svc.scheduler._kinds.items()}
+    assert owners == {t.BOT_MOVE: svc.absence, t.DEADLINE: svc.absence, t.COVER: svc.absence,
+                      t.REMIND: svc.absence, t.EXPEL: svc.absence, t.IDLE: svc.absence,
+                      t.LOBBY_WARN: svc.lobby, t.LOBBY_EXPIRE: svc.lobby,
+                      t.VOTE_EXPIRE: svc.votes, t.AWAY_END: svc.away}

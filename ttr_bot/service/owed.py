@@ -1,6 +1,6 @@
 """What each change owes players, as outbox rows and timers written in the change's own
 transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
-timers. Mixed into GameService.
+timers. Mixed into the service's core (core.py).
 
 Outbox rows (kind: payload), by lane: "c<channel>" the game's channel, in order; "u<user>" a
 player's DMs now; "q<user>" a player's DMs held until their quiet hours end.
@@ -80,7 +80,7 @@ def turn_ended(public):
 
 
 class Owing:
-    """GameService's helpers that decide what a change owes (mixed into GameService)."""
+    """The core's helpers that decide what a change owes (mixed into core.Core)."""
 
     async def _turn_start(self, hosted, seat, now):
         """What a human's turn beginning now owes: its timers, how they are told (fields of the

@@ -1,12 +1,14 @@
 """A server's game life, as the adapter asks for it: a player's statistics, the leaderboard,
 the history of finished games, a finished game's film and what it did to the ratings.
 
-Mixed into GameService. Every method takes the server (guild id) it is asked in and answers
+A collaborator of the service's core. Every method takes the server (guild id) it is asked in and answers
 with read-only values of this module, never store records; a game of another server is "no
 such game". Bad input is a ServiceError with a catalog key: an unknown map, a game that is not
 finished. No games yet is not an error: an empty page or empty statistics, which the adapter
 words.
 """
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 
@@ -16,6 +18,7 @@ from ..ratings import MIN_GAMES, Rating
 from ..stats import player_stats
 from ..store import GLOBAL_SCOPE
 from .adapter_state import PostedMessage
+from .core import Core
 from .effects import ServiceError
 from .finish import game_rated, rated_seat, recompute, scopes
 
@@ -112,6 +115,9 @@ async def _page(fetch, page, per_page):
 
 
 class GameRecords:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
     def _check_map(self, map_id):
         if map_id is not None and map_id not in available_maps():
             raise ServiceError("service.unknown_map", map=map_id)
@@ -121,12 +127,12 @@ class GameRecords:
         one map or all: stats.PlayerStats (empty when they have no finished game there)."""
         self._check_map(map_id)
         if everywhere:
-            rows = await self.store.results_for_user(user_id, include_left=True)
+            rows = await self.core.store.results_for_user(user_id, include_left=True)
             scope = GLOBAL_SCOPE
         else:
-            rows = await self.store.results_in_guild(guild_id, user_id)
+            rows = await self.core.store.results_in_guild(guild_id, user_id)
             scope = guild_id
-        stored = (await self.store.get_ratings(scope, [user_id])).get(user_id)
+        stored = (await self.core.store.get_ratings(scope, [user_id])).get(user_id)
         return player_stats(
             user_id, rows, name=name, map_id=map_id, where="global" if everywhere else "server",
             rating=Rating(stored.mu, stored.sigma) if stored else None,
@@ -138,7 +144,7 @@ class GameRecords:
         self._check_map(map_id)
         scope = guild_id or GLOBAL_SCOPE
         page, pages, total, rows = await _page(
-            lambda limit, offset: self.store.leaderboard(
+            lambda limit, offset: self.core.store.leaderboard(
                 scope, min_games=MIN_GAMES, limit=limit, offset=offset, map=map_id),
             page, per_page)
         offset = (page - 1) * per_page
@@ -151,7 +157,7 @@ class GameRecords:
         """One page of this server's finished games, newest first (only `user_id`'s, if
         given), each with its players and scores and where its final post is."""
         page, pages, total, games = await _page(
-            lambda limit, offset: self.store.finished_games(
+            lambda limit, offset: self.core.store.finished_games(
                 guild_id, user_id=user_id, limit=limit, offset=offset),
             page, per_page)
         entries = []
@@ -170,7 +176,7 @@ class GameRecords:
 
     async def finished_game(self, game_id, guild_id):
         """The finished game `game_id` of this server (ServiceError otherwise)."""
-        hosted = await self.load(game_id)
+        hosted = await self.core.load(game_id)
         if hosted is None or hosted.guild_id != guild_id:
             raise ServiceError("service.no_such_game", game=game_id)
         if not hosted.is_finished:
@@ -179,29 +185,29 @@ class GameRecords:
 
     async def latest_finished_game(self, guild_id):
         """The id of this server's latest finished game, or None."""
-        _, games = await self.store.finished_games(guild_id, limit=1)
+        _, games = await self.core.store.finished_games(guild_id, limit=1)
         return games[0].game.id if games else None
 
     async def replay_data(self, game_id, guild_id):
         """A finished game of this server as the film needs it: the game as dealt, the seats'
         names, and its actions as engine actions (the log replayed from the seed)."""
         hosted = await self.finished_game(game_id, guild_id)
-        start, actions, _ = await self.replayed(game_id)
+        start, actions, _ = await self.core.replayed(game_id)
         return FilmInput(start, hosted.names(), actions)
 
     async def game_rating(self, game_id):
         """Whether the finished game was rated, and what it did to its players' ratings in its
         server (for the final post)."""
-        hosted = await self.load(game_id)
+        hosted = await self.core.load(game_id)
         if hosted is None or not hosted.is_finished:
             raise ServiceError("service.not_finished")
-        results = await self.store.load_results(game_id)
+        results = await self.core.store.load_results(game_id)
         rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
-        changes = {c.user_id: c for c in await self.store.rating_changes(
+        changes = {c.user_id: c for c in await self.core.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
-        stored = await self.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
+        stored = await self.core.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
         deltas = []
         for r in order:
             c = changes[rated_seat(r).user_id]
@@ -214,9 +220,9 @@ class GameRecords:
     async def recompute_ratings(self, scope):
         """{user id: (Rating, rated games)} recomputed from the results of the scope's rated
         games, in the order they were rated."""
-        return recompute(await self.store.rating_log(scope))
+        return recompute(await self.core.store.rating_log(scope))
 
     async def stored_ratings(self, scope, user_ids):
         """{user id: (Rating, rated games)} as stored."""
-        got = await self.store.get_ratings(scope, user_ids)
+        got = await self.core.store.get_ratings(scope, user_ids)
         return {u: (Rating(r.mu, r.sigma), r.games) for u, r in got.items()}
