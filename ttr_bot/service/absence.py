@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import Any
 
 from ..store import NewTimer, NotFound, Owed
 from .core import Core
 from .effects import ServiceError
 from .handover import SeatHandover
-from .hosted import LOBBY
+from .hosted import LOBBY, HostedGame
 from .levels import LEAVE_LEVEL
 from .moves import Moves
 from .notify import how_of, quiet_until
@@ -187,7 +188,7 @@ class Absence:
             await self.core.store.write_owed(owed, hosted.id, now)
             self.core._committed(owed)
 
-    def reminder_still_due(self, hosted, payload):
+    def reminder_still_due(self, hosted: Any, payload: dict) -> bool:
         """Whether a reminder owed earlier is still to be delivered: the turn it is about is
         still that player's (re-checked when it is sent; rows from before the turn was named
         in them are delivered)."""
@@ -208,7 +209,7 @@ class Absence:
             await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
                                   allow_last=True)
 
-    async def return_seat(self, game_id, user_id, name):
+    async def return_seat(self, game_id: int, user_id: int, name: str) -> HostedGame | None:
         """/ttr return: the player whose seat went to a computer after their time ran out takes
         it back; if it is that seat's turn now, it is theirs to play (its clock starts again)."""
         async with self.core.lock(game_id):
@@ -237,7 +238,7 @@ class Absence:
             return await self.core._reload(game_id)
 
     # ----- players who left, channels that are gone, games nobody plays --------------------
-    async def member_left(self, guild_id, user_id):
+    async def member_left(self, guild_id: int, user_id: int) -> int:
         """The user is no longer a member of the server (Discord answered 10007 Unknown Member
         where the bot looked them up): in their open games there, a lobby loses their seat (a
         host's lobby passes to the next human, or closes), a game in play hands their seat to
@@ -270,15 +271,15 @@ class Absence:
         await self.core.store.remove_seat(hosted.id, hosted.seats[seat].number)
         self.core.forget(hosted.id)
 
-    async def host_gone(self, game_id):
+    async def host_gone(self, game_id: int) -> bool:
         """The host is no longer a member (checked by the adapter): the next human becomes
         host. True if something changed."""
-        hosted = await self.core.load(game_id)
+        hosted: Any = await self.core.load(game_id)
         if hosted is None or not hosted.is_open:
             return False
         return await self.member_left(hosted.guild_id, hosted.host_id) > 0
 
-    async def channel_gone(self, channel_id):
+    async def channel_gone(self, channel_id: int) -> int | None:
         """The game's channel or thread was deleted: the game is closed as abandoned, its
         players told by DM; its record and results stay. What the channel still owed is given
         up (the players of a game that ended there unseen are told by DM). The game id closed,

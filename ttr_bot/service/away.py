@@ -13,7 +13,7 @@ player after the usual short pause, without counting as a timeout.
 """
 from __future__ import annotations
 
-from ..store import NewTimer, Owed
+from ..store import Away, NewTimer, Owed
 from .core import Core
 from .effects import ServiceError
 from .owed import notice_row
@@ -34,7 +34,7 @@ class AwayPeriods:
         self.core = core
         core.scheduler.on(AWAY_END, self._on_away_end)
 
-    async def set_away(self, user_id, guild_id, days):
+    async def set_away(self, user_id: int, guild_id: int | None, days: int) -> Away | None:
         """Away for `days` (1-14) from now; 0 ends an away period early. Returns the Away, or
         None when ended."""
         if guild_id is None:
@@ -42,7 +42,8 @@ class AwayPeriods:
         if not 0 <= days <= MAX_AWAY_DAYS:
             raise ServiceError("service.away_days", max=MAX_AWAY_DAYS)
         if days == 0:
-            return await self.end_away(user_id, guild_id)
+            await self.end_away(user_id, guild_id)
+            return None
         now = self.core.clock()
         until = now + days * DAY
         left = await self.away_days_left(user_id, guild_id, until)
@@ -66,7 +67,7 @@ class AwayPeriods:
         self.core._committed(owed)
         return await self.core.store.get_away(user_id, guild_id)
 
-    async def away_days_left(self, user_id, guild_id, until):
+    async def away_days_left(self, user_id: int, guild_id: int, until: float) -> float:
         """How long (seconds) a period starting now and ending by `until` may last: 14 days
         less what the player was away in the 30 days before `until` (the window that holds
         the most of their past, since the new period is the latest), the running period's
@@ -79,7 +80,8 @@ class AwayPeriods:
         used = sum(max(0.0, b - max(a, start)) for a, b in taken)
         return max(0.0, MAX_AWAY_DAYS * DAY - used)
 
-    async def end_away(self, user_id, guild_id, until=None):
+    async def end_away(self, user_id: int, guild_id: int,
+                       until: float | None = None) -> None:
         """Back early (or the period is over: `until` is the period's end, and a newer period
         is left alone). Returns None."""
         away = await self.core.store.get_away(user_id, guild_id)
@@ -124,7 +126,7 @@ class AwayPeriods:
                 out.append(hosted)
         return out
 
-    async def away_of(self, user_id, guild_id):
+    async def away_of(self, user_id: int, guild_id: int) -> Away | None:
         """The user's away period in the guild, if one is running."""
         away = await self.core.store.get_away(user_id, guild_id)
         return away if away is not None and away.until > self.core.clock() else None

@@ -42,7 +42,8 @@ class SeatHandover:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def hand_to_bot(self, game_id, seat, level, *, reason="replaced", by=None):
+    async def hand_to_bot(self, game_id: int, seat: int, level: str, *, reason: str = "replaced",
+                         by: int | None = None) -> Effects:
         """A computer player of `level` takes over seat `seat` (its index in the game). No
         permission check. Refuses (ServiceError) unless the game is in play and the seat is a
         human's, and never hands over the last human seat."""
@@ -53,7 +54,8 @@ class SeatHandover:
                 raise ServiceError("service.no_such_seat", seat=seat + 1)
             return await self._hand_over(hosted, seat, level, reason=reason, by=by)
 
-    async def leave_game(self, game_id, user_id, *, ends=None):
+    async def leave_game(self, game_id: int, user_id: int, *,
+                         ends: bool | None = None) -> Effects:
         """The player quits the game in play: a medium computer player takes their seat, or,
         if they are the last human, the game is cancelled. `ends` is what the player was told
         leaving would do (None: not asked); if that is no longer true, nothing happens and
@@ -72,7 +74,8 @@ class SeatHandover:
                 seat=seat, name=hosted.seats[seat].name, user_id=user_id, level=None,
                 reason="left"))
 
-    async def replace_player(self, game_id, user_id, target_id, level, *, is_admin=False):
+    async def replace_player(self, game_id: int, user_id: int, target_id: int, level: str, *,
+                             is_admin: bool = False) -> Effects:
         """The host or a server admin (`is_admin`, decided by the adapter as for /ttr cancel)
         puts a computer player of `level` in the seat of `target_id`."""
         self._check_level(level)

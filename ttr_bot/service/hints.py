@@ -43,7 +43,7 @@ class Hints:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def hint(self, game_id, user_id):
+    async def hint(self, game_id: int, user_id: int) -> Hint:
         """The Hint for the player `user_id` of the active game, for the decision they face now.
         ServiceError when hints are off, they are not playing, or it is not their decision."""
         hosted = await self.core._active(game_id)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from ..store import NewTimer, Owed
+from ..store import NewTimer, Owed, Shards
 from .core import Core
 from .turns import (
     BOT_MOVE,
@@ -65,7 +65,8 @@ class TimerInvariants:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def check_timers(self, *, repair=False, shards=None):
+    async def check_timers(self, *, repair: bool = False,
+                           shards: Shards | None = None) -> list[Problem]:
         """The Problems of every open game (of `shards`; None: this service's), each
         re-armed when `repair`."""
         shards = self.core.shards if shards is None else shards
@@ -78,7 +79,7 @@ class TimerInvariants:
                 log.exception("could not check the timers of game %s", game_id)
         return problems
 
-    async def check_game_timers(self, game_id, *, repair=False):
+    async def check_game_timers(self, game_id: int, *, repair: bool = False) -> list[Problem]:
         async with self.core.lock(game_id):
             self.core.forget(game_id)
             hosted = await self.core.load(game_id)

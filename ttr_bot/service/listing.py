@@ -27,7 +27,7 @@ class Listing:
     def __init__(self, core: Core) -> None:
         self.core = core
 
-    async def games_of(self, user_id, guild_id):
+    async def games_of(self, user_id: int, guild_id: int | None) -> list[GameListing]:
         out = []
         for row in await self.core.store.games_of_user(user_id, guild_id):
             hosted = await self.core.load(row.id)

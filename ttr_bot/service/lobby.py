@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
@@ -89,8 +90,9 @@ class Lobby:
         core.scheduler.on(LOBBY_WARN, self._on_lobby_warn)
         core.scheduler.on(LOBBY_EXPIRE, self._on_lobby_expire)
 
-    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base",
-                         options=None):
+    async def open_lobby(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, map_id: str, variant: str = "base",
+                         options: dict | None = None) -> HostedGame:
         """A new lobby in the channel, its host in seat 0. `options` are the game's settings
         (deadline, remind, away: the defaults where missing; and other features' as given:
         `thread`, the rematch's `rematch_of`, ...), kept with the game."""
@@ -111,12 +113,12 @@ class Lobby:
         self.core._committed(owed)
         return await self.core._reload(game_id)
 
-    async def rematch(self, game_id, user_id, name):
+    async def rematch(self, game_id: int, user_id: int, name: str) -> Rematch:
         """A lobby for the same table as the finished game: its channel, map, variant and
         settings, the clicking player as host, its computer players seated again; the other
         players are `invited` (each joins to confirm). Only a player of that game may ask; if
         the channel already has the rematch's lobby, `service.rematch_open` says so."""
-        old = await self.core.load(game_id)
+        old: Any = await self.core.load(game_id)
         if old is None or not old.is_finished:
             raise ServiceError("service.not_finished")
         players = old.players()
@@ -140,7 +142,7 @@ class Lobby:
             hosted = await self.core._reload(hosted.id)
         return Rematch(hosted, tuple(u for u in dict.fromkeys(players) if u != user_id))
 
-    async def join(self, channel_id, user_id, name):
+    async def join(self, channel_id: int, user_id: int, name: str) -> HostedGame:
         hosted = await self._lobby(channel_id)
         async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
@@ -149,7 +151,8 @@ class Lobby:
             await self._add_seat(hosted, user_id=user_id, name=name)
             return await self.core._reload(hosted.id)
 
-    async def add_bot(self, channel_id, user_id, level, *, is_admin=False):
+    async def add_bot(self, channel_id: int, user_id: int, level: str, *,
+                      is_admin: bool = False) -> HostedGame:
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
         hosted = await self._lobby(channel_id)
@@ -174,7 +177,7 @@ class Lobby:
         except WrongStatus:     # started by another process meanwhile
             raise ServiceError("service.already_started") from None
 
-    async def leave(self, channel_id, user_id):
+    async def leave(self, channel_id: int, user_id: int) -> HostedGame:
         """Leave a lobby. Stored seat numbers may then have gaps: the game's seats are the
         stored seats in order, so the seat order stays the join order."""
         hosted = await self._lobby(channel_id)
@@ -187,7 +190,8 @@ class Lobby:
                 raise ServiceError("service.host_cannot_leave")
             return await self._remove_seat(hosted, hosted.seats[seat].number)
 
-    async def remove_seat(self, channel_id, user_id, number, *, is_admin=False):
+    async def remove_seat(self, channel_id: int, user_id: int, number: int, *,
+                          is_admin: bool = False) -> HostedGame:
         """The host (or an admin) takes a seat away before the start: a player who went quiet,
         or a computer player somebody added. `number` is the seat's stored number."""
         hosted = await self._lobby(channel_id)
@@ -209,7 +213,7 @@ class Lobby:
             raise ServiceError("service.already_started") from None
         return await self.core._reload(hosted.id)
 
-    async def start(self, channel_id, user_id):
+    async def start(self, channel_id: int, user_id: int) -> Effects:
         hosted = await self._lobby(channel_id)
         async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
@@ -235,7 +239,7 @@ class Lobby:
                            changed=set(range(n)), to_move=game.to_move(),
                            bot_turn=self.core._bot_to_move(hosted))
 
-    async def cancel(self, channel_id, user_id, *, is_admin=False):
+    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Effects:
         hosted = await self.core._channel_game(channel_id)
         async with self.core.lock(hosted.id):
             if user_id != hosted.host_id and not is_admin:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.game import Game
 from ..maps import available_maps
 from ..ratings import MIN_GAMES, Rating
-from ..stats import player_stats
+from ..stats import PlayerStats, player_stats
 from ..store import GLOBAL_SCOPE
 from .adapter_state import PostedMessage
 from .core import Core
 from .effects import ServiceError
 from .finish import game_rated, rated_seat, recompute, scopes
+from .hosted import HostedGame
 
 PER_PAGE = 10
 
@@ -122,7 +124,8 @@ class GameRecords:
         if map_id is not None and map_id not in available_maps():
             raise ServiceError("service.unknown_map", map=map_id)
 
-    async def stats(self, guild_id, user_id, *, name, map_id=None, everywhere=False):
+    async def stats(self, guild_id: int, user_id: int, *, name: str,
+                    map_id: str | None = None, everywhere: bool = False) -> PlayerStats:
         """A player's statistics in this server (or, `everywhere`, over every server), for
         one map or all: stats.PlayerStats (empty when they have no finished game there)."""
         self._check_map(map_id)
@@ -138,7 +141,8 @@ class GameRecords:
             rating=Rating(stored.mu, stored.sigma) if stored else None,
             rated_games=stored.games if stored else 0)
 
-    async def leaderboard(self, guild_id, page=1, *, map_id=None, per_page=PER_PAGE):
+    async def leaderboard(self, guild_id: int | None, page: int = 1, *, map_id: str | None = None,
+                          per_page: int = PER_PAGE) -> LeaderboardPage:
         """One page of this server's leaderboard: the players with MIN_GAMES rated games here,
         by the conservative rating; with `map_id`, those with a rated game on that map."""
         self._check_map(map_id)
@@ -153,7 +157,8 @@ class GameRecords:
                         for i, r in enumerate(rows))
         return LeaderboardPage(guild_id, map_id, page, pages, total, entries)
 
-    async def history(self, guild_id, page=1, *, user_id=None, per_page=PER_PAGE):
+    async def history(self, guild_id: int, page: int = 1, *, user_id: int | None = None,
+                      per_page: int = PER_PAGE) -> HistoryPage:
         """One page of this server's finished games, newest first (only `user_id`'s, if
         given), each with its players and scores and where its final post is."""
         page, pages, total, games = await _page(
@@ -174,7 +179,7 @@ class GameRecords:
                     for r in g.results)))
         return HistoryPage(user_id, page, pages, total, tuple(entries))
 
-    async def finished_game(self, game_id, guild_id):
+    async def finished_game(self, game_id: int, guild_id: int | None) -> HostedGame:
         """The finished game `game_id` of this server (ServiceError otherwise)."""
         hosted = await self.core.load(game_id)
         if hosted is None or hosted.guild_id != guild_id:
@@ -183,19 +188,19 @@ class GameRecords:
             raise ServiceError("service.not_finished")
         return hosted
 
-    async def latest_finished_game(self, guild_id):
+    async def latest_finished_game(self, guild_id: int) -> int | None:
         """The id of this server's latest finished game, or None."""
         _, games = await self.core.store.finished_games(guild_id, limit=1)
         return games[0].game.id if games else None
 
-    async def replay_data(self, game_id, guild_id):
+    async def replay_data(self, game_id: int, guild_id: int | None) -> FilmInput:
         """A finished game of this server as the film needs it: the game as dealt, the seats'
         names, and its actions as engine actions (the log replayed from the seed)."""
         hosted = await self.finished_game(game_id, guild_id)
         start, actions, _ = await self.core.replayed(game_id)
         return FilmInput(start, hosted.names(), actions)
 
-    async def game_rating(self, game_id):
+    async def game_rating(self, game_id: int) -> GameRating:
         """Whether the finished game was rated, and what it did to its players' ratings in its
         server (for the final post)."""
         hosted = await self.core.load(game_id)
@@ -203,7 +208,7 @@ class GameRecords:
             raise ServiceError("service.not_finished")
         results = await self.core.store.load_results(game_id)
         rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
-        changes = {c.user_id: c for c in await self.core.store.rating_changes(
+        changes: dict[int, Any] = {c.user_id: c for c in await self.core.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
@@ -217,12 +222,12 @@ class GameRecords:
                                       Rating(c.mu_after, c.sigma_after), games))
         return GameRating(rated, reason, tuple(deltas))
 
-    async def recompute_ratings(self, scope):
+    async def recompute_ratings(self, scope: int) -> dict:
         """{user id: (Rating, rated games)} recomputed from the results of the scope's rated
         games, in the order they were rated."""
         return recompute(await self.core.store.rating_log(scope))
 
-    async def stored_ratings(self, scope, user_ids):
+    async def stored_ratings(self, scope: int, user_ids: list[int]) -> dict:
         """{user id: (Rating, rated games)} as stored."""
         got = await self.core.store.get_ratings(scope, user_ids)
         return {u: (Rating(r.mu, r.sigma), r.games) for u, r in got.items()}

@@ -10,6 +10,7 @@ parts are split off (effects.split_events) before anything is kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..bounded import LRUDict
 from ..engine.dealer import Dealer
@@ -44,7 +45,8 @@ class SinceLastMove:
         self.core = core
         self._replays: LRUDict = LRUDict(REPLAYS_KEPT)   # game id -> its _Replay
 
-    async def since_last_turn(self, game_id, seat, seq=None):
+    async def since_last_turn(self, game_id: int, seat: int,
+                              seq: int | None = None) -> SinceLastTurn | None:
         """SinceLastTurn of `seat` up to `seq` (default: now), or None if no such game."""
         hosted = await self.core.load(game_id)
         if hosted is None or hosted.game is None:
@@ -53,7 +55,7 @@ class SinceLastMove:
         replays = self._replays
         replay = replays.get(game_id)
         if replay is None or len(replay.log) > seq:
-            row = await self.core.store.get_game(game_id)
+            row: Any = await self.core.store.get_game(game_id)
             replay = _Replay(Game(hosted.board, len(hosted.seats), Dealer(row.seed)))
             replays[game_id] = replay
         if len(replay.log) < seq:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 
-from ..store import NewTimer, Owed, VoteOpen
+from ..store import NewTimer, Owed, Vote, VoteOpen
 from .core import Core
 from .effects import ServiceError
 from .handover import SeatHandover
@@ -61,7 +61,8 @@ class Votes:
         self.handover = handover
         core.scheduler.on(VOTE_EXPIRE, self._on_vote_expire)
 
-    async def start_vote(self, game_id, user_id, kind, target_id=None):
+    async def start_vote(self, game_id: int, user_id: int, kind: str,
+                         target_id: int | None = None) -> Vote | None:
         if kind not in KINDS:
             raise ServiceError("service.vote_kind")
         async with self.core.lock(game_id):
@@ -96,7 +97,7 @@ class Votes:
             self.core._committed(owed)
             return await self._settle_vote(hosted, vote)
 
-    async def cast_vote(self, vote_id, user_id, yes):
+    async def cast_vote(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
         vote = await self.core.store.get_vote(vote_id)
         if vote is None:
             raise ServiceError("service.vote_gone")
@@ -109,10 +110,10 @@ class Votes:
             vote = await self.core.store.cast_ballot(vote_id, user_id, bool(yes))
             return await self._settle_vote(hosted, vote)
 
-    async def open_vote(self, game_id):
+    async def open_vote(self, game_id: int) -> Vote | None:
         return await self.core.store.open_vote_of(game_id)
 
-    async def vote(self, vote_id):
+    async def vote(self, vote_id: int) -> Vote | None:
         return await self.core.store.get_vote(vote_id)
 
     async def _settle_vote(self, hosted, vote, expired=False):
