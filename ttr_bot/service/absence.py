@@ -65,7 +65,7 @@ class Absence:
 
     async def _on_bot_move(self, timer):
         await self.moves.play_bot(timer.game_id, timer.payload.get("seq"),
-                            safe=self.core.scheduler.last_try(timer))
+                                  safe=self.core.scheduler.last_try(timer))
 
     # ----- a turn's clock --------------------------------------------------------------------
     async def _human_turn(self, game_id, key):
@@ -207,7 +207,7 @@ class Absence:
             if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
                 return      # they came back meanwhile
             await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
-                                  allow_last=True)
+                                           allow_last=True)
 
     async def return_seat(self, game_id: int, user_id: int, name: str) -> HostedGame | None:
         """/ttr return: the player whose seat went to a computer after their time ran out takes
@@ -230,8 +230,8 @@ class Absence:
             owed = Owed(rows, turn.timers, turn.drop_timers)
             try:
                 await self.core.store.return_seat(hosted.id, hosted.seats[seat].number,
-                                             user_id=user_id, display_name=name, now=now,
-                                             owed=owed)
+                                                  user_id=user_id, display_name=name, now=now,
+                                                  owed=owed)
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
             self.core._committed(owed)
@@ -255,7 +255,7 @@ class Absence:
                     await self._leave_lobby(hosted, seat)
                 else:
                     await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
-                                          by=None, allow_last=True)
+                                                   by=None, allow_last=True)
         return changed
 
     async def _leave_lobby(self, hosted, seat):
@@ -291,7 +291,7 @@ class Absence:
                 hosted = await self.core._reload(hosted.id)
                 if hosted is not None and hosted.is_open:
                     await self.core._cancel(hosted, reason="channel_gone",
-                                       dm_key="bot.closed.channel_gone")
+                                            dm_key="bot.closed.channel_gone")
                     closed = hosted.id
         await self.core._fail_lane(f"c{channel_id}", "channel gone", told=closed)
         self.core._channels.pop(channel_id, None)

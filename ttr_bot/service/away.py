@@ -63,7 +63,7 @@ class AwayPeriods:
                                        game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
         await self.core.store.set_away(user_id, guild_id, now, until, owed=owed,
-                                  forget_before=now - AWAY_WINDOW_DAYS * DAY)
+                                       forget_before=now - AWAY_WINDOW_DAYS * DAY)
         self.core._committed(owed)
         return await self.core.store.get_away(user_id, guild_id)
 

@@ -43,7 +43,7 @@ class SeatHandover:
         self.core = core
 
     async def hand_to_bot(self, game_id: int, seat: int, level: str, *, reason: str = "replaced",
-                         by: int | None = None) -> Effects:
+                          by: int | None = None) -> Effects:
         """A computer player of `level` takes over seat `seat` (its index in the game). No
         permission check. Refuses (ServiceError) unless the game is in play and the seat is a
         human's, and never hands over the last human seat."""

@@ -55,7 +55,7 @@ class Hints:
         if seat not in hosted.game.to_move():
             raise ServiceError("service.hint_not_yours")
         action, why = await self.core.workers.run(expert_hint, self.core._agent_seed(hosted, seat),
-                                             view(hosted.game, seat), self.core._factory(),
-                                             timeout=self.core.decision_timeout)
+                                                  view(hosted.game, seat), self.core._factory(),
+                                                  timeout=self.core.decision_timeout)
         return Hint(hosted.id, hosted.seq, seat, action, why["ticket"], why["feared"],
                     bool(why["block"]))

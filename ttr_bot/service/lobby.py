@@ -171,7 +171,7 @@ class Lobby:
         try:
             number = max((s.number for s in hosted.seats), default=-1) + 1
             await self.core.store.add_seat(hosted.id, number, user_id=user_id,
-                                      display_name=name, bot_level=bot_level)
+                                           display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
         except WrongStatus:     # started by another process meanwhile
@@ -228,9 +228,9 @@ class Lobby:
             started = replace_game(hosted, game, self.core.clock())
             owed = await self.core._owed_for_start(started)
             try:
-                await self.core.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
-                                            owed=Owed(owed.outbox, owed.timers,
-                                                      (LOBBY_WARN, LOBBY_EXPIRE)))
+                await self.core.store.start_game(
+                    hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
+                    owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
             except WrongStatus:
                 raise ServiceError("service.already_started") from None
             self.core._committed(owed)
