@@ -1,5 +1,5 @@
 """The outbox as the adapter's delivery worker sees it: what is owed, and marking it sent,
-retried or given up (mixed into core.Core; the worker never touches the store)."""
+retried or given up (mixed into GameService; the worker never touches the store)."""
 from ..store import OutboxItem, Owed
 from .owed import channel_lane, dm_row, notice_row
 
