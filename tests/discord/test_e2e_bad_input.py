@@ -201,7 +201,7 @@ async def test_the_bots_caches_are_the_bounded_kind(table):
     assert isinstance(bot._locale_override, LRUDict) and isinstance(bot._seen_locale, LRUDict)
     assert isinstance(bot.delivery._lobby_locks, KeyedLocks)
     assert len(bot.outbox._busy) <= bot.outbox.lanes      # lanes in flight, at most `lanes`
-    assert isinstance(bot.service._channels, LRUDict)
+    assert isinstance(bot.service.core._channels, LRUDict)
 
 
 async def test_a_server_on_another_process_shard_is_told_so_and_nothing_changes(table, caplog):

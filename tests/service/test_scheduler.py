@@ -99,6 +99,35 @@ async def test_fires_in_due_order(store, make_game, service_factory, clock):
     assert await no_timers(store)                   # fired timers are deleted
 
 
+async def test_each_kind_fires_the_handler_registered_for_it(store, make_game, service_factory,
+                                                             clock, caplog):
+    """A feature registers the kinds it owns (`on`); a kind nobody registered is logged and
+    dropped, as a timer written by an older or newer version would be."""
+    game_id = await make_game()
+    turns, votes = Recorder(), Recorder()
+    service = service_factory(None)
+    service.on("turn", turns)
+    service.on("vote", votes)
+    now = clock()
+    await service.schedule("turn", now + 1, {"name": "t"}, game_id)
+    await service.schedule("vote", now + 2, {"name": "v"}, game_id)
+    await service.schedule("retired", now + 3, {"name": "old"}, game_id)
+    with caplog.at_level(logging.INFO, logger="ttr_bot.service.scheduler"):
+        await service.start()
+        clock.advance(5)
+        await at_rest(service)
+    assert turns.names == ["t"] and votes.names == ["v"]
+    assert any("of kind retired" in r.getMessage() for r in caplog.records)
+    assert await no_timers(store)                   # the unknown one too: not fired again
+
+
+async def test_a_kind_has_one_owner(service_factory):
+    service = service_factory(None)
+    service.on("turn", Recorder())
+    with pytest.raises(ValueError, match="turn"):
+        service.on("turn", Recorder())
+
+
 async def test_a_sooner_timer_wakes_the_sleeping_task(store, service_factory, clock):
     handler = Recorder()
     service = service_factory(handler, max_sleep=3600)
@@ -403,3 +432,16 @@ async def test_stopping_ends_a_loop_whose_wake_came_with_the_cancellation():
     task.cancel()                      # in the same tick as the wake: may be swallowed
     await asyncio.wait_for(cancel_and_wait(task), 5)
     assert task.done()
+
+
+async def test_every_kind_the_service_writes_is_fired_by_the_feature_that_owns_it(store, clock):
+    """The timer kinds of turns.py, each registered by its feature when the service is built:
+    a kind left out would be dropped unfired."""
+    from ttr_bot.service import GameService
+    from ttr_bot.service import turns as t
+    svc = GameService(store, clock=clock)
+    owners = {kind: handler.__self__ for kind, handler in svc.scheduler._kinds.items()}
+    assert owners == {t.BOT_MOVE: svc.absence, t.DEADLINE: svc.absence, t.COVER: svc.absence,
+                      t.REMIND: svc.absence, t.EXPEL: svc.absence, t.IDLE: svc.absence,
+                      t.LOBBY_WARN: svc.lobby, t.LOBBY_EXPIRE: svc.lobby,
+                      t.VOTE_EXPIRE: svc.votes, t.AWAY_END: svc.away}

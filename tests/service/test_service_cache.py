@@ -48,7 +48,7 @@ async def test_cache_is_bounded_and_evicted_games_continue_correctly(counting):
         # the shadow: the same game in a plain engine, never stored
         shadow = Game(load_board("usa"), 2 + ch % 4, Dealer(row.seed))
         games[game_id] = (users, shadow)
-        assert len(svc._cache) <= 3
+        assert len(svc.core._cache) <= 3
     assert len(games) == 10
     rng = random.Random(2)
     seqs = dict.fromkeys(games, 0)
@@ -61,8 +61,8 @@ async def test_cache_is_bounded_and_evicted_games_continue_correctly(counting):
             eff = await svc.act(game_id, users[action.seat], action, seqs[game_id])
             shadow.apply(action)
             seqs[game_id] = eff.seq
-            assert len(svc._cache) <= 3
-            assert len(svc._locks) <= 3 + 1
+            assert len(svc.core._cache) <= 3
+            assert len(svc.core._locks) <= 3 + 1
             assert state_of((await svc.load(game_id)).game) == state_of(shadow)
     # games really were evicted and read back from their snapshots, not replayed
     assert len(counting.snapshot_loads) - loads_before >= 10 * 12
@@ -93,7 +93,7 @@ async def test_an_evicted_game_plays_on_to_the_end_like_one_never_evicted(counti
             assert (e1.public, e1.private, e1.to_move, e1.seq) == (
                 e2.public, e2.private, e2.to_move, e2.seq)
             await evicting.load(filler)          # pushes g1 out
-            assert list(evicting._cache) == [filler]
+            assert list(evicting.core._cache) == [filler]
             if e1.over:
                 break
         assert (await evicting.load(g1)).game.scores() == (await keeping.load(g2)).game.scores()
@@ -117,12 +117,12 @@ async def test_startup_loads_no_game_until_it_is_used(db_path, counting):
     try:
         svc = make_service(store, cache_size=5)
         assert await store.list_active_game_ids() == [g for g, _ in ids]
-        assert store.snapshot_loads == [] and store.log_loads == [] and not svc._cache
+        assert store.snapshot_loads == [] and store.log_loads == [] and not svc.core._cache
         game_id, users = ids[17]
         loaded = await svc.load(game_id)
         action = pick_action(loaded.game, random.Random(1))
         await svc.act(game_id, users[action.seat], action, 0)
-        assert store.snapshot_loads == [game_id] and list(svc._cache) == [game_id]
+        assert store.snapshot_loads == [game_id] and list(svc.core._cache) == [game_id]
         # a channel lookup loads only that channel's game
         await svc.game_in_channel(400 + 3)
         assert store.snapshot_loads == [game_id, ids[3][0]]
@@ -133,7 +133,7 @@ async def test_startup_loads_no_game_until_it_is_used(db_path, counting):
 async def test_concurrent_loads_of_many_games_respect_the_bound(counting):
     svc = make_service(counting, cache_size=4)
     ids = [(await started(svc, 500 + ch))[0] for ch in range(20)]
-    svc._cache.clear()
+    svc.core._cache.clear()
     loaded = await asyncio.gather(*(svc.load(g) for g in ids * 3))
     assert [x.id for x in loaded] == ids * 3
-    assert len(svc._cache) <= 4
+    assert len(svc.core._cache) <= 4

@@ -127,7 +127,7 @@ async def test_two_hundred_games_at_once(store, db_path):
     rng = random.Random(5)
     total = await play_rounds(svc, games, 3, rng)
     assert total == 3 * 200
-    assert len(svc._cache) <= 64
+    assert len(svc.core._cache) <= 64
     for game_id, _ in games:
         n, seq, status, (snap_seq, _) = raw_counts(db_path, game_id)
         assert (n, seq, snap_seq, status) == (3, 3, 3, "active")

@@ -10,7 +10,7 @@ from tests.service.svckit import make_service, play_one, play_to_end, users_for
 from ttr_bot.ai import make_agent
 from ttr_bot.game_record import action_to_json
 from ttr_bot.service import GAME_HINTS, ServiceError
-from ttr_bot.service.host import SEAT_NAMES
+from ttr_bot.service.core import SEAT_NAMES
 
 pytestmark = pytest.mark.asyncio
 

@@ -33,7 +33,7 @@ async def stuck(db, games):
         out = []
         for game_id in games:
             hosted = await svc.load(game_id)
-            if hosted.is_active and svc._bot_to_move(hosted) and \
+            if hosted.is_active and svc.core._bot_to_move(hosted) and \
                     not await store.list_timers(game_id, "bot_move"):
                 out.append(game_id)
         return out

@@ -147,9 +147,9 @@ async def test_an_expired_deadline_plays_one_turn_even_when_two_processes_race(d
     b_store = await open_store(db_path)
     b = timed_service(b_store, clock)
     clock.set(deadline.due_at)
-    await asyncio.gather(a._on_deadline(deadline), b._on_deadline(deadline))
-    await a._on_deadline(deadline)          # and once more, as after a restart
-    after = await b._reload(game_id)
+    await asyncio.gather(a.absence._on_deadline(deadline), b.absence._on_deadline(deadline))
+    await a.absence._on_deadline(deadline)          # and once more, as after a restart
+    after = await b.core._reload(game_id)
     assert after.game.turn == before.game.turn + 1 and after.game.current != seat
     log = await a_store.load_actions(game_id)
     played = [r for r in log[before.seq:]]

@@ -69,7 +69,7 @@ async def main():
     service = GameService(store)
     ids = await store.list_active_game_ids(include_lobbies=True)
     t_ready = time.perf_counter()
-    print(json.dumps({"games": len(ids), "cached": len(service._cache), "imported": imported,
+    print(json.dumps({"games": len(ids), "cached": len(service.core._cache), "imported": imported,
                       "import": t_import - t0, "open": t_open - t_import,
                       "list": t_ready - t_open}), flush=True)
     await store.close()

@@ -131,7 +131,7 @@ async def steady(args, tmp):
     await svc.resume()
     late = []
     all_fired = asyncio.Event()
-    handle = svc._on_timer
+    handle = svc.scheduler.dispatch
 
     async def timed(timer):
         late.append(time.time() - timer.due_at)

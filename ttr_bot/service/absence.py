@@ -5,28 +5,33 @@ Every handler first checks, under the game's lock, that what its timer is about 
 same turn, a human still in the seat, the lobby still open...), so a timer fired twice, late,
 or by two processes at once does its work once: the action log's expected seq decides any race
 for a turn, and the turn-ending action counts the timeout in the same transaction.
-Mixed into GameService.
+A collaborator of the service's core (host.py); the lobby's timers are lobby.py's, a vote's
+votes.py's, an away period's end away.py's.
 """
+from __future__ import annotations
+
 import logging
 from dataclasses import replace
+from typing import Any
 
 from ..store import NewTimer, NotFound, Owed
+from .core import Core
 from .effects import ServiceError
-from .hosted import LOBBY
+from .handover import SeatHandover
+from .hosted import LOBBY, HostedGame
 from .levels import LEAVE_LEVEL
 from .messages import Reminder
+from .moves import Moves
 from .notify import how_of, quiet_until
 from .owed import (
     channel_lane,
     channel_row,
-    dm_row,
     hand_row,
     notice_row,
     owed_row,
     user_lane,
 )
 from .turns import (
-    AWAY_END,
     BOT_MOVE,
     COVER,
     DAY,
@@ -34,13 +39,10 @@ from .turns import (
     EXPEL,
     IDLE,
     IDLE_DAYS,
-    LOBBY_EXPIRE,
-    LOBBY_WARN,
     REMIND,
     REMIND_GAP,
     REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
-    VOTE_EXPIRE,
     is_turn,
 )
 
@@ -54,27 +56,30 @@ class TurnNotEnded(RuntimeError):
 
 
 class Absence:
-    async def _on_timer(self, timer):
-        handler = {
-            BOT_MOVE: self._on_bot_move, DEADLINE: self._on_deadline, REMIND: self._on_remind,
-            COVER: self._on_cover, EXPEL: self._on_expel, IDLE: self._on_idle,
-            LOBBY_WARN: self._on_lobby_warn, LOBBY_EXPIRE: self._on_lobby_expire,
-            VOTE_EXPIRE: self._on_vote_expire, AWAY_END: self._on_away_end,
-        }.get(timer.kind)
-        if handler is None:
-            log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
-            return
-        await handler(timer)
+    """The timers of a turn's clock and of forgotten games, and players who are gone.
+
+    Holds the core; `moves` plays a computer player's move (BOT_MOVE), `handover` gives an
+    expelled or departed player's seat to a computer. Registers BOT_MOVE, DEADLINE, COVER,
+    REMIND, EXPEL and IDLE with the scheduler."""
+
+    def __init__(self, core: Core, *, moves: Moves, handover: SeatHandover) -> None:
+        self.core = core
+        self.moves = moves
+        self.handover = handover
+        for kind, handler in ((BOT_MOVE, self._on_bot_move), (DEADLINE, self._on_deadline),
+                              (REMIND, self._on_remind), (COVER, self._on_cover),
+                              (EXPEL, self._on_expel), (IDLE, self._on_idle)):
+            core.scheduler.on(kind, handler)
 
     async def _on_bot_move(self, timer):
-        await self.play_bot(timer.game_id, timer.payload.get("seq"),
-                            safe=self.scheduler.last_try(timer))
+        await self.moves.play_bot(timer.game_id, timer.payload.get("seq"),
+                                  safe=self.core.scheduler.last_try(timer))
 
     # ----- a turn's clock --------------------------------------------------------------------
     async def _human_turn(self, game_id, key):
         """The game and the seat's user if the turn `key` names is still a human's to play."""
-        self.forget(game_id)    # another process may have moved it: read the store
-        hosted = await self.load(game_id)
+        self.core.forget(game_id)    # another process may have moved it: read the store
+        hosted = await self.core.load(game_id)
         if hosted is None or not hosted.is_active or not is_turn(hosted.game, key):
             return None, None
         user = hosted.seats[key["seat"]].user_id
@@ -82,30 +87,30 @@ class Absence:
 
     async def _on_deadline(self, timer):
         p = timer.payload
-        async with self.lock(timer.game_id):
+        async with self.core.lock(timer.game_id):
             hosted, user = await self._human_turn(timer.game_id, p)
             if hosted is None:
                 return
-            now = self.clock()
-            away = await self._away_of(hosted, user, now)
+            now = self.core.clock()
+            away = await self.core._away_of(hosted, user, now)
             if away is not None and hosted.settings.away == "pause":
                 # time away does not count: what was left when they went away waits for them
                 left = min(p["limit"], timer.due_at - max(away.since, p["started"]))
                 owed = Owed(timers=(NewTimer(DEADLINE, away.until + left, {**p, "pushed": True}),))
-                await self.store.write_owed(owed, hosted.id, now)
-                self._committed(owed)
+                await self.core.store.write_owed(owed, hosted.id, now)
+                self.core._committed(owed)
                 return
-            await self._play_turn_for(hosted, p, "timeout", safe=self.scheduler.last_try(timer))
+            await self._play_turn_for(hosted, p, "timeout", safe=self.core.scheduler.last_try(timer))
 
     async def _on_cover(self, timer):
-        async with self.lock(timer.game_id):
+        async with self.core.lock(timer.game_id):
             hosted, user = await self._human_turn(timer.game_id, timer.payload)
             if hosted is None or hosted.settings.away != "cover":
                 return
-            if await self._away_of(hosted, user, self.clock()) is None:
+            if await self.core._away_of(hosted, user, self.core.clock()) is None:
                 return
             await self._play_turn_for(hosted, timer.payload, "away",
-                                      safe=self.scheduler.last_try(timer))
+                                      safe=self.core.scheduler.last_try(timer))
 
     async def _play_turn_for(self, hosted, key, by, *, safe=False):
         """Under the lock: a medium computer player plays the rest of `key`'s turn for its
@@ -120,16 +125,16 @@ class Absence:
         for _ in range(MAX_TURN_ACTIONS):
             if not is_turn(hosted.game, key):
                 return
-            seed = self._agent_seed(hosted, seat)
-            action = (self.decide_safely(seed, hosted.view(seat)) if safe else
-                      await self.decide(TIMEOUT_LEVEL, seed, hosted.view(seat)))
+            seed = self.core._agent_seed(hosted, seat)
+            action = (self.core.decide_safely(seed, hosted.view(seat)) if safe else
+                      await self.core.decide(TIMEOUT_LEVEL, seed, hosted.view(seat)))
             try:
-                await self._apply(hosted, action, seat, by=by)
+                await self.core._apply(hosted, action, seat, by=by)
             except ServiceError as exc:
                 if exc.key != "service.stale":
                     raise
-                self.forget(hosted.id)      # another process moved it: read it again
-            hosted = await self.load(hosted.id)
+                self.core.forget(hosted.id)      # another process moved it: read it again
+            hosted = await self.core.load(hosted.id)
             if hosted is None or not hosted.is_active:
                 return
         # not ended (a write that kept losing a race, a decision that never ends a turn): the
@@ -144,32 +149,32 @@ class Absence:
         after it), never in their quiet hours (then when they end), and never later than
         REMIND_MARGIN before the deadline (then dropped); once per reminder."""
         p = timer.payload
-        async with self.lock(timer.game_id):
+        async with self.core.lock(timer.game_id):
             hosted, user = await self._human_turn(timer.game_id, p)
             if hosted is None:
                 return
-            now = self.clock()
+            now = self.core.clock()
             deadline = p.get("deadline")
 
             async def later(at):
                 if deadline is None or at <= deadline - REMIND_MARGIN:
                     owed = Owed(timers=(NewTimer(REMIND, at, dict(p)),))
-                    await self.store.write_owed(owed, hosted.id, now)
-                    self._committed(owed)
+                    await self.core.store.write_owed(owed, hosted.id, now)
+                    self.core._committed(owed)
 
             if deadline is not None and now > deadline - REMIND_MARGIN:
                 return      # too near the deadline (or past it, after downtime): none now
-            if await self._away_of(hosted, user, now) is not None:
+            if await self.core._away_of(hosted, user, now) is not None:
                 return
-            prefs = await self.store.get_user(user)
+            prefs = await self.core.store.get_user(user)
             notify = prefs.notify if prefs else {}
             how = how_of(notify)
             if how == "none":
                 return
             turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
-            if await self.store.last_owed_at(hosted.id, f"{turn_key}{p.get('n')}") is not None:
+            if await self.core.store.last_owed_at(hosted.id, f"{turn_key}{p.get('n')}") is not None:
                 return      # this one was owed already (a duplicate timer): once each
-            last = await self.store.last_owed_at(hosted.id, turn_key)
+            last = await self.core.store.last_owed_at(hosted.id, turn_key)
             if last is not None and last + REMIND_GAP > now:
                 await later(last + REMIND_GAP)   # one held back by quiet hours moves the next
                 return
@@ -188,10 +193,10 @@ class Absence:
             else:
                 row = channel_row(hosted, reminder, key=key)
             owed = Owed((row,))
-            await self.store.write_owed(owed, hosted.id, now)
-            self._committed(owed)
+            await self.core.store.write_owed(owed, hosted.id, now)
+            self.core._committed(owed)
 
-    def reminder_still_due(self, hosted, reminder):
+    def reminder_still_due(self, hosted: HostedGame, reminder: Reminder) -> bool:
         """Whether a reminder owed earlier (messages.Reminder) is still to be delivered: the
         turn it is about is still that player's (re-checked when it is sent; rows from before
         the turn was named in them are delivered)."""
@@ -200,56 +205,56 @@ class Absence:
     async def _on_expel(self, timer):
         """Three turns in a row ran out: a computer player takes the seat (the player may take
         it back with /ttr return)."""
-        async with self.lock(timer.game_id):
-            self.forget(timer.game_id)
-            hosted = await self.load(timer.game_id)
+        async with self.core.lock(timer.game_id):
+            self.core.forget(timer.game_id)
+            hosted = await self.core.load(timer.game_id)
             seat = timer.payload.get("seat")
             if hosted is None or not hosted.is_active or seat is None:
                 return
             info = hosted.seats[seat]
             if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
                 return      # they came back meanwhile
-            await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
-                                  allow_last=True)
+            await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
+                                           allow_last=True)
 
-    async def return_seat(self, game_id, user_id, name):
+    async def return_seat(self, game_id: int, user_id: int, name: str) -> HostedGame | None:
         """/ttr return: the player whose seat went to a computer after their time ran out takes
         it back; if it is that seat's turn now, it is theirs to play (its clock starts again)."""
-        async with self.lock(game_id):
-            hosted = await self._active(game_id)
+        async with self.core.lock(game_id):
+            hosted = await self.core._active(game_id)
             seat = next((i for i, s in enumerate(hosted.seats)
                          if s.former_user_id == user_id and s.handover == "timeout"), None)
             if seat is None:
                 raise ServiceError("service.return_nothing")
-            now = self.clock()
+            now = self.core.clock()
             after = replace(hosted, seats=tuple(
                 replace(s, user_id=user_id, level=None, name=name, former_user_id=None,
                         handover=None, timeouts=0) if i == seat else s
                 for i, s in enumerate(hosted.seats)))
-            turn, fields = await self._owed_for_seat_change(after, seat, now)
+            turn, fields = await self.core._owed_for_seat_change(after, seat, now)
             rows = (notice_row(hosted, "bot.return.done", name=name),) + turn.outbox
             if not turn.outbox:
                 rows += (hand_row(after, seat, None),)
             owed = Owed(rows, turn.timers, turn.drop_timers)
             try:
-                await self.store.return_seat(hosted.id, hosted.seats[seat].number,
-                                             user_id=user_id, display_name=name, now=now,
-                                             owed=owed)
+                await self.core.store.return_seat(hosted.id, hosted.seats[seat].number,
+                                                  user_id=user_id, display_name=name, now=now,
+                                                  owed=owed)
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
-            self._committed(owed)
-            return await self._reload(game_id)
+            self.core._committed(owed)
+            return await self.core._reload(game_id)
 
     # ----- players who left, channels that are gone, games nobody plays --------------------
-    async def member_left(self, guild_id, user_id):
+    async def member_left(self, guild_id: int, user_id: int) -> int:
         """The user is no longer a member of the server (Discord answered 10007 Unknown Member
         where the bot looked them up): in their open games there, a lobby loses their seat (a
         host's lobby passes to the next human, or closes), a game in play hands their seat to
         a computer player (the host's powers pass on). Returns how many games changed."""
         changed = 0
-        for row in await self.store.games_of_user(user_id, guild_id):
-            async with self.lock(row.id):
-                hosted = await self._reload(row.id)
+        for row in await self.core.store.games_of_user(user_id, guild_id):
+            async with self.core.lock(row.id):
+                hosted = await self.core._reload(row.id)
                 seat = hosted.seat_of(user_id) if hosted is not None else None
                 if seat is None or not hosted.is_open:
                     continue
@@ -257,82 +262,60 @@ class Absence:
                 if hosted.status == LOBBY:
                     await self._leave_lobby(hosted, seat)
                 else:
-                    await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
-                                          by=None, allow_last=True)
+                    await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
+                                                   by=None, allow_last=True)
         return changed
 
     async def _leave_lobby(self, hosted, seat):
         others = [s for i, s in enumerate(hosted.seats) if i != seat and not s.is_bot]
         if not others:
-            await self._cancel(hosted, reason="host_left")
+            await self.core._cancel(hosted, reason="host_left")
             return
         if hosted.seats[seat].user_id == hosted.host_id:
-            await self.store.set_host(hosted.id, others[0].user_id, now=self.clock())
+            await self.core.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
-            await self.store.write_owed(owed, hosted.id, self.clock())
-            self._committed(owed)
-        await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
-        self.forget(hosted.id)
+            await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+            self.core._committed(owed)
+        await self.core.store.remove_seat(hosted.id, hosted.seats[seat].number)
+        self.core.forget(hosted.id)
 
-    async def host_gone(self, game_id):
+    async def host_gone(self, game_id: int) -> bool:
         """The host is no longer a member (checked by the adapter): the next human becomes
         host. True if something changed."""
-        hosted = await self.load(game_id)
+        hosted: Any = await self.core.load(game_id)
         if hosted is None or not hosted.is_open:
             return False
         return await self.member_left(hosted.guild_id, hosted.host_id) > 0
 
-    async def channel_gone(self, channel_id):
+    async def channel_gone(self, channel_id: int) -> int | None:
         """The game's channel or thread was deleted: the game is closed as abandoned, its
         players told by DM; its record and results stay. What the channel still owed is given
         up (the players of a game that ended there unseen are told by DM). The game id closed,
         or None."""
-        hosted = await self.game_in_channel(channel_id)
+        hosted = await self.core.game_in_channel(channel_id)
         closed = None
         if hosted is not None:
-            async with self.lock(hosted.id):
-                hosted = await self._reload(hosted.id)
+            async with self.core.lock(hosted.id):
+                hosted = await self.core._reload(hosted.id)
                 if hosted is not None and hosted.is_open:
-                    await self._cancel(hosted, reason="channel_gone",
-                                       dm_key="bot.closed.channel_gone")
+                    await self.core._cancel(hosted, reason="channel_gone",
+                                            dm_key="bot.closed.channel_gone")
                     closed = hosted.id
-        await self._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
-        self._channels.pop(channel_id, None)
+        await self.core._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
+        self.core._channels.pop(channel_id, None)
         return closed
 
     async def _on_idle(self, timer):
-        async with self.lock(timer.game_id):
-            self.forget(timer.game_id)
-            hosted = await self.load(timer.game_id)
+        async with self.core.lock(timer.game_id):
+            self.core.forget(timer.game_id)
+            hosted = await self.core.load(timer.game_id)
             if hosted is None or not hosted.is_active or hosted.settings.deadline:
                 return
-            if hosted.updated_at > self.clock() - IDLE_DAYS * DAY + 1:
+            if hosted.updated_at > self.core.clock() - IDLE_DAYS * DAY + 1:
                 # something happened since: 30 days from then (a move writes its own idle
                 # timer, but not everything that changes a game does: a seat handed over)
                 owed = Owed(timers=(NewTimer(IDLE, hosted.updated_at + IDLE_DAYS * DAY, {}),))
-                await self.store.write_owed(owed, hosted.id, self.clock())
-                self._committed(owed)
+                await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+                self.core._committed(owed)
                 return
-            await self._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")
-
-    async def _on_lobby_warn(self, timer):
-        async with self.lock(timer.game_id):
-            self.forget(timer.game_id)
-            hosted = await self.load(timer.game_id)
-            if hosted is None or not hosted.is_lobby:
-                return
-            owed = Owed((
-                notice_row(hosted, "bot.lobby.closing", ping=(hosted.host_id,),
-                           key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
-                dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
-                       key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
-            await self.store.write_owed(owed, hosted.id, self.clock())
-            self._committed(owed)
-
-    async def _on_lobby_expire(self, timer):
-        async with self.lock(timer.game_id):
-            self.forget(timer.game_id)
-            hosted = await self.load(timer.game_id)
-            if hosted is None or not hosted.is_lobby:
-                return
-            await self._cancel(hosted, reason="lobby_expired")
+            await self.core._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")

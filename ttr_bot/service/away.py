@@ -1,6 +1,7 @@
 """/ttr me away: a player's deadlines in every game of one server wait while they are away (or a
 computer player covers their turns: the host's choice per game, `away` at /ttr new), and the
-others see "away until ...". Mixed into GameService.
+others see "away until ...". A collaborator of the service's core; registers AWAY_END with the
+scheduler.
 
 Away has an end: one period is 1-14 days, and renewing it cannot make a player away for more
 than 14 days in any 30 (AWAY_WINDOW_DAYS): a renewal asking for more is refused with the days
@@ -10,7 +11,10 @@ of the period, or early with /ttr me away 0), a deadline still running gets back
 were away during it. Cover: every turn of theirs while away is played by a medium computer
 player after the usual short pause, without counting as a timeout.
 """
-from ..store import NewTimer, Owed
+from __future__ import annotations
+
+from ..store import Away, NewTimer, Owed
+from .core import Core
 from .effects import ServiceError
 from .owed import notice_row
 from .turns import (
@@ -26,7 +30,11 @@ from .turns import (
 
 
 class AwayPeriods:
-    async def set_away(self, user_id, guild_id, days):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        core.scheduler.on(AWAY_END, self._on_away_end)
+
+    async def set_away(self, user_id: int, guild_id: int | None, days: int) -> Away | None:
         """Away for `days` (1-14) from now; 0 ends an away period early. Returns the Away, or
         None when ended."""
         if guild_id is None:
@@ -34,8 +42,9 @@ class AwayPeriods:
         if not 0 <= days <= MAX_AWAY_DAYS:
             raise ServiceError("service.away_days", max=MAX_AWAY_DAYS)
         if days == 0:
-            return await self.end_away(user_id, guild_id)
-        now = self.clock()
+            await self.end_away(user_id, guild_id)
+            return None
+        now = self.core.clock()
         until = now + days * DAY
         left = await self.away_days_left(user_id, guild_id, until)
         if days * DAY > left + 1e-6:
@@ -50,34 +59,35 @@ class AwayPeriods:
                                    until=f"<t:{int(until)}:f>"))
             if hosted.settings.away == "cover" and hosted.is_active and \
                     seat in hosted.game.to_move():
-                timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat),
+                timers.append(NewTimer(COVER, now + self.core.bot_delay, turn_of(hosted.game, seat),
                                        game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
-        await self.store.set_away(user_id, guild_id, now, until, owed=owed,
-                                  forget_before=now - AWAY_WINDOW_DAYS * DAY)
-        self._committed(owed)
-        return await self.store.get_away(user_id, guild_id)
+        await self.core.store.set_away(user_id, guild_id, now, until, owed=owed,
+                                       forget_before=now - AWAY_WINDOW_DAYS * DAY)
+        self.core._committed(owed)
+        return await self.core.store.get_away(user_id, guild_id)
 
-    async def away_days_left(self, user_id, guild_id, until):
+    async def away_days_left(self, user_id: int, guild_id: int, until: float) -> float:
         """How long (seconds) a period starting now and ending by `until` may last: 14 days
         less what the player was away in the 30 days before `until` (the window that holds
         the most of their past, since the new period is the latest), the running period's
         time so far included."""
-        now, start = self.clock(), until - AWAY_WINDOW_DAYS * DAY
-        taken = await self.store.away_taken(user_id, guild_id, start)
-        running = await self.store.get_away(user_id, guild_id)
+        now, start = self.core.clock(), until - AWAY_WINDOW_DAYS * DAY
+        taken = await self.core.store.away_taken(user_id, guild_id, start)
+        running = await self.core.store.get_away(user_id, guild_id)
         if running is not None:     # the log holds ended periods; this one, up to now
             taken.append((running.since, min(running.until, now)))
         used = sum(max(0.0, b - max(a, start)) for a, b in taken)
         return max(0.0, MAX_AWAY_DAYS * DAY - used)
 
-    async def end_away(self, user_id, guild_id, until=None):
+    async def end_away(self, user_id: int, guild_id: int,
+                       until: float | None = None) -> None:
         """Back early (or the period is over: `until` is the period's end, and a newer period
         is left alone). Returns None."""
-        away = await self.store.get_away(user_id, guild_id)
+        away = await self.core.store.get_away(user_id, guild_id)
         if away is None or (until is not None and abs(away.until - until) > 1e-6):
             return None
-        now = self.clock()
+        now = self.core.clock()
         rows, extra = [], []
         for hosted in await self._seated_games(user_id, guild_id):
             seat = hosted.seat_of(user_id)
@@ -85,19 +95,19 @@ class AwayPeriods:
             if hosted.is_active and seat in hosted.game.to_move():
                 extra += await self._credit_deadline(hosted, seat, away, now)
         owed = Owed(tuple(rows))
-        await self.store.clear_away(user_id, guild_id, owed=owed, now=now)
-        self._committed(owed)
+        await self.core.store.clear_away(user_id, guild_id, owed=owed, now=now)
+        self.core._committed(owed)
         for game_id, timer, due in extra:
             owed = Owed(timers=(NewTimer(DEADLINE, due, timer.payload),))
-            await self.store.delete_timer(timer.id)
-            await self.store.write_owed(owed, game_id, now)
-            self._committed(owed)
+            await self.core.store.delete_timer(timer.id)
+            await self.core.store.write_owed(owed, game_id, now)
+            self.core._committed(owed)
         return None
 
     async def _credit_deadline(self, hosted, seat, away, now):
         """(game, timer, new due) for the running deadline of `seat`'s turn."""
         out = []
-        for timer in await self.store.list_timers(hosted.id, DEADLINE):
+        for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
             p = timer.payload
             if p.get("seat") != seat or not is_turn(hosted.game, p):
                 continue
@@ -110,16 +120,16 @@ class AwayPeriods:
 
     async def _seated_games(self, user_id, guild_id):
         out = []
-        for row in await self.store.games_of_user(user_id, guild_id):
-            hosted = await self.load(row.id)
+        for row in await self.core.store.games_of_user(user_id, guild_id):
+            hosted = await self.core.load(row.id)
             if hosted is not None and hosted.is_open and hosted.seat_of(user_id) is not None:
                 out.append(hosted)
         return out
 
-    async def away_of(self, user_id, guild_id):
+    async def away_of(self, user_id: int, guild_id: int) -> Away | None:
         """The user's away period in the guild, if one is running."""
-        away = await self.store.get_away(user_id, guild_id)
-        return away if away is not None and away.until > self.clock() else None
+        away = await self.core.store.get_away(user_id, guild_id)
+        return away if away is not None and away.until > self.core.clock() else None
 
     async def _on_away_end(self, timer):
         p = timer.payload

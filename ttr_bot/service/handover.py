@@ -17,9 +17,12 @@ A game always keeps at least one human: a table of computers only would play on 
 (`service.last_human`); when the last human *leaves*, the game is cancelled instead, which is
 what they asked for (they are told before they confirm).
 """
+from __future__ import annotations
+
 from dataclasses import replace
 
 from ..store import Owed, SeatIsBot, WrongStatus
+from .core import Core
 from .effects import Effects, Handover, ServiceError
 from .levels import BOT_LEVELS, LEAVE_LEVEL
 from .messages import HandoverPost
@@ -34,27 +37,32 @@ def bot_name(name, level):
 
 
 class SeatHandover:
-    """GameService's handover operations (mixed into GameService; uses its lock, loading,
-    cancelling and bot scheduling)."""
+    """The handover operations: a collaborator of the service's core (its lock, loading,
+    closing a game, what a seat change owes). Absence and votes call `_hand_over`."""
 
-    async def hand_to_bot(self, game_id, seat, level, *, reason="replaced", by=None):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def hand_to_bot(self, game_id: int, seat: int, level: str, *, reason: str = "replaced",
+                          by: int | None = None) -> Effects:
         """A computer player of `level` takes over seat `seat` (its index in the game). No
         permission check. Refuses (ServiceError) unless the game is in play and the seat is a
         human's, and never hands over the last human seat."""
         self._check_level(level)
-        async with self.lock(game_id):
-            hosted = await self._active(game_id)
+        async with self.core.lock(game_id):
+            hosted = await self.core._active(game_id)
             if not 0 <= seat < len(hosted.seats):
                 raise ServiceError("service.no_such_seat", seat=seat + 1)
             return await self._hand_over(hosted, seat, level, reason=reason, by=by)
 
-    async def leave_game(self, game_id, user_id, *, ends=None):
+    async def leave_game(self, game_id: int, user_id: int, *,
+                         ends: bool | None = None) -> Effects:
         """The player quits the game in play: a medium computer player takes their seat, or,
         if they are the last human, the game is cancelled. `ends` is what the player was told
         leaving would do (None: not asked); if that is no longer true, nothing happens and
         `service.leave_changed` says so."""
-        async with self.lock(game_id):
-            hosted = await self._active(game_id)
+        async with self.core.lock(game_id):
+            hosted = await self.core._active(game_id)
             seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
@@ -63,16 +71,17 @@ class SeatHandover:
                 raise ServiceError("service.leave_changed")
             if not last:
                 return await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left", by=None)
-            return await self._cancel(hosted, handover=Handover(
+            return await self.core._cancel(hosted, handover=Handover(
                 seat=seat, name=hosted.seats[seat].name, user_id=user_id, level=None,
                 reason="left"))
 
-    async def replace_player(self, game_id, user_id, target_id, level, *, is_admin=False):
+    async def replace_player(self, game_id: int, user_id: int, target_id: int, level: str, *,
+                             is_admin: bool = False) -> Effects:
         """The host or a server admin (`is_admin`, decided by the adapter as for /ttr cancel)
         puts a computer player of `level` in the seat of `target_id`."""
         self._check_level(level)
-        async with self.lock(game_id):
-            hosted = await self._active(game_id)
+        async with self.core.lock(game_id):
+            hosted = await self.core._active(game_id)
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.replace_denied")
             seat = hosted.seat_of(target_id)
@@ -101,26 +110,26 @@ class SeatHandover:
             host_id = hosted.seats[others[0]].user_id
         handover = Handover(seat=seat, name=held.name, user_id=held.user_id, level=level,
                             reason=reason, by=by, host_id=host_id)
-        now = self.clock()
+        now = self.core.clock()
         after = replace(hosted, seats=tuple(
             replace(s, user_id=None, level=level, name=bot_name(held.name, level),
                     former_user_id=held.user_id, handover=reason) if i == seat else s
             for i, s in enumerate(hosted.seats)))
-        turn, _ = await self._owed_for_seat_change(after, seat, now)
+        turn, _ = await self.core._owed_for_seat_change(after, seat, now)
         owed = Owed((channel_row(hosted, HandoverPost(handover)),), turn.timers,
                     turn.drop_timers)
         try:
             # the reason and the turns the player finished stay with the seat: the results
             # and the ratings tell a player who left from a stand-in (ratings.py)
-            await self.store.hand_seat_to_bot(
+            await self.core.store.hand_seat_to_bot(
                 hosted.id, held.number, bot_level=BOT_LEVELS[level],
                 display_name=bot_name(held.name, level), host_id=host_id, now=now,
                 reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed)
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
-            hosted = await self._reload(hosted.id)
+            hosted = await self.core._reload(hosted.id)
             if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
-        self._committed(owed)
-        hosted = await self._reload(hosted.id)
+        self.core._committed(owed)
+        hosted = await self.core._reload(hosted.id)
         return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

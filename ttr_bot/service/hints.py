@@ -6,11 +6,17 @@ player's own view (`engine.view`: their hand and tickets, never anyone else's), 
 pool like any computer player's decision, with the seed an `expert` taking that seat would use
 in this position: the hint's move is the move `expert` would play there.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..ai import hint as expert_hint
 from ..engine.view import view
 from .effects import ServiceError
+
+if TYPE_CHECKING:    # core.py imports finish.py, which asks this module whether hints are on
+    from .core import Core
 
 GAME_HINTS = "hints"      # the /ttr new option: True when the host allowed /ttr hint
 HINT_LEVEL = "expert"
@@ -32,10 +38,15 @@ def hints_allowed(hosted):
 
 
 class Hints:
-    async def hint(self, game_id, user_id):
+    """/ttr hint: a collaborator of the service's core (its loading and worker pool)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def hint(self, game_id: int, user_id: int) -> Hint:
         """The Hint for the player `user_id` of the active game, for the decision they face now.
         ServiceError when hints are off, they are not playing, or it is not their decision."""
-        hosted = await self._active(game_id)
+        hosted = await self.core._active(game_id)
         if not hints_allowed(hosted):
             raise ServiceError("service.hints_off")
         seat = hosted.seat_of(user_id)
@@ -43,8 +54,8 @@ class Hints:
             raise ServiceError("service.not_a_player")
         if seat not in hosted.game.to_move():
             raise ServiceError("service.hint_not_yours")
-        action, why = await self.workers.run(expert_hint, self._agent_seed(hosted, seat),
-                                             view(hosted.game, seat), self._factory(),
-                                             timeout=self.decision_timeout)
+        action, why = await self.core.workers.run(expert_hint, self.core._agent_seed(hosted, seat),
+                                                  view(hosted.game, seat), self.core._factory(),
+                                                  timeout=self.core.decision_timeout)
         return Hint(hosted.id, hosted.seq, seat, action, why["ticket"], why["feared"],
                     bool(why["block"]))

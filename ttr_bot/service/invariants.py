@@ -19,12 +19,16 @@ went out, or was dropped by the schedule's rules, is never expected again (the l
 leaves none behind).
 Repairs are the timers the change that owed them would have written, due when the original
 would have been (or now, if that has passed); a duplicate is harmless (every handler checks
-that what its timer is about is still so; a reminder goes out once). Mixed into GameService.
+that what its timer is about is still so; a reminder goes out once). A collaborator of the
+service's core.
 """
+from __future__ import annotations
+
 import logging
 from dataclasses import dataclass
 
-from ..store import NewTimer, Owed
+from ..store import NewTimer, Owed, Shards
+from .core import Core
 from .turns import (
     BOT_MOVE,
     COVER,
@@ -58,37 +62,41 @@ class Problem:
 
 
 class TimerInvariants:
-    async def check_timers(self, *, repair=False, shards=None):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def check_timers(self, *, repair: bool = False,
+                           shards: Shards | None = None) -> list[Problem]:
         """The Problems of every open game (of `shards`; None: this service's), each
         re-armed when `repair`."""
-        shards = self.shards if shards is None else shards
+        shards = self.core.shards if shards is None else shards
         problems = []
-        for game_id in await self.store.list_active_game_ids(include_lobbies=True,
-                                                             shards=shards):
+        for game_id in await self.core.store.list_active_game_ids(include_lobbies=True,
+                                                                  shards=shards):
             try:
                 problems += await self.check_game_timers(game_id, repair=repair)
             except Exception:
                 log.exception("could not check the timers of game %s", game_id)
         return problems
 
-    async def check_game_timers(self, game_id, *, repair=False):
-        async with self.lock(game_id):
-            self.forget(game_id)
-            hosted = await self.load(game_id)
+    async def check_game_timers(self, game_id: int, *, repair: bool = False) -> list[Problem]:
+        async with self.core.lock(game_id):
+            self.core.forget(game_id)
+            hosted = await self.core.load(game_id)
             if hosted is None or not hosted.is_open:
                 return []
             problems = await self._missing_timers(hosted)
             if repair and problems:
                 owed = Owed(timers=tuple(p.timer for p in problems))
-                await self.store.write_owed(owed, hosted.id, self.clock())
-                self._committed(owed)
+                await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+                self.core._committed(owed)
                 for p in problems:
                     log.warning("%s", p.line(repaired=True))
             return problems
 
     async def _missing_timers(self, hosted):
-        now = self.clock()
-        timers = await self.store.list_timers(hosted.id)
+        now = self.core.clock()
+        timers = await self.core.store.list_timers(hosted.id)
         kinds = {}
         for t in timers:
             kinds.setdefault(t.kind, []).append(t)
@@ -110,7 +118,7 @@ class TimerInvariants:
             if info.is_bot:
                 if not any(t.payload.get("seq") == hosted.seq for t in kinds.get(BOT_MOVE, ())):
                     missing(f"computer seat {seat + 1} is to move at seq {hosted.seq} with no "
-                            "bot_move timer", BOT_MOVE, now + self.bot_delay, {"seq": hosted.seq})
+                            "bot_move timer", BOT_MOVE, now + self.core.bot_delay, {"seq": hosted.seq})
                 continue
             key = turn_of(game, seat)
             if opts.deadline:
@@ -122,16 +130,16 @@ class TimerInvariants:
                             DEADLINE, hosted.updated_at + limit,
                             {**key, "started": hosted.updated_at, "limit": limit})
             elif opts.away == "cover" and info.user_id is not None and \
-                    await self._away_of(hosted, info.user_id, now) is not None:
+                    await self.core._away_of(hosted, info.user_id, now) is not None:
                 if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
                            for t in kinds.get(COVER, ())):
                     missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "
-                            "no cover timer", COVER, now + self.bot_delay, key)
+                            "no cover timer", COVER, now + self.core.bot_delay, key)
             out += await self._missing_reminders(hosted, seat, key, kinds, now)
         if not opts.deadline and not kinds.get(IDLE):
             missing("no deadline and no idle timer (it would never be closed)", IDLE,
                     hosted.updated_at + IDLE_DAYS * DAY, {})
-        vote = await self.store.open_vote_of(hosted.id)
+        vote = await self.core.store.open_vote_of(hosted.id)
         if vote is not None and not any(t.payload.get("vote") == vote.id
                                         for t in kinds.get(VOTE_EXPIRE, ())):
             missing(f"vote {vote.id} is open with no vote_expire timer", VOTE_EXPIRE,
@@ -166,8 +174,8 @@ class TimerInvariants:
         if hosted.settings.deadline:
             return hosted.updated_at        # as the deadline's own repair has it
         if key["phase"] == "setup":         # every seat's began at the start, after the lobby
-            row = await self.store.get_game(hosted.id)
+            row = await self.core.store.get_game(hosted.id)
             return row.created_at if row is not None else None
         # in play, a turn begins with the action that ends the one before it: another seat's
         # (or a bot's for an absent player, which is not counted: earlier is safe)
-        return await self.store.last_acted_at(hosted.id, seat)
+        return await self.core.store.last_acted_at(hosted.id, seat)

@@ -1,7 +1,10 @@
-"""/ttr games: a player's open games in one server, their own turns first (mixed into
-GameService). Plain values for the adapter to write out."""
+"""/ttr games: a player's open games in one server, their own turns first (a collaborator of the
+service's core). Plain values for the adapter to write out."""
+from __future__ import annotations
+
 from dataclasses import dataclass
 
+from .core import Core
 from .turns import DEADLINE, is_turn
 
 
@@ -21,10 +24,13 @@ class GameListing:
 
 
 class Listing:
-    async def games_of(self, user_id, guild_id):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def games_of(self, user_id: int, guild_id: int | None) -> list[GameListing]:
         out = []
-        for row in await self.store.games_of_user(user_id, guild_id):
-            hosted = await self.load(row.id)
+        for row in await self.core.store.games_of_user(user_id, guild_id):
+            hosted = await self.core.load(row.id)
             if hosted is None or not hosted.is_open:
                 continue
             seat = hosted.seat_of(user_id)
@@ -32,13 +38,13 @@ class Listing:
             deadline, away = None, {}
             if moving:
                 focus = seat if seat in moving else moving[0]
-                for timer in await self.store.list_timers(hosted.id, DEADLINE):
+                for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
                     if timer.payload.get("seat") == focus and is_turn(hosted.game, timer.payload):
                         deadline = timer.due_at
                 for s in moving:
                     u = hosted.seats[s].user_id
                     if u is not None and guild_id is not None:
-                        a = await self._away_of(hosted, u, self.clock())
+                        a = await self.core._away_of(hosted, u, self.core.clock())
                         if a is not None:
                             away[hosted.seats[s].name] = a.until
             out.append(GameListing(

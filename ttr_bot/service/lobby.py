@@ -1,13 +1,17 @@
 """The lobby: open one in a channel, take and leave seats, add and remove seats, start, cancel.
 
-Mixed into GameService (uses its lock, loading and bot scheduling). Every operation re-reads
+A collaborator of the service's core (its lock, loading, closing a game); registers the
+lobby's timers, LOBBY_WARN and LOBBY_EXPIRE, with the scheduler. Every operation re-reads
 the game under its lock and checks it is still in the lobby, so two players racing for the last
 seat cannot both get it, and a join racing with the start is told the game has started. Only
 the host (and a member with Manage Server, `is_admin`) adds computer players and removes seats:
 a table is the host's to set, as on Board Game Arena.
 """
+from __future__ import annotations
+
 import json
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
@@ -15,12 +19,12 @@ from ..engine.snapshot import to_dict
 from ..i18n import LOCALES
 from ..maps import MapError, variants
 from ..store import ChannelBusy, NewTimer, Owed, SeatTaken, WrongStatus
+from .core import Core
 from .effects import Effects, ServiceError
 from .hints import GAME_HINTS
-from .hosted import CANCELLED, LOBBY, HostedGame
+from .hosted import LOBBY, HostedGame
 from .levels import BOT_LEVELS
-from .messages import ClosingPost
-from .owed import channel_row, dm_row
+from .owed import dm_row, notice_row
 from .turns import (
     AWAY_MODES,
     DAY,
@@ -81,34 +85,40 @@ class Rematch:
 
 
 class Lobby:
-    async def open_lobby(self, *, guild_id, channel_id, user_id, name, map_id, variant="base",
-                         options=None):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        core.scheduler.on(LOBBY_WARN, self._on_lobby_warn)
+        core.scheduler.on(LOBBY_EXPIRE, self._on_lobby_expire)
+
+    async def open_lobby(self, *, guild_id: int | None, channel_id: int, user_id: int,
+                         name: str, map_id: str, variant: str = "base",
+                         options: dict | None = None) -> HostedGame:
         """A new lobby in the channel, its host in seat 0. `options` are the game's settings
         (deadline, remind, away: the defaults where missing; and other features' as given:
         `thread`, the rematch's `rematch_of`, ...), kept with the game."""
         check_table(map_id, variant)
         settings = game_options(options)
-        seed = self.seeds.randrange(2 ** 62)
-        now = self.clock()
+        seed = self.core.seeds.randrange(2 ** 62)
+        now = self.core.clock()
         # a lobby nobody starts is warned, then closed: its timers go in with it
         owed = Owed(timers=(NewTimer(LOBBY_WARN, now + LOBBY_WARN_DAYS * DAY, {}),
                             NewTimer(LOBBY_EXPIRE, now + LOBBY_DAYS * DAY, {})))
         try:   # the game and its host's seat in one transaction: never a lobby without a host
-            game_id = await self.store.create_game(
+            game_id = await self.core.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
                 options=settings, seed=seed, host_id=user_id, now=now, host_name=name,
                 owed=owed)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
-        self._committed(owed)
-        return await self._reload(game_id)
+        self.core._committed(owed)
+        return await self.core._reload(game_id)
 
-    async def rematch(self, game_id, user_id, name):
+    async def rematch(self, game_id: int, user_id: int, name: str) -> Rematch:
         """A lobby for the same table as the finished game: its channel, map, variant and
         settings, the clicking player as host, its computer players seated again; the other
         players are `invited` (each joins to confirm). Only a player of that game may ask; if
         the channel already has the rematch's lobby, `service.rematch_open` says so."""
-        old = await self.load(game_id)
+        old: Any = await self.core.load(game_id)
         if old is None or not old.is_finished:
             raise ServiceError("service.not_finished")
         players = old.players()
@@ -120,57 +130,58 @@ class Lobby:
                 guild_id=old.guild_id, channel_id=old.channel_id, user_id=user_id, name=name,
                 map_id=old.map_id, variant=old.variant, options=options)
         except ServiceError as exc:
-            busy = await self.game_in_channel(old.channel_id)
+            busy = await self.core.game_in_channel(old.channel_id)
             if busy is not None and busy.options.get(REMATCH_OF) == old.id:
                 raise ServiceError("service.rematch_open") from None
             raise exc from None
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             for seat in old.seats:
                 if seat.is_bot and seat.former_user_id is None:   # a computer from the start
-                    await self._add_seat(await self._reload(hosted.id), user_id=None,
+                    await self._add_seat(await self.core._reload(hosted.id), user_id=None,
                                          name=seat.name, bot_level=BOT_LEVELS[seat.level])
-            hosted = await self._reload(hosted.id)
+            hosted = await self.core._reload(hosted.id)
         return Rematch(hosted, tuple(u for u in dict.fromkeys(players) if u != user_id))
 
-    async def join(self, channel_id, user_id, name):
+    async def join(self, channel_id: int, user_id: int, name: str) -> HostedGame:
         hosted = await self._lobby(channel_id)
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
             if hosted.seat_of(user_id) is not None:
                 raise ServiceError("service.already_seated")
             await self._add_seat(hosted, user_id=user_id, name=name)
-            return await self._reload(hosted.id)
+            return await self.core._reload(hosted.id)
 
-    async def add_bot(self, channel_id, user_id, level, *, is_admin=False):
+    async def add_bot(self, channel_id: int, user_id: int, level: str, *,
+                      is_admin: bool = False) -> HostedGame:
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
         hosted = await self._lobby(channel_id)
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.addbot_host_only")
             n_bots = sum(1 for s in hosted.seats if s.is_bot)
             await self._add_seat(hosted, user_id=None, name=f"Bot {n_bots + 1} ({level})",
                                  bot_level=BOT_LEVELS[level])
-            return await self._reload(hosted.id)
+            return await self.core._reload(hosted.id)
 
     async def _add_seat(self, hosted, *, user_id, name, bot_level=None):
         if len(hosted.seats) >= hosted.board.rules.max_players:
             raise ServiceError("service.lobby_full", count=hosted.board.rules.max_players)
         try:
             number = max((s.number for s in hosted.seats), default=-1) + 1
-            await self.store.add_seat(hosted.id, number, user_id=user_id,
-                                      display_name=name, bot_level=bot_level)
+            await self.core.store.add_seat(hosted.id, number, user_id=user_id,
+                                           display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
         except WrongStatus:     # started by another process meanwhile
             raise ServiceError("service.already_started") from None
 
-    async def leave(self, channel_id, user_id):
+    async def leave(self, channel_id: int, user_id: int) -> HostedGame:
         """Leave a lobby. Stored seat numbers may then have gaps: the game's seats are the
         stored seats in order, so the seat order stays the join order."""
         hosted = await self._lobby(channel_id)
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
             seat = hosted.seat_of(user_id)
             if seat is None:
@@ -179,11 +190,12 @@ class Lobby:
                 raise ServiceError("service.host_cannot_leave")
             return await self._remove_seat(hosted, hosted.seats[seat].number)
 
-    async def remove_seat(self, channel_id, user_id, number, *, is_admin=False):
+    async def remove_seat(self, channel_id: int, user_id: int, number: int, *,
+                          is_admin: bool = False) -> HostedGame:
         """The host (or an admin) takes a seat away before the start: a player who went quiet,
         or a computer player somebody added. `number` is the seat's stored number."""
         hosted = await self._lobby(channel_id)
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.remove_host_only")
@@ -196,14 +208,14 @@ class Lobby:
 
     async def _remove_seat(self, hosted, number):
         try:
-            await self.store.remove_seat(hosted.id, number)
+            await self.core.store.remove_seat(hosted.id, number)
         except WrongStatus:
             raise ServiceError("service.already_started") from None
-        return await self._reload(hosted.id)
+        return await self.core._reload(hosted.id)
 
-    async def start(self, channel_id, user_id):
+    async def start(self, channel_id: int, user_id: int) -> Effects:
         hosted = await self._lobby(channel_id)
-        async with self.lock(hosted.id):
+        async with self.core.lock(hosted.id):
             hosted = await self._still_lobby(hosted.id)
             if user_id != hosted.host_id:
                 raise ServiceError("service.host_only")
@@ -213,53 +225,60 @@ class Lobby:
                 raise ServiceError("service.player_count", min=rules.min_players,
                                    max=rules.max_players)
             game = Game(hosted.board, n, Dealer(hosted.seed))
-            started = replace_game(hosted, game, self.clock())
-            owed = await self._owed_for_start(started)
+            started = replace_game(hosted, game, self.core.clock())
+            owed = await self.core._owed_for_start(started)
             try:
-                await self.store.start_game(hosted.id, json.dumps(to_dict(game)), now=self.clock(),
-                                            owed=Owed(owed.outbox, owed.timers,
-                                                      (LOBBY_WARN, LOBBY_EXPIRE)))
+                await self.core.store.start_game(
+                    hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
+                    owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
             except WrongStatus:
                 raise ServiceError("service.already_started") from None
-            self._committed(owed)
-            hosted = await self._reload(hosted.id)
+            self.core._committed(owed)
+            hosted = await self.core._reload(hosted.id)
             return Effects(hosted.id, 0, to_move=game.to_move())
 
-    async def cancel(self, channel_id, user_id, *, is_admin=False):
-        hosted = await self._channel_game(channel_id)
-        async with self.lock(hosted.id):
+    async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Effects:
+        hosted = await self.core._channel_game(channel_id)
+        async with self.core.lock(hosted.id):
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.cancel_denied")
-            return await self._cancel(hosted)
-
-    async def _cancel(self, hosted, *, reason=None, handover=None, dm_key=None):
-        """Under the game's lock. The channel is told (with `reason` and the last human's
-        `handover`, if that is why); with `dm_key`, every human by DM too."""
-        rows = [channel_row(hosted, ClosingPost(reason, handover), key=f"cancel:{hosted.id}")]
-        if dm_key is not None:
-            rows += [dm_row(u, dm_key, game_id=hosted.id, key_id=f"closed:{hosted.id}:{u}",
-                            channel=f"<#{hosted.channel_id}>")
-                     for u in hosted.user_ids()]
-        owed = Owed(tuple(rows))
-        await self.store.set_status(hosted.id, CANCELLED, now=self.clock(), reason=reason,
-                                    owed=owed)
-        self.forget(hosted.id)
-        self._committed(owed)
-        return Effects(hosted.id, hosted.seq, cancelled=True, handover=handover)
+            return await self.core._cancel(hosted)
 
     async def _lobby(self, channel_id):
-        hosted = await self._channel_game(channel_id)
+        hosted = await self.core._channel_game(channel_id)
         if hosted.status != LOBBY:
             raise ServiceError("service.already_started")
         return hosted
 
     async def _still_lobby(self, game_id):
         """Under the game's lock: the game as stored now, refused unless still in the lobby."""
-        hosted = await self._reload(game_id)
+        hosted = await self.core._reload(game_id)
         if hosted is None or hosted.status != LOBBY:
             raise ServiceError("service.already_started" if hosted is not None and hosted.started
                                else "service.no_game")
         return hosted
+
+    async def _on_lobby_warn(self, timer):
+        async with self.core.lock(timer.game_id):
+            self.core.forget(timer.game_id)
+            hosted = await self.core.load(timer.game_id)
+            if hosted is None or not hosted.is_lobby:
+                return
+            owed = Owed((
+                notice_row(hosted, "bot.lobby.closing", ping=(hosted.host_id,),
+                           key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
+                dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
+                       key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
+            await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+            self.core._committed(owed)
+
+    async def _on_lobby_expire(self, timer):
+        async with self.core.lock(timer.game_id):
+            self.core.forget(timer.game_id)
+            hosted = await self.core.load(timer.game_id)
+            if hosted is None or not hosted.is_lobby:
+                return
+            await self.core._cancel(hosted, reason="lobby_expired")
 
 
 def replace_game(hosted, game, now):

@@ -1,6 +1,6 @@
 """What each change owes players, as outbox rows and timers written in the change's own
 transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
-timers. Mixed into GameService.
+timers. Mixed into the service's core (core.py).
 
 Every row is built from one typed message of messages.py (its `kind` and stored JSON come from
 the message's class and `to_payload`), owed to a `Lane`: the game's channel, in order; a
@@ -98,7 +98,7 @@ def turn_ended(public):
 
 
 class Owing:
-    """GameService's helpers that decide what a change owes (mixed into GameService)."""
+    """The core's helpers that decide what a change owes (mixed into core.Core)."""
 
     async def _turn_start(self, hosted, seat, now):
         """What a human's turn beginning now owes: its timers, how they are told (fields of the

@@ -1,23 +1,28 @@
 """A server's game life, as the adapter asks for it: a player's statistics, the leaderboard,
 the history of finished games, a finished game's film and what it did to the ratings.
 
-Mixed into GameService. Every method takes the server (guild id) it is asked in and answers
+A collaborator of the service's core. Every method takes the server (guild id) it is asked in and answers
 with read-only values of this module, never store records; a game of another server is "no
 such game". Bad input is a ServiceError with a catalog key: an unknown map, a game that is not
 finished. No games yet is not an error: an empty page or empty statistics, which the adapter
 words.
 """
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine.game import Game
 from ..maps import available_maps
 from ..ratings import MIN_GAMES, Rating
-from ..stats import player_stats
+from ..stats import PlayerStats, player_stats
 from ..store import GLOBAL_SCOPE
 from .adapter_state import PostedMessage
+from .core import Core
 from .effects import ServiceError
 from .finish import game_rated, rated_seat, recompute, scopes
+from .hosted import HostedGame
 
 PER_PAGE = 10
 
@@ -112,33 +117,38 @@ async def _page(fetch, page, per_page):
 
 
 class GameRecords:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
     def _check_map(self, map_id):
         if map_id is not None and map_id not in available_maps():
             raise ServiceError("service.unknown_map", map=map_id)
 
-    async def stats(self, guild_id, user_id, *, name, map_id=None, everywhere=False):
+    async def stats(self, guild_id: int, user_id: int, *, name: str,
+                    map_id: str | None = None, everywhere: bool = False) -> PlayerStats:
         """A player's statistics in this server (or, `everywhere`, over every server), for
         one map or all: stats.PlayerStats (empty when they have no finished game there)."""
         self._check_map(map_id)
         if everywhere:
-            rows = await self.store.results_for_user(user_id, include_left=True)
+            rows = await self.core.store.results_for_user(user_id, include_left=True)
             scope = GLOBAL_SCOPE
         else:
-            rows = await self.store.results_in_guild(guild_id, user_id)
+            rows = await self.core.store.results_in_guild(guild_id, user_id)
             scope = guild_id
-        stored = (await self.store.get_ratings(scope, [user_id])).get(user_id)
+        stored = (await self.core.store.get_ratings(scope, [user_id])).get(user_id)
         return player_stats(
             user_id, rows, name=name, map_id=map_id, where="global" if everywhere else "server",
             rating=Rating(stored.mu, stored.sigma) if stored else None,
             rated_games=stored.games if stored else 0)
 
-    async def leaderboard(self, guild_id, page=1, *, map_id=None, per_page=PER_PAGE):
+    async def leaderboard(self, guild_id: int | None, page: int = 1, *, map_id: str | None = None,
+                          per_page: int = PER_PAGE) -> LeaderboardPage:
         """One page of this server's leaderboard: the players with MIN_GAMES rated games here,
         by the conservative rating; with `map_id`, those with a rated game on that map."""
         self._check_map(map_id)
         scope = guild_id or GLOBAL_SCOPE
         page, pages, total, rows = await _page(
-            lambda limit, offset: self.store.leaderboard(
+            lambda limit, offset: self.core.store.leaderboard(
                 scope, min_games=MIN_GAMES, limit=limit, offset=offset, map=map_id),
             page, per_page)
         offset = (page - 1) * per_page
@@ -147,11 +157,12 @@ class GameRecords:
                         for i, r in enumerate(rows))
         return LeaderboardPage(guild_id, map_id, page, pages, total, entries)
 
-    async def history(self, guild_id, page=1, *, user_id=None, per_page=PER_PAGE):
+    async def history(self, guild_id: int, page: int = 1, *, user_id: int | None = None,
+                      per_page: int = PER_PAGE) -> HistoryPage:
         """One page of this server's finished games, newest first (only `user_id`'s, if
         given), each with its players and scores and where its final post is."""
         page, pages, total, games = await _page(
-            lambda limit, offset: self.store.finished_games(
+            lambda limit, offset: self.core.store.finished_games(
                 guild_id, user_id=user_id, limit=limit, offset=offset),
             page, per_page)
         entries = []
@@ -168,40 +179,40 @@ class GameRecords:
                     for r in g.results)))
         return HistoryPage(user_id, page, pages, total, tuple(entries))
 
-    async def finished_game(self, game_id, guild_id):
+    async def finished_game(self, game_id: int, guild_id: int | None) -> HostedGame:
         """The finished game `game_id` of this server (ServiceError otherwise)."""
-        hosted = await self.load(game_id)
+        hosted = await self.core.load(game_id)
         if hosted is None or hosted.guild_id != guild_id:
             raise ServiceError("service.no_such_game", game=game_id)
         if not hosted.is_finished:
             raise ServiceError("service.not_finished")
         return hosted
 
-    async def latest_finished_game(self, guild_id):
+    async def latest_finished_game(self, guild_id: int) -> int | None:
         """The id of this server's latest finished game, or None."""
-        _, games = await self.store.finished_games(guild_id, limit=1)
+        _, games = await self.core.store.finished_games(guild_id, limit=1)
         return games[0].game.id if games else None
 
-    async def replay_data(self, game_id, guild_id):
+    async def replay_data(self, game_id: int, guild_id: int | None) -> FilmInput:
         """A finished game of this server as the film needs it: the game as dealt, the seats'
         names, and its actions as engine actions (the log replayed from the seed)."""
         hosted = await self.finished_game(game_id, guild_id)
-        start, actions, _ = await self.replayed(game_id)
+        start, actions, _ = await self.core.replayed(game_id)
         return FilmInput(start, hosted.names(), actions)
 
-    async def game_rating(self, game_id):
+    async def game_rating(self, game_id: int) -> GameRating:
         """Whether the finished game was rated, and what it did to its players' ratings in its
         server (for the final post)."""
-        hosted = await self.load(game_id)
+        hosted = await self.core.load(game_id)
         if hosted is None or not hosted.is_finished:
             raise ServiceError("service.not_finished")
-        results = await self.store.load_results(game_id)
+        results = await self.core.store.load_results(game_id)
         rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
-        changes = {c.user_id: c for c in await self.store.rating_changes(
+        changes: dict[int, Any] = {c.user_id: c for c in await self.core.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
-        stored = await self.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
+        stored = await self.core.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
         deltas = []
         for r in order:
             c = changes[rated_seat(r).user_id]
@@ -211,12 +222,12 @@ class GameRecords:
                                       Rating(c.mu_after, c.sigma_after), games))
         return GameRating(rated, reason, tuple(deltas))
 
-    async def recompute_ratings(self, scope):
+    async def recompute_ratings(self, scope: int) -> dict:
         """{user id: (Rating, rated games)} recomputed from the results of the scope's rated
         games, in the order they were rated."""
-        return recompute(await self.store.rating_log(scope))
+        return recompute(await self.core.store.rating_log(scope))
 
-    async def stored_ratings(self, scope, user_ids):
+    async def stored_ratings(self, scope: int, user_ids: list[int]) -> dict:
         """{user id: (Rating, rated games)} as stored."""
-        got = await self.store.get_ratings(scope, user_ids)
+        got = await self.core.store.get_ratings(scope, user_ids)
         return {u: (Rating(r.mu, r.sigma), r.games) for u, r in got.items()}

@@ -7,7 +7,11 @@ RoboDanny's pattern: timers live in the database, and one asyncio task sleeps un
 soonest one is due, fires it, and looks again. `schedule` wakes the task early through an
 asyncio.Event when the new timer is sooner than the one it sleeps for.
 
-Delivery is at least once: the row is deleted only after `handler(timer)` returns, so a crash
+Each feature registers the kinds it owns (`on(kind, handler)`, RoboDanny's dispatch), so a
+kind's handler lives with its feature; a timer of a kind nobody registered is logged and
+dropped. A `handler` given to the constructor takes every timer instead (tests, benchmarks).
+
+Delivery is at least once: the row is deleted only after its handler returns, so a crash
 or restart in between fires it again. Handlers must therefore be idempotent (e.g. a turn
 move carries the game's seq in its payload and is ignored if the game has moved on). A
 handler that raises is retried later with backoff (`retry_delay`, doubled after each failure,
@@ -56,7 +60,7 @@ Handler = Callable[[Timer], Awaitable[None]]
 
 class Scheduler:
     def __init__(
-        self, store: Store, handler: Handler, clock: Callable[[], float] = time.time, *,
+        self, store: Store, handler: Handler | None = None, clock: Callable[[], float] = time.time, *,
         max_attempts: int = 5, retry_delay: float = 30.0, max_retry_delay: float = 3600.0,
         max_sleep: float = 300.0,
         error_pause: float = 5.0, batch: int = 64, concurrency: int = 16,
@@ -65,7 +69,8 @@ class Scheduler:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
         self.store = store
-        self.handler = handler
+        self._kinds: dict[str, Handler] = {}   # timer kind -> its feature's handler
+        self.handler: Handler = handler if handler is not None else self.dispatch
         self.clock = clock
         self.max_attempts = max_attempts
         self.retry_delay = retry_delay  # doubled after each further failure...
@@ -83,6 +88,21 @@ class Scheduler:
         self._task: asyncio.Task | None = None
         self._firing: dict[int, asyncio.Task] = {}   # timer id -> the task running its handler
         self._games = KeyedLocks()      # game id -> the lock its timers fire under
+
+    def on(self, kind: str, handler: Handler) -> None:
+        """`handler` fires the timers of `kind` (a feature registers the kinds it owns). A kind
+        has one owner: registering it twice is an error."""
+        if kind in self._kinds:
+            raise ValueError(f"timer kind {kind!r} already has a handler")
+        self._kinds[kind] = handler
+
+    async def dispatch(self, timer: Timer) -> None:
+        """Fire `timer` by its kind's handler; a kind nobody registered is logged and ignored."""
+        handler = self._kinds.get(timer.kind)
+        if handler is None:
+            log.info("ignoring timer %s of kind %s", timer.id, timer.kind)
+            return
+        await handler(timer)
 
     @property
     def running(self) -> bool:

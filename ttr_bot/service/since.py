@@ -1,21 +1,25 @@
 """What the others did since a player's last move: for the ping of the player to move (the
-turn card, or their DM) and the routes its picture highlights. Mixed into GameService.
+turn card, or their DM) and the routes its picture highlights. A collaborator of the service's
+core.
 
 Derived from the action log, replayed from the seed (the log is the truth; an outbox row may
 be gone). The replay of each game is kept (bounded) and only the actions since are applied,
 so a turn costs the new actions, not the whole game. Only public events come out: the hidden
 parts are split off (effects.split_events) before anything is kept.
 """
+from __future__ import annotations
+
 from dataclasses import dataclass
+from typing import Any
 
 from ..bounded import LRUDict
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..game_record import action_from_json
+from .core import SEAT_NAMES, Core
 from .effects import split_events
 
 REPLAYS_KEPT = 64
-SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats (host.SEAT_NAMES)
 
 
 @dataclass(frozen=True)
@@ -35,22 +39,27 @@ class _Replay:
 
 
 class SinceLastMove:
-    """GameService's since-your-last-turn reading (mixed into GameService)."""
+    """The since-your-last-turn reading."""
 
-    async def since_last_turn(self, game_id, seat, seq=None):
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._replays: LRUDict = LRUDict(REPLAYS_KEPT)   # game id -> its _Replay
+
+    async def since_last_turn(self, game_id: int, seat: int,
+                              seq: int | None = None) -> SinceLastTurn | None:
         """SinceLastTurn of `seat` up to `seq` (default: now), or None if no such game."""
-        hosted = await self.load(game_id)
+        hosted = await self.core.load(game_id)
         if hosted is None or hosted.game is None:
             return None
         seq = hosted.seq if seq is None else min(seq, hosted.seq)
-        replays = self.__dict__.setdefault("_since_replays", LRUDict(REPLAYS_KEPT))
+        replays = self._replays
         replay = replays.get(game_id)
         if replay is None or len(replay.log) > seq:
-            row = await self.store.get_game(game_id)
+            row: Any = await self.core.store.get_game(game_id)
             replay = _Replay(Game(hosted.board, len(hosted.seats), Dealer(row.seed)))
             replays[game_id] = replay
         if len(replay.log) < seq:
-            for rec in (await self.store.load_actions(game_id))[len(replay.log):seq]:
+            for rec in (await self.core.store.load_actions(game_id))[len(replay.log):seq]:
                 action = action_from_json(replay.game, rec.action, SEAT_NAMES)
                 public, _ = split_events(replay.game.apply(action))
                 replay.log.append((action.seat, tuple(public)))

@@ -16,12 +16,17 @@ two voters, and one whose other voters all left is void). A voter whose seat wen
 computer (they left) no longer counts. One vote at a time per game. Its effect is applied
 before the vote is closed as passed, so a crash in between leaves an open vote whose next
 ballot (or expiry) finds it decided and finishes it; applying twice is refused by the handover
-itself. Mixed into GameService.
+itself. A collaborator of the service's core, given the handover (a vote that passes hands the
+seat over); registers VOTE_EXPIRE with the scheduler.
 """
+from __future__ import annotations
+
 import logging
 
-from ..store import NewTimer, Owed, VoteOpen
+from ..store import NewTimer, Owed, Vote, VoteOpen
+from .core import Core
 from .effects import ServiceError
+from .handover import SeatHandover
 from .levels import LEAVE_LEVEL
 from .messages import VotePost, VoteResult
 from .owed import channel_row, dm_row
@@ -52,11 +57,17 @@ def outcome(vote, voters=None):
 
 
 class Votes:
-    async def start_vote(self, game_id, user_id, kind, target_id=None):
+    def __init__(self, core: Core, *, handover: SeatHandover) -> None:
+        self.core = core
+        self.handover = handover
+        core.scheduler.on(VOTE_EXPIRE, self._on_vote_expire)
+
+    async def start_vote(self, game_id: int, user_id: int, kind: str,
+                         target_id: int | None = None) -> Vote | None:
         if kind not in KINDS:
             raise ServiceError("service.vote_kind")
-        async with self.lock(game_id):
-            hosted = await self._active(game_id)
+        async with self.core.lock(game_id):
+            hosted = await self.core._active(game_id)
             if hosted.seat_of(user_id) is None:
                 raise ServiceError("service.not_a_player")
             target = None
@@ -66,7 +77,7 @@ class Votes:
                     raise ServiceError("service.replace_not_player")
                 if target_id == user_id:
                     raise ServiceError("service.vote_self")
-            now = self.clock()
+            now = self.core.clock()
             if target is not None:
                 await self._check_absent(hosted, target, now)
             voters = [u for u in hosted.user_ids() if target is None or u != target_id]
@@ -80,33 +91,33 @@ class Votes:
                 return Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
                                                    {"vote": vote_id}),))
             try:
-                vote = await self.store.open_vote(
+                vote = await self.core.store.open_vote(
                     hosted.id, kind=kind, target_seat=target, proposer=user_id, voters=voters,
                     ballots={user_id: True}, expires_at=now + VOTE_HOURS * HOUR, now=now,
                     owed=owed)
             except VoteOpen:
                 raise ServiceError("service.vote_open") from None
-            self._committed(owed(vote.id))
+            self.core._committed(owed(vote.id))
             return await self._settle_vote(hosted, vote)
 
-    async def cast_vote(self, vote_id, user_id, yes):
-        vote = await self.store.get_vote(vote_id)
+    async def cast_vote(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
+        vote = await self.core.store.get_vote(vote_id)
         if vote is None:
             raise ServiceError("service.vote_gone")
-        async with self.lock(vote.game_id):
+        async with self.core.lock(vote.game_id):
             if vote.status != "open":
                 raise ServiceError("service.vote_closed")
-            hosted = await self._active(vote.game_id)
+            hosted = await self.core._active(vote.game_id)
             if user_id not in self._voters(hosted, vote):
                 raise ServiceError("service.vote_not_voter")
-            vote = await self.store.cast_ballot(vote_id, user_id, bool(yes))
+            vote = await self.core.store.cast_ballot(vote_id, user_id, bool(yes))
             return await self._settle_vote(hosted, vote)
 
-    async def open_vote(self, game_id):
-        return await self.store.open_vote_of(game_id)
+    async def open_vote(self, game_id: int) -> Vote | None:
+        return await self.core.store.open_vote_of(game_id)
 
-    async def vote(self, vote_id):
-        return await self.store.get_vote(vote_id)
+    async def vote(self, vote_id: int) -> Vote | None:
+        return await self.core.store.get_vote(vote_id)
 
     async def _settle_vote(self, hosted, vote, expired=False):
         """Under the lock: apply and close a decided vote. The vote as it is now."""
@@ -115,15 +126,15 @@ class Votes:
             return vote
         status = result or "expired"
         if status == "passed" and vote.kind == "replace" and \
-                not await self._is_absent(hosted, vote.target_seat, self.clock()):
+                not await self._is_absent(hosted, vote.target_seat, self.core.clock()):
             status = "void"         # they came back while the vote ran: the seat stays theirs
         if status == "passed":
             await self._apply_vote(hosted, vote)
         owed = Owed((channel_row(hosted, VoteResult(vote.id, status),
                                  key=f"voteres:{vote.id}"),))
-        if await self.store.close_vote(vote.id, status, now=self.clock(), owed=owed):
-            self._committed(owed)
-        return await self.store.get_vote(vote.id)
+        if await self.core.store.close_vote(vote.id, status, now=self.core.clock(), owed=owed):
+            self.core._committed(owed)
+        return await self.core.store.get_vote(vote.id)
 
     @staticmethod
     def _voters(hosted, vote):
@@ -146,7 +157,7 @@ class Votes:
         if info.is_bot or info.user_id is None:
             return ServiceError("service.seat_is_bot", name=info.name)
         if hosted.settings.away == "pause":
-            away = await self._away_of(hosted, info.user_id, now)
+            away = await self.core._away_of(hosted, info.user_id, now)
             if away is not None:
                 return ServiceError("service.vote_target_away", name=info.name,
                                     until=f"<t:{int(away.until)}:f>")
@@ -161,18 +172,18 @@ class Votes:
     async def _apply_vote(self, hosted, vote):
         if vote.kind == "replace":
             if not hosted.seats[vote.target_seat].is_bot:
-                await self._hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
-                                      by=None)
+                await self.handover._hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
+                                               by=None)
         elif hosted.is_open:
-            await self._cancel(hosted, reason="vote")
+            await self.core._cancel(hosted, reason="vote")
 
     async def _on_vote_expire(self, timer):
-        vote = await self.store.get_vote(timer.payload.get("vote"))
+        vote = await self.core.store.get_vote(timer.payload.get("vote"))
         if vote is None or vote.status != "open":
             return
-        async with self.lock(vote.game_id):
-            hosted = await self.load(vote.game_id)
+        async with self.core.lock(vote.game_id):
+            hosted = await self.core.load(vote.game_id)
             if hosted is None or not hosted.is_active:
-                await self.store.close_vote(vote.id, "void", now=self.clock())
+                await self.core.store.close_vote(vote.id, "void", now=self.core.clock())
                 return
             await self._settle_vote(hosted, vote, expired=True)
