@@ -10,7 +10,7 @@ from tests.discord.e2e_driver import Table, db_file
 from tests.discord.test_e2e import open_game
 from tests.discord.test_e2e_refusals import wait_until
 from tests.fakediscord import FakeDiscord
-from ttr_bot.discord.outbox import KEEP_SENT, KEEP_VOTES
+from ttr_bot.discord.outbox_worker import KEEP_SENT, KEEP_VOTES
 from ttr_bot.i18n import t
 from ttr_bot.service import Lane
 from ttr_bot.service.clock import ManualClock

@@ -92,7 +92,7 @@ class _Delivering:
 
     async def start(self, svc):
         from ttr_bot.discord.delivery import Delivery
-        from ttr_bot.discord.outbox import OutboxWorker
+        from ttr_bot.discord.outbox_worker import OutboxWorker
 
         class NoPictures(Delivery):
             async def render(self, *args, **kwargs):

@@ -32,7 +32,7 @@ from . import components, errors, ids, moves  # noqa: F401  (moves registers the
 from .cogs import all_cogs, ttr_group
 from .cooldown import PictureCooldown
 from .delivery import Delivery
-from .outbox import OutboxWorker
+from .outbox_worker import OutboxWorker
 from .pictures import Pictures
 from .translator import CatalogTranslator
 

@@ -1,5 +1,5 @@
 """Owed messages -> Discord: the turn post, the start and the final reveal, handovers, notices,
-reminders, votes, DMs. The outbox worker (outbox.py) hands each owed message here (the
+reminders, votes, DMs. The outbox worker (outbox_worker.py) hands each owed message here (the
 service's `OwedMessage`: its `Lane` and one typed message of service/messages.py, read by
 attribute); whatever this raises decides whether it is retried, reported or given up (the
 worker's business).

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..store import NewTimer, NotFound, Owed
 from .core import Core
+from .delivery_queue import DeliveryQueue
 from .effects import ServiceError
 from .handover import SeatHandover
 from .hosted import LOBBY, HostedGame
@@ -62,10 +63,12 @@ class Absence:
     expelled or departed player's seat to a computer. Registers BOT_MOVE, DEADLINE, COVER,
     REMIND, EXPEL and IDLE with the scheduler."""
 
-    def __init__(self, core: Core, *, moves: Moves, handover: SeatHandover) -> None:
+    def __init__(self, core: Core, *, moves: Moves, handover: SeatHandover,
+                 queue: DeliveryQueue) -> None:
         self.core = core
         self.moves = moves
         self.handover = handover
+        self.queue = queue          # a deleted channel's owed posts are given up
         for kind, handler in ((BOT_MOVE, self._on_bot_move), (DEADLINE, self._on_deadline),
                               (REMIND, self._on_remind), (COVER, self._on_cover),
                               (EXPEL, self._on_expel), (IDLE, self._on_idle)):
@@ -301,7 +304,7 @@ class Absence:
                     await self.core._cancel(hosted, reason="channel_gone",
                                             dm_key="bot.closed.channel_gone")
                     closed = hosted.id
-        await self.core._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
+        await self.queue._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
         self.core._channels.pop(channel_id, None)
         return closed
 

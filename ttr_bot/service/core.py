@@ -7,8 +7,8 @@ operations are the ones every feature goes through: `lock` a game, `load` it (ca
 store), `_apply` an action (the engine checks and applies it; the log row, the snapshot, the
 owed rows and timers are written in one transaction; `_committed` then wakes the scheduler
 and the outbox worker), `_cancel` (close) a game, and `decide` a computer player's move.
-What a change owes (owed.py's `Owing`) and the outbox as the delivery worker sees it
-(outbox.py's `OutboxAccess`) are mixed in here for now.
+What a change owes (owed.py's `Owing`: the outbox rows and timers an action, a start or a
+seat change writes in its own transaction) is mixed in here: it is part of applying one.
 
 The features are collaborators holding this core (see host.py); the names with an
 underscore are the core's operations for them, not for the adapter, which sees the façade.
@@ -43,7 +43,6 @@ from .finish import finished_results, rating_update
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEVEL_NAMES, default_agents
 from .messages import ClosingPost
-from .outbox import OutboxAccess
 from .owed import Owing, channel_row, dm_row
 from .scheduler import Scheduler
 
@@ -54,7 +53,7 @@ CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the re
 SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the last (see decide)
 
 
-class Core(Owing, OutboxAccess):
+class Core(Owing):
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seeds: Any = None, cache_size: int = 256, bot_delay: float = 2.0,
                  agents: Any = None, on_outbox: Callable[[], None] | None = None,

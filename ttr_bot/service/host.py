@@ -8,18 +8,21 @@ read-only `HostedGame` values, never store rows; nothing here imports discord, a
 reached only through its interface.
 
 The service is a small core (core.py: store, clock, cache, locks, loading, applying and
-committing a change, closing a game, the scheduler, the computer players' decisions; what a
-change owes, owed.py, and the outbox as the delivery worker sees it, outbox.py, are mixed into
-it) shared by named collaborators, each holding the core and given, in its constructor, the
-other collaborators it calls:
+committing a change, closing a game, the scheduler, the computer players' decisions; and
+what a change owes, owed.py's `Owing`, mixed into it: the rows and timers its transaction
+writes) shared by named collaborators, each holding the core and given, in its constructor,
+the other collaborators it calls:
   lobby         Lobby(core)                  lobby.py: lobbies, rematches, the start; LOBBY_WARN,
                                              LOBBY_EXPIRE
   handover      SeatHandover(core)           handover.py: a computer takes a human's seat
   moves         Moves(core)                  moves.py: players' and computer players' moves,
                                              views, the record, a past state
-  absence       Absence(core, moves, handover)  absence.py: a turn's clock, absent players,
-                                             players and channels gone; BOT_MOVE, DEADLINE,
-                                             COVER, REMIND, EXPEL, IDLE
+  queue         DeliveryQueue(core)          delivery_queue.py: the outbox as the delivery
+                                             worker sees it (owed messages, refused
+                                             destinations, giving one up)
+  absence       Absence(core, moves, handover, queue)  absence.py: a turn's clock, absent
+                                             players, players and channels gone; BOT_MOVE,
+                                             DEADLINE, COVER, REMIND, EXPEL, IDLE
   away          AwayPeriods(core)            away.py: /ttr me away; AWAY_END
   votes         Votes(core, handover)        votes.py: /ttr vote; VOTE_EXPIRE
   records       GameRecords(core)            records.py: statistics, leaderboard, history, film,
@@ -45,6 +48,7 @@ from .absence import Absence
 from .adapter_state import AdapterState
 from .away import AwayPeriods
 from .core import Core
+from .delivery_queue import DeliveryQueue
 from .handover import SeatHandover
 from .hints import Hints
 from .invariants import TimerInvariants
@@ -83,7 +87,8 @@ class GameService:
         self.lobby = Lobby(core)
         self.handover = SeatHandover(core)
         self.moves = Moves(core)
-        self.absence = Absence(core, moves=self.moves, handover=self.handover)
+        self.queue = DeliveryQueue(core)
+        self.absence = Absence(core, moves=self.moves, handover=self.handover, queue=self.queue)
         self.away = AwayPeriods(core)
         self.votes = Votes(core, handover=self.handover)
         self.records = GameRecords(core)
@@ -123,13 +128,13 @@ FACADE = {
     "core": ("store", "clock", "scheduler", "shards", "owner", "workers", "seeds", "agents",
              "on_outbox", "bot_delay", "decision_timeout", "cache_size",
              "lock", "load", "forget", "rebuild", "replayed", "game_in_channel", "decide",
-             "decide_safely",
-             # the outbox as the delivery worker sees it (outbox.py, mixed into the core)
-             "owed_messages", "deliverable", "owed_in_lane", "claim_messages",
-             "release_messages", "delivered", "retry_later", "forget_sent", "owe",
-             "destination_refused", "destination_blocks", "destination_works",
-             "retry_destinations", "give_up_destination", "guild_gone", "tell_cannot_post",
-             "tell_dms_closed", "set_notify", "notify_settings"),
+             "decide_safely"),
+    # the outbox as the delivery worker sees it
+    "queue": ("owed_messages", "deliverable", "owed_in_lane", "claim_messages",
+              "release_messages", "delivered", "retry_later", "forget_sent", "owe",
+              "destination_refused", "destination_blocks", "destination_works",
+              "retry_destinations", "give_up_destination", "guild_gone", "tell_cannot_post",
+              "tell_dms_closed", "set_notify", "notify_settings"),
     "lobby": ("open_lobby", "rematch", "join", "add_bot", "leave", "remove_seat", "start",
               "cancel"),
     "handover": ("hand_to_bot", "leave_game", "replace_player"),
