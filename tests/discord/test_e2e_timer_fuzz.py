@@ -39,6 +39,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from tests.discord.fuzzkit import ErrorLog
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import BOT_PERMISSIONS, P
 from tests.service.svckit import pick_action
@@ -62,15 +63,6 @@ MAX_ROWS, MAX_TIMERS, MAX_BLOCKS = 3000, 60, 12
 WHAT = ("move", "silence", "move", "silence", "channel_permission", "restart", "workers",
         "thread", "vote", "away", "come_back", "leave", "role_permission", "silence",
         "removed_from_server", "channel_permission", "thread", "move", "workers")
-
-
-class Errors(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.ERROR)
-        self.records = []
-
-    def emit(self, record):
-        self.records.append(record)
 
 
 class SharedClock:
@@ -128,7 +120,7 @@ class Table(RuleBasedStateMachine):
         self.db = str(Path(self.dir.name) / "fuzz.sqlite3")
         self.clock = ManualClock(datetime(2024, 10, 20, 9, tzinfo=timezone.utc).timestamp())
         self.pool = CrashingPool()
-        self.errors = Errors()
+        self.errors = ErrorLog()
         logging.getLogger("ttr_bot").addHandler(self.errors)
         self.fake = self.bot = None
         self.games = []
@@ -343,7 +335,7 @@ class Table(RuleBasedStateMachine):
     async def _check(self):
         problems = await self.bot.service.check_timers()
         assert problems == [], [p.line() for p in problems]
-        assert not self.errors.records, [r.getMessage() for r in self.errors.records]
+        assert not self.errors.records, self.errors.records
         self.fake.assert_clean()
         sent = Counter(m.nonce for m in self.fake.state.messages.values() if m.nonce)
         assert all(n == 1 for n in sent.values()), [k for k, n in sent.items() if n > 1]
@@ -390,7 +382,7 @@ class Table(RuleBasedStateMachine):
         for game in self.games:
             await self._told(game)
         await self.fake.stop_bot(self.bot)
-        assert not self.errors.records, [r.getMessage() for r in self.errors.records]
+        assert not self.errors.records, self.errors.records
         self.bot = None
 
     async def _open_games(self):
