@@ -72,6 +72,18 @@ def started(seconds):
     return began
 
 
+def started_where(seconds):
+    """(this worker's pid, when it started), after taking `seconds`."""
+    return os.getpid(), started(seconds)
+
+
+def hold(release):
+    """Keep this worker busy until the file `release` exists (the test says when)."""
+    while not os.path.exists(release):
+        time.sleep(0.005)
+    return os.getpid()
+
+
 def pages_held(board):
     """The static pages this process holds for `board`: [(page kind, locale)]."""
     from ttr_bot.render import static

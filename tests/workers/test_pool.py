@@ -162,45 +162,59 @@ async def test_size_zero_runs_in_threads_of_this_process():
     assert p.pids() == []
 
 
-async def test_tasks_marked_first_go_ahead_of_the_queue():
+async def queued(p, first=0, waiting=0):
+    """Let the callers just started queue (a caller queues in its first step), and check the
+    pool holds `first` marked first and `waiting` others."""
+    await asyncio.sleep(0)
+    assert (len(p._first), len(p._waiters)) == (first, waiting)
+
+
+async def test_tasks_marked_first_go_ahead_of_the_queue(tmp_path):
     p = WorkerPool(1)
     try:
         await p.start()
         await p.wait_ready()
         done = []
+        release = tmp_path / "release"
 
         async def task(name, first=False):
-            await p.run(tasks.sleep, 0.05, first=first)
+            await p.run(tasks.sleep, 0.01, first=first)
             done.append(name)
-        busy = asyncio.ensure_future(p.run(tasks.sleep, 0.5))     # the worker is taken
-        await asyncio.sleep(0.1)
-        queued = [asyncio.ensure_future(task(f"decision {i}")) for i in range(3)]
-        await asyncio.sleep(0.05)
+        busy = asyncio.ensure_future(p.run(tasks.hold, str(release)))   # the worker is taken
+        queued_ = [asyncio.ensure_future(task(f"decision {i}")) for i in range(3)]
+        await queued(p, waiting=3)
         picture = asyncio.ensure_future(task("picture", first=True))
-        await asyncio.gather(busy, picture, *queued)
-        assert done[0] == "picture"
+        await queued(p, first=1, waiting=3)
+        release.touch()
+        await asyncio.gather(busy, picture, *queued_)
+        assert done == ["picture", "decision 0", "decision 1", "decision 2"]
     finally:
         await p.close()
 
 
-async def test_run_each_runs_once_in_every_worker_after_the_tasks_marked_first():
+async def test_run_each_runs_once_in_every_worker_after_the_tasks_marked_first(tmp_path):
     p = WorkerPool(2)
     try:
         await p.start()
         await p.wait_ready()
-        busy = [asyncio.ensure_future(p.run(tasks.sleep, 0.5)) for _ in range(2)]
-        await asyncio.sleep(0.1)
-        decision = asyncio.ensure_future(p.run(tasks.started, 0.05))
-        each = asyncio.ensure_future(p.run_each(tasks.started, 0.05))
-        await asyncio.sleep(0.05)
-        picture = asyncio.ensure_future(p.run(tasks.started, 0.05, first=True))
-        await asyncio.gather(*busy)
-        chores = await each
-        # one in each worker, although both were busy when it was asked for; a picture went
-        # ahead of them, and the chore of the worker that took the decision queued before them
-        # went first
-        assert len(chores) == 2 and p.stats["chores"] == 2
-        assert await picture <= min(chores) <= await decision
+        release = tmp_path / "release"
+        busy = [asyncio.ensure_future(p.run(tasks.hold, str(release))) for _ in range(2)]
+        decision = asyncio.ensure_future(p.run(tasks.started_where, 0.05))
+        await queued(p, waiting=1)
+        each = asyncio.ensure_future(p.run_each(tasks.started_where, 0.05))
+        picture = asyncio.ensure_future(p.run(tasks.started_where, 0.05, first=True))
+        await queued(p, first=1, waiting=1)
+        release.touch()
+        assert sorted(await asyncio.gather(*busy)) == p.pids()
+        chores = dict(await each)
+        # one in each worker, although both were busy when it was asked for; in the worker
+        # that took the picture, the picture went ahead of its chore, and the decision queued
+        # before them waited for the chore of the worker that took it
+        assert sorted(chores) == p.pids() and p.stats["chores"] == 2
+        picture_pid, picture_began = await picture
+        decision_pid, decision_began = await decision
+        assert picture_began < chores[picture_pid]
+        assert chores[decision_pid] < decision_began
         assert sorted(await p.run_each(tasks.pid)) == p.pids()
     finally:
         await p.close()
