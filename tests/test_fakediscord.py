@@ -527,6 +527,13 @@ def test_spec_validator_unit():
     assert v.validate("POST", "/api/v10/interactions/1/t/callback", {"type": 8, "data": {"choices": [
         {"name": "a", "value": "a"}] * 26}}) != []
     assert v.validate("GET", "/api/v10/no/such/route", None) == ["path not in the API spec"]
+    card = {"flags": 1 << 15, "components": [{"type": 17, "components": [
+        {"type": 10, "content": "turn"},
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "go", "custom_id": "a"}]}]}]}
+    assert v.validate("POST", "/api/v10/channels/1/messages", card) == []
+    card["components"][0]["components"][1]["components"][0]["style"] = 9   # no such style
+    errors = v.validate("POST", "/api/v10/channels/1/messages", card)
+    assert len(errors) == 1 and errors[0].startswith("$['components'][0]['components'][1]"), errors
     assert v.validate("POST", "/api/v10/channels/1/messages", {"content": "x"}, query={"bogus": "1"}) != []
 
 
