@@ -5,7 +5,7 @@ Everything here reads only what a `PlayerView` holds (owner list, own hand and t
 so it works the same on a real view and on a view of a simulated game.
 """
 import heapq
-from itertools import combinations
+from itertools import combinations, compress
 
 from ..engine.cards import GRAY, LOCO, N_CARD_KINDS, N_COLORS
 from ..engine.network import components
@@ -86,8 +86,9 @@ def dijkstra(info, cost, sources):
         heap.append((0.0, s))
     heapq.heapify(heap)
     adj = info.adj
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, u = heapq.heappop(heap)
+        d, u = pop(heap)
         if d > dist[u]:
             continue
         for r, w in adj[u]:
@@ -98,7 +99,7 @@ def dijkstra(info, cost, sources):
             if nd < dist[w]:
                 dist[w] = nd
                 prev[w] = r
-                heapq.heappush(heap, (nd, w))
+                push(heap, (nd, w))
     return dist, prev
 
 
@@ -312,10 +313,13 @@ class TicketGains:
 
     def __init__(self, info, routes, tickets):
         self.info = info
-        self.comp = components(info.n_nodes, info.board, routes)
+        comp = self.comp = components(info.n_nodes, info.board, routes)
         self.tickets = [t for t in tickets
-                        if ticket_value(info, self.comp, t) < info.max_points[t]]
-        self.now = {t: ticket_value(info, self.comp, t) for t in self.tickets}
+                        if ticket_value(info, comp, t) < info.max_points[t]]
+        self.now = {t: ticket_value(info, comp, t) for t in self.tickets}
+        # the components a ticket's origin is in: joining two components changes the ticket
+        # only if its origin is in one of them
+        self.origin_labels = [(t, {comp[x] for x in info.tickets[t][0]}) for t in self.tickets]
 
     def gain(self, a, b):
         comp = self.comp
@@ -324,7 +328,8 @@ class TicketGains:
             return 0
         merged = _Merged(comp, cb, ca)
         info = self.info
-        return sum(ticket_value(info, merged, t) - self.now[t] for t in self.tickets)
+        return sum(ticket_value(info, merged, t) - self.now[t]
+                   for t, labels in self.origin_labels if ca in labels or cb in labels)
 
 
 class _Merged:
@@ -345,7 +350,8 @@ def tickets_value(info, routes, tickets):
 
 def own_routes(v, seat=None):
     seat = v.seat if seat is None else seat
-    return [r for r, o in enumerate(v.owner) if o == seat]
+    owner = v.owner
+    return list(compress(range(len(owner)), map(seat.__eq__, owner)))
 
 
 def keep_choices(offer, keep_min):
