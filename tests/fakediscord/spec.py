@@ -107,7 +107,8 @@ class SpecValidator:
             if fast.is_valid(body):
                 return []
         except ValueError:      # not JSON (a test's odd body): the explaining one judges it
-            pass
+            found = list(explaining.iter_errors(body))
+            return [describe(best_match(found))] if found else []
         found = list(explaining.iter_errors(body))
         if found:
             return [describe(best_match(found))]
