@@ -36,11 +36,15 @@ def load_spec(path: str = str(SPEC_PATH)) -> dict:
     return spec
 
 
+_COMPILED: Dict[Tuple[str, str, str, str], Any] = {}   # (spec, template, method, type) -> validators
+
+
 class SpecValidator:
     """Finds the spec operation for a request and validates its body; returns error strings."""
 
     def __init__(self, path: Path = SPEC_PATH) -> None:
-        self.spec = load_spec(str(path))
+        self.path = str(path)
+        self.spec = load_spec(self.path)
         routes = []
         for template, ops in self.spec["paths"].items():
             segments = template.strip("/").split("/")
@@ -61,15 +65,19 @@ class SpecValidator:
         return None, None
 
     def _validator(self, template: str, method: str, content_type: str, schema: dict):
-        """(the fast validator, the explaining one) of one operation's body."""
+        """(the fast validator, the explaining one) of one operation's body: built once per
+        process (a fake Discord is started for nearly every test; they hold no state)."""
         key = (template, method, content_type)
         if key not in self._validators:
-            root = copy.copy(schema)
-            # $refs are "#/components/..." — make them resolvable from this root.
-            root["components"] = self.spec["components"]
-            self._validators[key] = (
-                jsonschema_rs.Draft202012Validator(root, validate_formats=False),
-                jsonschema.Draft202012Validator(root))
+            shared = (self.path, *key)
+            if shared not in _COMPILED:
+                root = copy.copy(schema)
+                # $refs are "#/components/..." — make them resolvable from this root.
+                root["components"] = self.spec["components"]
+                _COMPILED[shared] = (
+                    jsonschema_rs.Draft202012Validator(root, validate_formats=False),
+                    jsonschema.Draft202012Validator(root))
+            self._validators[key] = _COMPILED[shared]
         return self._validators[key]
 
     def validate(
