@@ -54,7 +54,6 @@ class SpecValidator:
         # Literal segments win over parameters: /messages/@original before /messages/{message_id}.
         routes.sort(key=lambda r: -r[0])
         self._routes = routes
-        self._validators: Dict[Tuple[str, str, str], Any] = {}
 
     def operation(self, method: str, path: str) -> Tuple[Optional[str], Optional[dict]]:
         if path.startswith(API_PREFIX):
@@ -67,18 +66,14 @@ class SpecValidator:
     def _validator(self, template: str, method: str, content_type: str, schema: dict):
         """(the fast validator, the explaining one) of one operation's body: built once per
         process (a fake Discord is started for nearly every test; they hold no state)."""
-        key = (template, method, content_type)
-        if key not in self._validators:
-            shared = (self.path, *key)
-            if shared not in _COMPILED:
-                root = copy.copy(schema)
-                # $refs are "#/components/..." — make them resolvable from this root.
-                root["components"] = self.spec["components"]
-                _COMPILED[shared] = (
-                    jsonschema_rs.Draft202012Validator(root, validate_formats=False),
-                    jsonschema.Draft202012Validator(root))
-            self._validators[key] = _COMPILED[shared]
-        return self._validators[key]
+        key = (self.path, template, method, content_type)
+        if key not in _COMPILED:
+            root = copy.copy(schema)
+            # $refs are "#/components/..." — make them resolvable from this root.
+            root["components"] = self.spec["components"]
+            _COMPILED[key] = (jsonschema_rs.Draft202012Validator(root, validate_formats=False),
+                              jsonschema.Draft202012Validator(root))
+        return _COMPILED[key]
 
     def validate(
         self, method: str, path: str, body: Any, *, multipart: bool = False, query: Optional[Dict[str, str]] = None
