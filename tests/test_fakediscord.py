@@ -222,6 +222,9 @@ async def test_button_click_edits_the_message(fake, world, bot):
     board = inter.original
     assert board.custom_ids() == ["ttr:draw"] and board.custom_id_for("Draw") == "ttr:draw"
     assert board.embeds[0]["title"] == "Board" and "105" in board.text()
+    # discord.py stores the message's view only after Discord has answered the send: until its
+    # handler has ended, a click may arrive before the view is there to take it
+    await fake.idle()
 
     click = await fake.click(world.alice, board, "ttr:draw")
     update = await click.response()
@@ -240,6 +243,7 @@ async def test_select_with_deferred_update_then_edit_original(fake, world, bot):
     inter = await fake.slash(world.alice, world.general, "ttr", subcommand="colour")
     await inter.response()
     msg = inter.original
+    await fake.idle()       # the view is stored once the handler has ended (see above)
     with pytest.raises(ValueError, match="not among the options"):
         await fake.select(world.alice, msg, "ttr:colour", ["purple"])
     pick = await fake.select(world.alice, msg, "ttr:colour", ["blue"])
