@@ -3,6 +3,8 @@ forever, on the database it is given (a SQLite file's path or a postgresql:// UR
 
     python -m tests.service.crash_writer DB ROUND GAMES [DISCORD_URL [drain]]
 
+(The crash tests start it through `forked`, from a fork server that has imported it once.)
+
 On start it resumes whatever the file holds (lobbies left half-made by an earlier kill are
 filled and started), opens new games until GAMES are in play, prints "ready", then after every
 act() that returned prints "done <game_id> <seq> <digest of the logged action>" and flushes.
@@ -27,6 +29,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import os
 import random
 import sys
 import time
@@ -38,9 +41,10 @@ from ttr_bot.service import GameService, ServiceError
 MAPS = [("usa", 5), ("europe", 5), ("switzerland", 3), ("nordic", 3)]
 SEATS = [str(i) for i in range(5)]
 MAX_SECONDS = 30
-# the drain: at most, and with nothing sent (more than a killed writer's leases last, 20 s,
-# and a send's time bound, 15 s)
-DRAIN_SECONDS, STALL_SECONDS = 300, 45
+WRITER_SEND_TIMEOUT, WRITER_LEASE = 3.0, 4.0
+# the drain: at most, and with nothing sent (more than a killed writer's leases last and a
+# send's time bound, with room for a slow machine)
+DRAIN_SECONDS, STALL_SECONDS = 300, 30
 
 
 def awaiting(coro):
@@ -118,7 +122,10 @@ class _Delivering:
         client.service, client.clock = svc, time.time
         client.pictures = NoDrawing()
         self.client = client
-        self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time)
+        # short leases (and sends bounded below them): the fake answers at once, and a killed
+        # writer's claimed rows are free again for the next writer, or the drain, within seconds
+        self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time,
+                                   send_timeout=WRITER_SEND_TIMEOUT, lease=WRITER_LEASE)
         svc.on_outbox = self.worker.wake
         self.worker.start()
 
@@ -223,5 +230,19 @@ async def main(db, round_no, want, url=None, mode="play"):
     await store.close()
 
 
+def run(argv):
+    asyncio.run(main(argv[0], int(argv[1]), int(argv[2]), *argv[3:5]))
+
+
+def forked(out, err, argv):
+    """A writer started by the crash test's fork server: its stdout and stderr are the pipes
+    `out` and `err` (multiprocessing connections) the test reads."""
+    os.dup2(out.fileno(), 1)
+    os.dup2(err.fileno(), 2)
+    out.close()
+    err.close()
+    run(argv)
+
+
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), *sys.argv[4:6]))
+    run(sys.argv[1:])

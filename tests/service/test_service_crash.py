@@ -16,17 +16,17 @@ the kill moments (the seed is printed on failure, to replay a failing run).
 import asyncio
 import hashlib
 import json
+import multiprocessing
 import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.service import crash_writer
 from tests.service.crash_writer import DRAIN_SECONDS
 from tests.service.svckit import make_service, open_store, state_of
 from tests.store.dbkit import DRIVERS
@@ -87,36 +87,75 @@ class FakeInThread:
         self.thread.join(10)
 
 
+def _forks():
+    """The fork server the writers start from: a process that imported the writer and its
+    libraries (discord.py, aiohttp, the service) once, so that each round's writer, a process
+    of its own all the same, is ready in a fraction of a second instead of an interpreter's
+    start and a second of imports."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["tests.service.crash_writer", "discord", "ttr_bot.discord.delivery",
+                               "ttr_bot.discord.outbox_worker"])
+    return ctx
+
+
+def _reading(conn):
+    """A text file reading what the other end of the connection `conn` writes."""
+    fd = os.dup(conn.fileno())
+    conn.close()
+    return open(fd, encoding="utf-8")
+
+
 class Writer:
-    """The writer subprocess, its stdout collected line by line by a thread."""
+    """A writer process (crash_writer.py), its stdout collected line by line by a thread."""
 
     def __init__(self, db, round_no, url=None, mode="play"):
         extra = [url, mode] if url else []
-        self.proc = subprocess.Popen(      # str(db): the SQLite file's path or the database URL
-            [sys.executable, "-m", "tests.service.crash_writer", str(db), str(round_no), str(GAMES),
-             *extra],
-            cwd=REPO,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        argv = [str(db), str(round_no), str(GAMES), *extra]   # the SQLite path or the URL
+        ctx = _forks()
+        out_r, out_w = ctx.Pipe(duplex=False)
+        err_r, err_w = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=crash_writer.forked, args=(out_w, err_w, argv),
+                                name=f"crash-writer-{round_no}")
+        self.proc.start()
+        out_w.close()
+        err_w.close()
+        self.stdout = _reading(out_r)
+        self.stderr = _reading(err_r)
         self.lines = []
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
     def _read(self):
-        for line in self.proc.stdout:
+        for line in self.stdout:
             if not line.endswith("\n"):     # cut off by the kill: never reported
                 break
             self.lines.append(line.split())
             if line.startswith(("ready", "drained")):
                 self.ready.set()
 
+    def alive(self):
+        return self.proc.is_alive()
+
+    @property
+    def returncode(self):
+        return self.proc.exitcode
+
+    def wait(self, timeout):
+        self.proc.join(timeout)
+        assert self.proc.exitcode is not None, "the writer did not end"
+
     def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
+        """SIGKILL; what it wrote to stderr."""
+        self.proc.kill()
+        self.wait(10)
         self.thread.join(timeout=10)
-        stderr = self.proc.stderr.read()
-        self.proc.stderr.close()
-        return stderr
+        self.stdout.close()
+        return self.log()
+
+    def log(self):
+        with self.stderr:
+            return self.stderr.read()
 
 
 async def check(db, reported, checked):
@@ -241,9 +280,9 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
         else:
             assert writer.ready.wait(15), f"seed {SEED}: writer not ready: {writer.kill()}"
             time.sleep(rng.uniform(0.02, 1.5))
-        alive = writer.proc.poll() is None
+        alive = writer.alive()
         stderr = writer.kill()
-        assert alive and writer.proc.returncode == -signal.SIGKILL, (
+        assert alive and writer.returncode == -signal.SIGKILL, (
             f"seed {SEED}, round {round_no}: the writer died by itself:\n{stderr}")
         done = [ln for ln in writer.lines if ln[0] == "done"]
         assert all(ln[0] in ("ready", "done") for ln in writer.lines), writer.lines[-3:]
@@ -266,11 +305,11 @@ def test_sigkill_at_random_moments_loses_nothing_reported(db_path):
     drain = Writer(db, ROUNDS + 1, url, "drain")       # delivers what is still owed, then exits
     # its own drain goes on while posts go out, and gives up when none has for STALL_SECONDS
     assert drain.ready.wait(DRAIN_SECONDS + 60), drain.kill()
-    drain.proc.wait(30)
+    drain.wait(30)
     try:
         posts, retried = check_posts(db, fake)
     except AssertionError as e:
-        log = drain.proc.stderr.read()[-12000:]
+        log = drain.log()[-12000:]
         raise AssertionError(f"seed {SEED}: {e}\n{fake.stuck()}\nthe drain's log:\n{log}") from e
     finally:
         fake.close()

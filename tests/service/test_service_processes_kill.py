@@ -78,9 +78,9 @@ def test_two_processes_on_one_game_apply_every_action_once_through_kills(db_path
     for round_no in range(3, 3 + KILLS):
         time.sleep(rng.uniform(0.5, 2.5))
         victim = writers.pop(rng.randrange(2))
-        alive = victim.proc.poll() is None
+        alive = victim.alive()
         stderr = victim.kill()
-        assert alive and victim.proc.returncode == -signal.SIGKILL, (SEED, stderr)
+        assert alive and victim.returncode == -signal.SIGKILL, (SEED, stderr)
         finished.append(victim)
         kills += 1
         fired_lines = [ln for ln in victim.lines if ln[0] == "fired"]

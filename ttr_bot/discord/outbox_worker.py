@@ -37,7 +37,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
-from ..service import Unreadable
+from ..service import MESSAGE_LEASE, Unreadable
 from ..service.clock import cancel_and_wait, sleep
 from .refusals import REFUSED, Refusals
 
@@ -51,7 +51,10 @@ SEND_TIMEOUT = 15.0         # a unit's work (its picture, its requests), below M
 
 class OutboxWorker(Refusals):
     def __init__(self, bot, delivery, clock, *, batch=200, per_lane=20, lanes=8,
-                 max_attempts=5, idle_poll=300.0, send_timeout=SEND_TIMEOUT):
+                 max_attempts=5, idle_poll=300.0, send_timeout=SEND_TIMEOUT,
+                 lease=MESSAGE_LEASE):
+        if not 0 < send_timeout < lease:
+            raise ValueError("a unit's send must end before its lease runs out")
         self.bot = bot
         self.delivery = delivery
         self.clock = clock
@@ -61,6 +64,7 @@ class OutboxWorker(Refusals):
         self.max_attempts = max_attempts
         self.idle_poll = idle_poll     # look again at least this often (another process wrote)
         self.send_timeout = send_timeout   # real seconds a unit's requests may take, all told
+        self.lease = lease          # seconds other processes keep off a unit this one claimed
         self.sent = 0
         self._wake = asyncio.Event()
         self._busy = {}                # lane -> task
@@ -179,7 +183,7 @@ class OutboxWorker(Refusals):
                 self._busy[lane] = asyncio.create_task(self._deliver_refused(lane, unit),
                                                        name=f"ttr-outbox-{lane}")
                 continue
-            if not await self.service.claim_messages(_unit_ids(*unit)):
+            if not await self.service.claim_messages(_unit_ids(*unit), self.lease):
                 soonest = min(soonest, now + LEASE_RETRY)   # another process sends them
                 continue
             self._busy[lane] = asyncio.create_task(self._deliver(lane, *unit),
@@ -202,7 +206,7 @@ class OutboxWorker(Refusals):
             if caught is not False:
                 tried = caught is not None
                 return
-            tried = await self.service.claim_messages(_unit_ids(*unit))
+            tried = await self.service.claim_messages(_unit_ids(*unit), self.lease)
             if tried:
                 await self._attempt(*unit)
         except Exception:

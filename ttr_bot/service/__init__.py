@@ -9,6 +9,7 @@ film input and rating changes are records.py's); never a store type. `open_servi
 from ..maps import available_maps, load_board, variants
 from ..store import Shards, open_store
 from .adapter_state import PostedMessage
+from .delivery_queue import MESSAGE_LEASE
 from .effects import Effects, Handover, ServiceError
 from .hints import GAME_HINTS, Hint
 from .host import GameService
@@ -72,7 +73,7 @@ async def open_service(db, **options):
 
 
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
-           "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "REMINDS", "BadSetting",
+           "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "MESSAGE_LEASE", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
            "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
