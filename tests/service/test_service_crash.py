@@ -22,7 +22,6 @@ import random
 import signal
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -31,7 +30,6 @@ from tests.service.crash_writer import DRAIN_SECONDS
 from tests.service.svckit import make_service, open_store, state_of
 from tests.store.dbkit import DRIVERS
 
-REPO = Path(__file__).resolve().parents[2]
 ROUNDS = int(os.environ.get("TTR_CRASH_ROUNDS", "20"))   # more: TTR_CRASH_ROUNDS=50
 SEED = int(os.environ.get("TTR_CRASH_SEED", str(random.SystemRandom().randrange(10 ** 6))))
 GAMES = 6
