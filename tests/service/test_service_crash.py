@@ -14,6 +14,7 @@ TTR_CRASH_ROUNDS and TTR_CRASH_SEED change the number of kill/restart rounds and
 the kill moments (the seed is printed on failure, to replay a failing run).
 """
 import asyncio
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -85,6 +86,7 @@ class FakeInThread:
         self.thread.join(10)
 
 
+@functools.cache
 def _forks():
     """The fork server the writers start from: a process that imported the writer and its
     libraries (discord.py, aiohttp, the service) once, so that each round's writer, a process

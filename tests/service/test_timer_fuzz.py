@@ -36,7 +36,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from tests.service.svckit import open_store, pick_action, run_timers, timed_service
 from tests.service.test_service_turns import game_in_play
-from ttr_bot.service import ACTIVE, LOBBY, ServiceError
+from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
 from ttr_bot.workers import WorkerLost, WorkerTimeout
@@ -132,12 +132,8 @@ class Timers(RuleBasedStateMachine):
 
     async def _open_games(self):
         """The ids of the games still open, as stored (not as the service's cache has them)."""
-        out = []
-        for game_id, _ in self.games:
-            row = await self.svc.store.get_game(game_id)
-            if row is not None and row.status in (LOBBY, ACTIVE):
-                out.append(game_id)
-        return out
+        stored = set(await self.svc.store.list_active_game_ids(include_lobbies=True))
+        return [game_id for game_id, _ in self.games if game_id in stored]
 
     def _game(self, i):
         return self.games[i % len(self.games)]

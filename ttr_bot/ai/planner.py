@@ -314,9 +314,10 @@ class TicketGains:
     def __init__(self, info, routes, tickets):
         self.info = info
         comp = self.comp = components(info.n_nodes, info.board, routes)
-        self.tickets = [t for t in tickets
-                        if ticket_value(info, comp, t) < info.max_points[t]]
-        self.now = {t: ticket_value(info, comp, t) for t in self.tickets}
+        # the tickets a join could still improve, with what each scores now
+        self.now = {t: v for t in tickets
+                    if (v := ticket_value(info, comp, t)) < info.max_points[t]}
+        self.tickets = list(self.now)
         # the components a ticket's origin is in: joining two components changes the ticket
         # only if its origin is in one of them
         self.origin_labels = [(t, {comp[x] for x in info.tickets[t][0]}) for t in self.tickets]
