@@ -3,6 +3,7 @@ budget, ticket risk, blocks among its candidates, the hint's explanation (the ve
 plays) — and `hard` untouched by it (its games byte for byte as before `expert` came)."""
 import hashlib
 import json
+import math
 
 import pytest
 
@@ -121,3 +122,33 @@ def test_the_store_numbers_the_old_levels_as_before():
     from ttr_bot.service.levels import BOT_LEVELS, LEVEL_NAMES
     assert BOT_LEVELS == {"easy": 1, "medium": 2, "hard": 3, "expert": 4}
     assert LEVEL_NAMES[4] == "expert"
+
+
+def test_search_halves_the_field_and_keeps_the_planners_choice():
+    """Successive halving: every candidate plays at least a round of worlds, the worse half
+    goes at each round's end (never candidate 0, the planner's choice), the last two play the
+    most worlds, and the whole stays within the work budget (plus the world under way). hard's
+    allocation, on the same position, judges some candidates on three worlds."""
+    agent = ExpertAgent(3, budget=6000, halving=1)
+    for game, seat in positions("usa", 2, 5, every=4):
+        if game.phase == "play" and game.step == "idle":
+            v = view(game, seat)
+            cands = agent.candidates(Context(agent, v))
+            if len(cands) >= 8:
+                break
+    steps = []
+    world = agent.sample_world
+
+    def counted(*args):
+        steps.append(world(*args))
+        return steps[-1]
+
+    agent.sample_world = counted
+    counts = [len(r) for r in agent.search(v, cands)]
+    most = max(counts)
+    assert counts[0] == most and counts.count(most) == 2
+    rounds = math.ceil(math.log2(len(cands)))
+    assert min(counts) >= most // 2 ** rounds
+    assert sum(steps[:-1]) < agent.budget <= sum(steps)
+    hard = ExpertAgent(3, budget=6000)
+    assert min(len(r) for r in hard.search(v, cands)) <= hard.drop_after < min(counts)

@@ -260,27 +260,34 @@ class HardAgent(MediumAgent):
         samples = 0
         budget = self.budget * max(2, v.n) // 2
         while samples < self.max_samples and (steps < budget or samples < self.min_samples):
-            g0 = sample_game(v, rng, self.infer_cache)
-            dseed = rng.getrandbits(32)
-            for i in alive:
-                a = actions[i]
-                g = g0.copy()
-                g.dealer.rng.seed(dseed)
-                try:
-                    g.apply(a)
-                except Illegal:
-                    # cannot happen for legal candidates; score it out rather than crash
-                    results[i].append(-1000.0)
-                    continue
-                val, n = self.rollout(g, v.seat)
-                results[i].append(val)
-                steps += n + 1
+            steps += self.sample_world(v, actions, alive, results, rng)
             samples += 1
             if samples >= self.drop_after and len(alive) > 2:
                 # successive rejection: stop sampling the worst (never the planner's choice)
                 worst = min(alive[1:], key=lambda i: (sum(results[i]), i))
                 alive.remove(worst)
         return results
+
+    def sample_world(self, v, actions, which, results, rng):
+        """One world (hidden cards dealt, opponents' tickets guessed), played out after each
+        candidate in `which` with the same later deals; appends each candidate's result and
+        returns the simulated steps."""
+        g0 = sample_game(v, rng, self.infer_cache)
+        dseed = rng.getrandbits(32)
+        steps = 0
+        for i in which:
+            g = g0.copy()
+            g.dealer.rng.seed(dseed)
+            try:
+                g.apply(actions[i])
+            except Illegal:
+                # cannot happen for legal candidates; score it out rather than crash
+                results[i].append(-1000.0)
+                continue
+            val, n = self.rollout(g, v.seat)
+            results[i].append(val)
+            steps += n + 1
+        return steps
 
     def rollout(self, g, me, cap=3000):
         self.sim_self.reset()
