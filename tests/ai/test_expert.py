@@ -152,3 +152,27 @@ def test_search_halves_the_field_and_keeps_the_planners_choice():
     assert sum(steps[:-1]) < agent.budget <= sum(steps)
     hard = ExpertAgent(3, budget=6000)
     assert min(len(r) for r in hard.search(v, cands)) <= hard.drop_after < min(counts)
+
+
+def test_a_full_hand_brings_the_end_nearer():
+    """An opponent holding enough cards to place its trains can end the game in a few turns:
+    with `hand_clock`, expert cashes in its cards then (medium's clock counts trains only), and
+    with a small hand the two clocks agree."""
+    from ttr_bot.ai.medium import MediumAgent, turns_left, turns_to_end
+    game, seat = next((g, s) for g, s in positions("switzerland", 2, 4) if g.phase == "play"
+                      and g.step == "idle" and g.turn > 10)
+    v = view(game, seat)
+    other = 1 - seat
+    v.trains = list(v.trains)
+    v.hand_sizes = list(v.hand_sizes)
+    v.trains[seat], v.trains[other] = 8, 18
+    v.hand_sizes[other] = 28
+    assert turns_to_end(v) <= 7 < 14 <= turns_left(v)
+    quick = ExpertAgent(1, hand_clock=1)
+    plain, medium = ExpertAgent(1), MediumAgent(1)
+    v.trains[other] = 8      # six trains to place, and cards for all of them: three turns
+    assert quick.hurrying(Context(quick, v))
+    assert not plain.hurrying(Context(plain, v)) and not medium.hurrying(Context(medium, v))
+    v.hand_sizes[other] = 2
+    assert not quick.hurrying(Context(quick, v))
+    assert abs(turns_to_end(v) - turns_left(v)) < 1.5

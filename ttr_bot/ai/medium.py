@@ -44,6 +44,22 @@ def turns_left(v):
     return max(1.0, (min(others) - v.board.rules.end_trains) / PACE + 1)
 
 
+def turns_to_end(v, claim_trains=3.0):
+    """Own turns before the game ends if an opponent plays its hand out: the trains it must place
+    before the end, at one claim of `claim_trains` a turn, plus a turn for every two cards its
+    hand lacks for them. With an empty hand this is `turns_left`'s pace (1.2 trains a turn); an
+    opponent holding 28 cards and 18 trains can end the game in six turns, not fifteen."""
+    end = v.board.rules.end_trains
+    soonest = None
+    for p, t in enumerate(v.trains):
+        if p == v.seat:
+            continue
+        place = max(0, t - end)
+        turns = place / claim_trains + max(0, place - v.hand_sizes[p]) / 2
+        soonest = turns if soonest is None else min(soonest, turns)
+    return 1.0 if soonest is None else max(1.0, soonest + 1)
+
+
 def plan_turns(info, plan, hand, owner):
     """Turns the plan still takes: one per claim plus card draws (two cards a turn) for the
     cards the hand does not hold yet (roughly: a share of the hand fits the plan)."""
@@ -187,7 +203,7 @@ class MediumAgent(Agent):
             a = self.final_move(ctx)
             if a is not None:
                 return a
-        elif ctx.clock <= self.hurry_clock:
+        elif self.hurrying(ctx):
             a = self.hurry_move(ctx)
             if a is not None:
                 return a
@@ -316,6 +332,10 @@ class MediumAgent(Agent):
             gain = info.points[r] + gains.gain(*info.ends[r])
             ranked.append((gain - (tunnel_penalty if info.routes[r].tunnel else 0), -r))
         return ranked
+
+    def hurrying(self, ctx):
+        """Is the end near enough to cash in cards?"""
+        return ctx.clock <= self.hurry_clock
 
     def hurry_move(self, ctx):
         """The end is near: a planned route if affordable, else the best route we can pay."""
