@@ -61,14 +61,8 @@ class HandClock:
         return turns_to_end(v) if self.hand_clock else turns_left(v)
 
     def hurrying(self, ctx):
-        if super().hurrying(ctx):
-            return True
-        if not self.hand_clock:
-            return False
-        t = ctx.__dict__.get("_turns_to_end")
-        if t is None:
-            t = ctx._turns_to_end = turns_to_end(ctx.v)
-        return t <= self.hurry_turns
+        return super().hurrying(ctx) or bool(
+            self.hand_clock and turns_to_end(ctx.v) <= self.hurry_turns)
 
 
 class NoisyRollout(HandClock, RolloutPolicy):

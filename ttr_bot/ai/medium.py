@@ -50,14 +50,10 @@ def turns_to_end(v, claim_trains=3.0):
     hand lacks for them. With an empty hand this is `turns_left`'s pace (1.2 trains a turn); an
     opponent holding 28 cards and 18 trains can end the game in six turns, not fifteen."""
     end = v.board.rules.end_trains
-    soonest = None
-    for p, t in enumerate(v.trains):
-        if p == v.seat:
-            continue
-        place = max(0, t - end)
-        turns = place / claim_trains + max(0, place - v.hand_sizes[p]) / 2
-        soonest = turns if soonest is None else min(soonest, turns)
-    return 1.0 if soonest is None else max(1.0, soonest + 1)
+    places = [(max(0, t - end), v.hand_sizes[p]) for p, t in enumerate(v.trains) if p != v.seat]
+    soonest = min((place / claim_trains + max(0, place - hand) / 2 for place, hand in places),
+                  default=0.0)
+    return max(1.0, soonest + 1)
 
 
 def plan_turns(info, plan, hand, owner):
