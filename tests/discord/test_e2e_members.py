@@ -42,7 +42,9 @@ async def test_a_thread_only_for_a_member_who_could_open_one(fake, tmp_path):
                              P["create_public_threads"] | P["send_messages_in_threads"])
     await table.start_bot(sync=True)
     alice = fake.add_user("alice", guild=table.guild)
-    bob = fake.add_user("bob", guild=table.guild, roles=[threader])
+    # a name cannot make the bot ping the server or a role (the thread's line names the host)
+    bob = fake.add_user("bob", guild=table.guild, roles=[threader],
+                        global_name=f"@everyone <@&{threader.id}>")
     # alice may not open threads here: the lobby is in the channel, with the sentence why
     for asked in ({}, {"thread": True}):
         answer = await new(table, alice, **asked)
@@ -56,6 +58,11 @@ async def test_a_thread_only_for_a_member_who_could_open_one(fake, tmp_path):
     [thread] = threads_of(fake, table.channel)
     assert answer == t("bot.lobby.opened_thread", thread=f"<#{thread.id}>")
     assert (await table.bot.service.game_in_channel(thread.id)).host_id == bob.id
+    line = fake.messages_in(table.channel)[-1]      # the line linking the thread
+    assert "@everyone" in line.body()
+    for m in [line, *fake.messages_in(thread)]:
+        parse = m.allowed_mentions["parse"]
+        assert "everyone" not in parse and "roles" not in parse, m.allowed_mentions
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -95,17 +102,6 @@ async def test_lobby_caps_per_member_and_per_server(fake, tmp_path):
     await fake.stop_bot(table.bot)
 
 
-def pinged(message, user_id):
-    """Whether Discord notified `user_id` of the message (mentioned and allowed to be)."""
-    allowed = message.allowed_mentions
-    if user_id not in message.mentions:
-        return False
-    if allowed is None:
-        return True
-    return user_id in {int(u) for u in allowed.get("users", ())} or \
-        "users" in allowed.get("parse", ())
-
-
 @pytest.mark.parametrize("how", ["removed", "banned"])
 async def test_a_player_who_left_the_server_is_refused_and_replaced(fake, tmp_path, how):
     table = Table(fake, db_file(tmp_path))
@@ -138,6 +134,6 @@ async def test_a_player_who_left_the_server_is_refused_and_replaced(fake, tmp_pa
         await player.move()
     loaded = await table.game()
     assert loaded.id == game_id and loaded.game.turn >= 2
-    assert not any(pinged(m, bob.id) for m in fake.messages_in(table.channel) if m.id > mark)
+    assert not any(bob.id in m.pinged() for m in fake.messages_in(table.channel) if m.id > mark)
     fake.assert_clean()
     await fake.stop_bot(table.bot)
