@@ -85,7 +85,9 @@ async def test_lobby_caps_per_member_and_per_server(fake, tmp_path):
     assert len(fake.messages_in(table.channel)) == MEMBER_LOBBIES     # one line per thread
     # cancelling one (in its channel, as the refusal says) makes room again
     await table.reply(await fake.slash(alice, threads[0], "ttr", "cancel"))
-    assert (await new(table, alice)).startswith(t("bot.lobby.opened_thread", thread="")[:20])
+    answer = await new(table, alice)
+    made = threads_of(fake, table.channel)[-1]
+    assert made not in threads and answer == t("bot.lobby.opened_thread", thread=f"<#{made.id}>")
 
     # the server: SERVER_LOBBIES lobbies in all, whoever hosts them
     others = [fake.add_user(f"host{i}", guild=table.guild) for i in range(SERVER_LOBBIES)]

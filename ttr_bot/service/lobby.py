@@ -132,7 +132,8 @@ class Lobby:
         if len(lobbies) >= self.server_lobbies:
             raise ServiceError("service.lobby_cap_server", limit=self.server_lobbies)
 
-    async def _create(self, guild_id, channel_id, user_id, name, map_id, variant, settings):
+    async def _create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                      map_id: str, variant: str, settings: dict) -> HostedGame:
         seed = self.core.seeds.randrange(2 ** 62)
         now = self.core.clock()
         # a lobby nobody starts is warned, then closed: its timers go in with it
