@@ -139,3 +139,21 @@ async def test_a_player_who_left_the_server_is_refused_and_replaced(fake, tmp_pa
     assert not any(bob.id in m.pinged() for m in fake.messages_in(table.channel) if m.id > mark)
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+async def test_a_banned_member_leaves_the_lobby(fake, tmp_path):
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
+    await table.slash(alice, "new", map="usa")
+    lobby = table.public_messages()[-1]
+    game_id = int(find_cid(lobby, "ttr:lobby:").split(":")[2])
+    await table.click(bob, lobby, f"ttr:lobby:{game_id}:join")
+    await table.settle()
+    assert "bob" in fake.state.messages[lobby.id].content
+    await fake.ban_member(table.guild, bob)
+    await table.settle()
+    assert [s.name for s in (await table.game()).seats] == ["alice"]
+    assert "bob" not in fake.state.messages[lobby.id].content      # the lobby message too
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)

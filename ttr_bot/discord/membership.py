@@ -64,11 +64,19 @@ class Membership:
         """The user is no longer in the server (looked up, or banned): their seats there go to
         computer players, their lobby seats are given up. How many games changed."""
         self._confirmed.pop((guild_id, user_id), None)
-        if self.bot.service is None:
+        service = self.bot.service
+        if service is None:
             return 0
-        changed = await self.bot.service.member_left(guild_id, user_id)
+        lobbies = [g.game_id for g in await service.games_of(user_id, guild_id)
+                   if g.status == "lobby"]
+        changed = await service.member_left(guild_id, user_id)
         if changed:
             log.info("user %s left server %s: %d game(s) handed over", user_id, guild_id, changed)
+        for game_id in lobbies:         # the lobby message lists the seats as they are now
+            hosted = await service.load(game_id)
+            if hosted is not None:
+                await self.bot.delivery.update_lobby(game_id,
+                                                     self.bot.delivery.public_locale(hosted))
         return changed
 
     async def check_click(self, interaction, item):
