@@ -34,7 +34,6 @@ class Membership:
         self.bot = bot
         self.clock = clock
         self._confirmed = LRUDict(REMEMBERED)      # (guild id, user id) -> when Discord said so
-        self.lookups = 0                            # requests made (what the cache saves)
 
     async def is_member(self, guild_id, user_id):
         """False only when Discord says the user is not in the server (10007 Unknown Member);
@@ -46,7 +45,6 @@ class Membership:
         seen = self._confirmed.get(key)
         if seen is not None and self.clock() - seen < MEMBER_FOR:
             return True
-        self.lookups += 1
         try:
             await self.bot.http.get_member(guild_id, user_id)
         except discord.NotFound as exc:
