@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 USERS_REMEMBERED = 10_000
 # what each worker imports before its first task: the computer players, the pictures, the maps
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
+PICTURE_LANE = 1    # workers besides TTR_WORKERS that take only pictures and films (pool.py)
 
 
 def intents():
@@ -91,7 +92,9 @@ class TTRBot(commands.Bot):
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.workers is None:
             # they boot while the bot connects; a task asked for meanwhile waits for the first
-            self.workers = WorkerPool(self.config.workers, preload=PRELOAD)
+            # one more worker than configured, for pictures and films alone: a burst of
+            # computer players' decisions never makes players wait for what they see
+            self.workers = WorkerPool(self.config.workers, preload=PRELOAD, reserve=PICTURE_LANE)
             await self.workers.start()
         self.pictures.workers = self.workers
         self.service = await open_service(
