@@ -6,8 +6,7 @@ import asyncio
 
 from tests.workers import tasks
 from ttr_bot.ai import make_agent
-from ttr_bot.service.messages import Lane, TurnPost
-from ttr_bot.service.owed import owed_row
+from ttr_bot.service.messages import TurnPost
 
 
 async def finished_game(bot, channel, host):
@@ -35,12 +34,6 @@ async def finished_game(bot, channel, host):
     (end,) = [r for r in owed if isinstance(r.message, TurnPost) and r.message.over]
     await svc.delivered([r.id for r in owed if r.id != end.id])
     return hosted.id, end
-
-
-async def owe_again(bot, end):
-    """The final post owed once more (a second row, as a new end would be)."""
-    await bot.service.owe([owed_row(Lane.channel(end.lane.id), end.message, seq=end.seq,
-                                    game_id=end.game_id)], end.game_id)
 
 
 def hold(pool, release, count=1, first=False):
