@@ -8,7 +8,7 @@ counted: one per 429 Discord answered, plus one per post, no tight retry loop.
 Run with `-s` to see the figures (requests sent during the burst)."""
 import pytest
 
-from tests.discord.e2e_driver import Table, db_file
+from tests.discord.e2e_driver import Player, Table, db_file
 from tests.discord.test_e2e import lobby_game
 from tests.discord.test_e2e_timer_fuzz import SharedClock
 from tests.fakediscord import FakeDiscord
@@ -17,16 +17,12 @@ from ttr_bot.service.clock import ManualClock
 
 pytestmark = pytest.mark.asyncio
 WAIT = 0.05     # seconds each 429 asks for (discord.py sleeps them: real time, kept short)
+LONG = 45.0     # ... one that asks for more than discord.py may sleep (RATE_LIMIT_WAIT)
 
 
 def posts_to(fake, channel, since):
     path = f"/api/v10/channels/{channel.id}/messages"
     return [r for r in fake.requests[since:] if r.method == "POST" and r.path == path]
-
-
-def to_channel(fake, channel, since):
-    prefix = f"/api/v10/channels/{channel.id}/"
-    return [r for r in fake.requests[since:] if r.path.startswith(prefix)]
 
 
 async def lobby_in(table, channel, host, guest):
@@ -62,6 +58,10 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
             route = fake.rate_limit(7, channel=table.channel, retry_after=WAIT)
             dm = fake.rate_limit(3, channel=fake.dm_channel(alice), method=None,
                                  retry_after=WAIT)
+            # bob's DMs limited for longer than discord.py may sleep (max_ratelimit_timeout):
+            # it raises RateLimited at once, and the outbox waits the retry_after itself
+            long = fake.rate_limit(1, channel=fake.dm_channel(bob), method=None,
+                                   retry_after=LONG)
             for host, channel in ((alice, table.channel), (carol, other)):
                 handle = await fake.slash(host, channel, "ttr", "start", {})
                 await handle.answer(0, timeout=20)
@@ -73,13 +73,16 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
                 [(r.id, r.kind, str(r.lane), r.attempts, r.due_at - clock())
                  for r in await table.bot.service.owed_messages()],
                 [(r.method, r.path, r.status) for r in fake.requests[mark:]])
-            assert all(len(fake.dms_to(u)) > dms_before[u.id] for u in (alice, bob, carol, dave))
+            assert all(len(fake.dms_to(u)) > dms_before[u.id] for u in (alice, carol, dave))
+            assert len(fake.dms_to(bob)) == dms_before[bob.id] and long.answered == 1
             assert len(fake.messages_in(table.channel)) == before[table.channel.id]
             # discord.py's five tries of A's post (a global 429 among them), then the outbox's
             assert [r.status for r in posts_to(fake, table.channel, mark)] == [429] * 5
             (waiting,) = [r for r in await table.bot.service.owed_messages()
                           if r.lane.id == table.channel.id]
             assert waiting.due_at - clock() >= max(WAIT, transient_backoff(0))
+            bobs = [r for r in await table.bot.service.owed_messages() if r.lane.id == bob.id]
+            assert bobs and min(r.due_at for r in bobs) - clock() >= LONG
             sent_while_waiting = len(fake.requests)
             for _ in range(5):      # the loop goes round; the clock stands still: no request
                 table.bot.outbox.wake()
@@ -90,6 +93,10 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
             await table.settle()
             posted = fake.messages_in(table.channel)[before[table.channel.id]:]
             assert posted, "game A's start was lost"
+            assert len(fake.dms_to(bob)) == dms_before[bob.id]     # its retry_after runs on
+            clock.advance(LONG)
+            await table.settle()
+            assert len(fake.dms_to(bob)) > dms_before[bob.id]
             assert not await table.bot.service.owed_messages()
             # nothing twice: each post once, whatever the retries (the nonce kept them one)
             for channel in (table.channel, other):
@@ -100,14 +107,30 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
                 assert len(texts) == len(set(texts)), (u.username, texts)
             # every 429 Discord answered cost one request, every post one more: no loop
             limited = [r for r in fake.requests[mark:] if r.status == 429]
-            assert (rush.answered, route.answered, dm.answered) == (2, 7, 3)
-            assert len(limited) == 12
+            assert (rush.answered, route.answered, dm.answered, long.answered) == (2, 7, 3, 1)
+            assert len(limited) == 13
             a_posts = posts_to(fake, table.channel, mark)
             assert len(a_posts) == len(posted) + sum(1 for r in a_posts if r.status == 429)
             print(f"\n429 burst: {len(fake.requests) - mark} requests in all, {len(limited)} "
-                  f"answered 429 (2 global, 7 on game A's channel, 3 on alice's DMs); game A's "
-                  f"channel: {len(to_channel(fake, table.channel, mark))} requests for "
-                  f"{len(posted)} post(s)")
+                  f"answered 429 (2 global, 7 on game A's channel, 3 on alice's DMs, 1 on bob's); "
+                  f"game A's start: {len(a_posts)} POSTs for {len(posted)} post(s)")
+            # the first turn post of game A: both keep their tickets, the card meets a
+            # route limit past discord.py's tries and both players' DMs a limit it waits out
+            mark2, cards = len(fake.requests), len(fake.messages_in(table.channel))
+            fake.rate_limit(6, channel=table.channel, retry_after=WAIT)
+            for u in (alice, bob):
+                fake.rate_limit(2, channel=fake.dm_channel(u), method=None, retry_after=WAIT)
+            for i, u in enumerate((alice, bob)):
+                await Player(table, u, seed=i).move()
+            await table.settle()
+            assert len(fake.messages_in(table.channel)) == cards     # waits for its retry
+            clock.advance(transient_backoff(0))
+            await table.settle()
+            turn = fake.messages_in(table.channel)[cards:]
+            assert len(turn) == 1 and not await table.bot.service.owed_messages()
+            assert [r.status for r in posts_to(fake, table.channel, mark2)] == [429] * 6 + [200]
+            print(f"\nturn post: {len(fake.requests) - mark2} requests, "
+                  f"{sum(r.status == 429 for r in fake.requests[mark2:])} answered 429")
             fake.assert_clean()
         finally:
             await fake.stop_bot(table.bot)
