@@ -13,11 +13,14 @@ other channel's. Errors: 403 on a channel or thread (Missing Permissions or Acce
 or locked thread) blocks that destination alone, retried with backoff, given up after three
 days, caught up in one post when it works again (refusals.py states every rule); 404 10003
 (the channel or thread is gone) closes the game as abandoned (its players are told by DM) and
-gives up its channel's posts; 5xx, timeouts and connection errors are retried with backoff
-from a second to five minutes (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
-no send waits on a silent connection for aiohttp's five minutes, none outlives its lease);
-other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
-the error logged and kept on the row. A row this version cannot read (service/messages.py's
+gives up its channel's posts; 5xx, timeouts, connection errors and rate limits (a 429
+discord.py did not wait out) are retried with backoff from a second to five minutes, never
+before Discord's `retry_after` (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
+no send waits on a silent connection for aiohttp's five minutes, none outlives its lease), and
+given up after a day of them, its game's players told (retries.py states the rules); other
+refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with the
+error logged and kept on the row. Nothing that fails while a retry is scheduled leaves a row
+to be taken again at once: it is held back in memory (`_held`) until its retry time. A row this version cannot read (service/messages.py's
 `Unreadable`: an unknown kind, a payload lacking what its kind needs) is given up at once,
 logged, and the rows behind it go on.
 
