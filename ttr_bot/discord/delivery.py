@@ -66,6 +66,7 @@ from .format import (
 )
 from .hands import HandMessages
 from .palettes import game_palette
+from .retries import time_left
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -365,13 +366,18 @@ class Delivery(HandMessages):
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
         # the score picture and the film drawn at once (two workers): the post waits for the
-        # slower, not for the sum
+        # slower, not for the sum, and for neither past what is left of the send's bound (the
+        # worker pool's queue may be long): the scores go out whatever the pool is doing, and
+        # a post tried FILM_TRIES times goes without its film
+        within = time_left()
+        film = row is None or row.attempts < finale.FILM_TRIES
         png, end = await asyncio.gather(
-            self.render(game, names, locale=loc, final=True, palette=game_palette(hosted)),
-            finale.final_post(self.bot, hosted, loc))     # ratings, film, Rematch
+            finale.bounded(self.render(game, names, locale=loc, final=True,
+                                       palette=game_palette(hosted)), within),
+            finale.final_post(self.bot, hosted, loc, film=film, within=within))
         if png is not None and end.film is not None and \
                 len(png) > finale.PICTURE_ROOM:   # never seen: a film left too little room
-            end = await finale.final_post(self.bot, hosted, loc, png)
+            end = await finale.final_post(self.bot, hosted, loc, png, within=time_left())
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
