@@ -225,8 +225,10 @@ async def test_without_the_thread_permission_the_game_opens_in_the_channel(fake,
     table = Table(fake, db_file(tmp_path))
     for role in table.guild.roles.values():      # neither @everyone nor the bot's role has it
         role.permissions &= ~P["create_public_threads"]
+    # alice herself could open one: the bot lacks the permission, not her
+    threader = fake.add_role(table.guild, "threads", P["create_public_threads"])
     await table.start_bot(sync=True)
-    alice = fake.add_user("alice", guild=table.guild)
+    alice = fake.add_user("alice", guild=table.guild, roles=[threader])
     msg = await table.slash(alice, "new", map="usa", thread=True)
     assert msg.content == t("bot.lobby.opened") + "\n" + t("bot.thread.no_permission")
     assert [c for c in fake.state.channels.values() if c.parent_id == table.channel.id] == []

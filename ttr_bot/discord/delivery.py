@@ -490,17 +490,9 @@ class Delivery(HandMessages):
     # ----- reminders and votes ---------------------------------------------------------------------------
     async def is_member(self, guild_id, user_id):
         """False only when Discord says the user is not in the server (10007 Unknown Member);
-        without the privileged members intent this lookup is how the bot learns it."""
-        guild = self.bot.get_guild(guild_id) if guild_id else None
-        if guild is None:
-            return True
-        try:
-            await guild.fetch_member(user_id)
-        except discord.NotFound as exc:
-            return exc.code != 10007
-        except discord.HTTPException:
-            return True
-        return True
+        without the privileged members intent this lookup is how the bot learns it
+        (membership.py; a confirmed membership is believed for a minute)."""
+        return await self.bot.membership.is_member(guild_id, user_id)
 
     async def _post_reminder(self, row, **_):
         hosted = await self.service.load(row.game_id)
