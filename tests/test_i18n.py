@@ -200,14 +200,16 @@ def test_plural_forms_take_other_parameters_and_plain_texts_take_count(monkeypat
 def test_every_plural_key_is_given_its_count_in_the_code():
     """A call that names a plural key literally passes `count=` (a missing one would raise
     TypeError when the message is shown)."""
-    missing = []
+    missing, seen = [], 0
     for path, tree in _trees():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and node.args and _str(node.args[0]) in PLURAL_KEYS:
+                seen += 1
                 kws = {kw.arg for kw in node.keywords}
                 if "count" not in kws and None not in kws:          # **params may carry it
                     missing.append(f"{path}:{node.lineno} {_str(node.args[0])}")
     assert not missing, missing
+    assert seen >= 30                       # the scan sees the calls
 
 
 @pytest.mark.parametrize("locale", LOCALES)
