@@ -109,7 +109,8 @@ def jis_x_0208(rows):
 
 def catalog_chars(locale, prefix=""):
     data = json.loads((I18N_DIR / f"{locale}.json").read_text(encoding="utf-8"))
-    return {ch for key, text in data.items() if key.startswith(prefix) for ch in text}
+    return {ch for key, value in data.items() if key.startswith(prefix)
+            for text in (value.values() if isinstance(value, dict) else [value]) for ch in text}
 
 
 def japanese_chars():

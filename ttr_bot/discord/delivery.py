@@ -252,7 +252,7 @@ class Delivery(HandMessages):
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
         deadline = hosted.settings.deadline
         if deadline:
-            lines.append(t("bot.start.deadline", loc, hours=deadline))
+            lines.append(t("bot.start.deadline", loc, count=deadline))
         lines.append(t("bot.start.choose", loc))
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
@@ -292,7 +292,7 @@ class Delivery(HandMessages):
         events, moves, told = [], [], None
         p = row.message
         if p.caught_up:     # the one post after a long refusal (refusals.py)
-            moves.append(t("bot.outbox.caught_up", loc, moves=p.caught_up))
+            moves.append(t("bot.outbox.caught_up", loc, count=p.caught_up))
         for r in (*parts, row):
             part = r.message
             if part.by and told != (part.seat, part.by):
@@ -598,8 +598,8 @@ def settings_line(settings, loc, hosted=None):
     away, the colour-blind palette when the game's public pictures use it, the language
     of its posts when the game has one of its own, and whether /ttr hint is allowed (then the
     game is not rated)."""
-    deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
-                else t("bot.settings.no_deadline", loc, hours=settings.remind))
+    deadline = (t("bot.settings.deadline", loc, count=settings.deadline) if settings.deadline
+                else t("bot.settings.no_deadline", loc, count=settings.remind))
     line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
     if hosted is not None and game_palette(hosted) != "standard":
         line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)
