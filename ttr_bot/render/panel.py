@@ -385,7 +385,7 @@ class Panel:
             text, who = t("render.status.over", loc), None
         else:
             who = g.current
-            text = t("render.status.turn", loc, name=name_of(names, who, loc))
+            text = t("render.status.turn", loc, name=T.isolate(name_of(names, who, loc)))
         bw = 0
         if g.final_turns_left is not None and g.phase != "over":
             banner = t("render.final_round", loc, count=g.final_turns_left)
@@ -409,7 +409,7 @@ class Panel:
         text = t("render.move.none", loc)
         if lm is not None:
             seat, kind, what = lm
-            params = {"name": name_of(names, seat, loc)}
+            params = {"name": T.isolate(name_of(names, seat, loc))}
             if kind in ("claim_route", "tunnel_decline") and what is not None:
                 params["route"] = board.route_label(what)
                 params["points"] = g.rules.route_points.get(board.routes[what].length, 0)
@@ -608,7 +608,7 @@ class Panel:
     def final(self, img, x, y, w, g, names, players, winners):
         k, loc = self.k, self.locale
         d = ImageDraw.Draw(img)
-        win_names = [name_of(names, s, loc) for s in winners]
+        win_names = [T.isolate(name_of(names, s, loc)) for s in winners]
         if len(win_names) == 1:
             banner = t("render.final.winner", loc, name=win_names[0])
         else:
