@@ -12,6 +12,7 @@ from tools.sample_games import PLAYERS, _way, greedy_game, random_game
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final
+from ttr_bot.render import text as T
 from ttr_bot.render import tickets as TK
 from ttr_bot.render.draw import page_layout
 
@@ -166,15 +167,37 @@ def test_the_offer_is_lettered_as_the_menu_and_joined_by_a_line(map_id):
             pa, pb = spots[(i, a)], spots[(i, b)]
             assert same(inside(img, *pa, TK.BADGE_R - 3), want)
             assert same(inside(img, *pb, TK.BADGE_R - 3), want)
-            # the line between them: violet along the middle of the way (a later badge may
-            # sit on it: most of the points, not all)
-            pts = [(pa[0] + (pb[0] - pa[0]) * f, pa[1] + (pb[1] - pa[1]) * f)
-                   for f in (0.3, 0.4, 0.5, 0.6, 0.7)]
+            # the line between them: violet along the middle of the way (a later badge, or a
+            # city name drawn over the line, may sit on it: most of the points, not all)
+            pts = [(pa[0] + (pb[0] - pa[0]) * f / 20, pa[1] + (pb[1] - pa[1]) * f / 20)
+                   for f in range(4, 17)]
             hits = sum(count(img, x, y, 1, P.TICKET_OFFER) >= 3 for x, y in pts)
-            assert hits >= 4, (board.tickets[tid].label(), hits)
+            assert hits >= 9, (board.tickets[tid].label(), hits)
     # the kept tickets are still tagged while choosing
     kept = marks[len(offer):]
     assert [m.number for m in kept] == list(range(1, len(g.tickets[seat]) + 1))
+
+
+def test_a_city_name_an_offer_line_crosses_still_reads():
+    """The offer's lines run straight from city to city, over other cities' names: each name
+    they cross is drawn again over them, haloed, so that its letters keep their ink."""
+    from ttr_bot.render import static as S
+    g, seat = choosing("europe")
+    board = g.board
+    lay = page_layout(board, "private")
+    offered = png(render_board(g, names(g), viewer=seat))
+    plain = g.copy()
+    plain.offers[seat] = None
+    kept = png(render_board(plain, names(g), viewer=seat))
+
+    def ink(img, box):                 # the letters' near-black pixels (violet is not)
+        return sum(max(p) < 70 for p in img.crop(box).get_flattened_data())
+    crossed = 0
+    for x, y, name, _, size in S.labels(board, lay.scale):
+        box = (lay.ox + x, lay.oy + y, lay.ox + x + T.width(name, size, True), lay.oy + y + size)
+        crossed += P.TICKET_OFFER in offered.crop(box).get_flattened_data()
+        assert ink(offered, box) >= 0.97 * ink(kept, box), name
+    assert crossed >= 2                           # this offer does run over names
 
 
 def test_at_the_start_each_player_sees_only_their_own_offer():

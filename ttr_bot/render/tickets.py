@@ -268,8 +268,9 @@ def badge_spots(board, lay, marks, r=BADGE_R):
     return spots
 
 
-def draw_private(img, board, lay, marks):
-    """The private board's tickets: offer lines, then every badge with its number or letter."""
+def draw_private(img, board, lay, marks, labels=()):
+    """The private board's tickets: offer lines, the city names they cross drawn again over
+    them (`labels`: the map's, static.labels), then every badge with its number or letter."""
     spots = badge_spots(board, lay, marks)
     segments = []
     for i, m in enumerate(marks):
@@ -278,8 +279,42 @@ def draw_private(img, board, lay, marks):
                          if (seg := _trimmed(spots[(i, a)], spots[(i, b)], BADGE_R))]
     _paste_lines(img, P.WHITE, segments, OFFER_W + 2 * CASING)
     _paste_lines(img, P.TICKET_OFFER, segments, OFFER_W)
+    crossed = crossed_labels(labels, segments, lay.ox, lay.oy)
+    for x, y, name, _, size in crossed:
+        T.draw(img, lay.ox + x, lay.oy + y, name, size, P.INK, bold=True, halo=P.HALO,
+               halo_width=LABEL_HALO, valign="top")
     for (i, _node), (x, y) in spots.items():
         badge(img, x, y, marks[i].number, marks[i].state)
+
+
+LABEL_HALO = 5          # a city name over an offer line: a wider halo than on the map (3)
+
+
+def crossed_labels(labels, segments, ox=0, oy=0):
+    """The city names (static.labels' items, map-relative) that one of these lines (picture
+    points) runs over: each is drawn again over the lines, so that a name reads."""
+    if not segments:
+        return []
+    reach = OFFER_W / 2 + CASING
+    out = []
+    for item in labels:
+        x, y, name, _, size = item
+        x0, y0 = ox + x - reach, oy + y - reach
+        x1, y1 = ox + x + T.width(name, size, True) + reach, oy + y + size + reach
+        if any(_crosses(a, b, (x0, y0, x1, y1)) for a, b in segments):
+            out.append(item)
+    return out
+
+
+def _crosses(a, b, box):
+    """Whether the segment a-b passes through the box (sampled every 3 pixels)."""
+    x0, y0, x1, y1 = box
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 \
+            or min(a[1], b[1]) > y1:
+        return False
+    n = max(1, math.ceil(math.dist(a, b) / 3))
+    return any(x0 <= px <= x1 and y0 <= py <= y1
+               for px, py in (_lerp(a, b, j / n) for j in range(n + 1)))
 
 
 def badge(img, x, y, number, state, r=BADGE_R):
