@@ -265,3 +265,38 @@ def test_the_final_picture_draws_every_players_tickets_made_and_failed(map_id):
         for a, _ in m.ends:
             x, y = page_layout(board, "board").pt(board.nodes[a].x, board.nodes[a].y)
             assert count(pub, x, y, 2, P.player_rgb(m.seat)) < 9
+
+
+def test_a_failed_ticket_is_drawn_thin_dashed_and_faded_under_the_made_ones():
+    """With many tickets failed the final map must still show what was made: a failed line is
+    a thin faded dash without the black casing, a made one a cased line in the full colour."""
+    board = game("usa", until=None).board
+    lay = page_layout(board, "final")
+    node = {n.name: n.index for n in board.nodes}
+    pair_made, pair_failed = (node["Seattle"], node["Miami"]), (node["Vancouver"], node["Boston"])
+
+    def drawn(state, pair):
+        img = Image.new("RGB", (2000, 1600), P.BOARD_BG)
+        TK.draw_final_lines(img, board, lay, [TK.Mark(0, (pair,), state, 1)])
+        inked = [p for p in img.get_flattened_data() if p != P.BOARD_BG]
+        pa, pb = (lay.pt(board.nodes[n].x, board.nodes[n].y) for n in pair)
+        length = ((pa[0] - pb[0]) ** 2 + (pa[1] - pb[1]) ** 2) ** 0.5
+        return len(inked) / length, set(inked)
+    made_w, made_ink = drawn(TK.MADE, pair_made)
+    failed_w, failed_ink = drawn(TK.FAILED, pair_failed)
+    blue = P.player_rgb(1)
+    assert made_w >= 7 and {blue, P.CAR_LINE} <= made_ink
+    assert failed_w <= 2.5                       # thin and dashed: a third of the made one's ink
+    assert failed_ink == {P.failed_rgb(blue)}     # faded, uncased
+    assert P.failed_rgb(blue) != blue
+
+
+def test_a_final_picture_with_many_failed_tickets_keeps_their_faded_colour():
+    g = random_game("usa", 4, seed=3)
+    players, _ = g.scores()
+    failed = {s for s, pl in enumerate(players) if any(not t["completed"] for t in pl["tickets"])}
+    assert len(failed) == 4
+    img = png(render_final(g, names(g)))
+    colours = dict((rgb, n) for n, rgb in img.getcolors(1 << 16))
+    for seat in failed:                          # exact in the PNG's palette, drawn at length
+        assert colours.get(P.failed_rgb(P.player_rgb(seat)), 0) > 300, seat

@@ -27,7 +27,9 @@ BADGE_R = 16            # a number badge's radius, picture pixels (8 at 800 px w
 NUMBER_SIZE = 21
 OFFER_W = 6             # an offered ticket's line, and its white casing each side
 CASING = 3
-FINAL_W = 5             # a final-picture ticket line
+FINAL_W = 5             # a final-picture ticket line, made
+FAILED_W = 3            # ... failed: thinner, dashed, faded, uncased, under the made ones
+FAILED_DASH = (10, 8)
 END_R = 9               # its end disc or ring
 
 OFFER, OPEN, DONE = "offer", "open", "done"     # private board
@@ -337,19 +339,24 @@ def badge(img, x, y, number, state, r=BADGE_R):
 
 def draw_final_lines(img, board, lay, marks, scheme=P.STANDARD):
     """The final picture's ticket lines (under the longest path and the cars, so that the
-    routes stay readable): every casing, then each player's lines, unsmoothed (a 5-player
-    game draws 40 of them across the map; smoothed they cost 40% more bytes)."""
-    by_seat = {}
+    routes stay readable), unsmoothed (a 5-player game draws 40 of them across the map;
+    smoothed they cost 40% more bytes): the failed ones first, thin, dashed and faded; then
+    every made one's casing, then each player's made lines."""
+    made, failed = {}, {}
     for m in marks:
         for a, b in m.ends:
             pa = lay.pt(board.nodes[a].x, board.nodes[a].y)
             pb = lay.pt(board.nodes[b].x, board.nodes[b].y)
-            by_seat.setdefault(m.seat, []).extend(
-                _dashes(pa, pb, None if m.state == MADE else (14, 9)))
-    _paste_lines(img, P.CAR_LINE, [seg for segs in by_seat.values() for seg in segs],
+            if m.state == MADE:
+                made.setdefault(m.seat, []).append((pa, pb))
+            else:
+                failed.setdefault(m.seat, []).extend(_dashes(pa, pb, FAILED_DASH))
+    for seat in sorted(failed):
+        _paste_lines(img, P.failed_rgb(P.player_rgb(seat, scheme)), failed[seat], FAILED_W, 1)
+    _paste_lines(img, P.CAR_LINE, [seg for segs in made.values() for seg in segs],
                  FINAL_W + 3, 1)
-    for seat in sorted(by_seat):
-        _paste_lines(img, P.player_rgb(seat, scheme), by_seat[seat], FINAL_W, 1)
+    for seat in sorted(made):
+        _paste_lines(img, P.player_rgb(seat, scheme), made[seat], FINAL_W, 1)
 
 
 def draw_final_ends(img, board, lay, marks, scheme=P.STANDARD):
