@@ -71,7 +71,8 @@ async def test_every_command_a_text_names_exists():
     texts = [text for loc in LOCALES for value in catalog(loc).values() for text in forms(value)]
     # and the pages a server's owner follows
     texts += [(REPO / name).read_text() for name in (
-        "README.md", "docs/discord-setup.md", "docs/ratings.md", "docs/record-format.md")]
+        "README.md", "docs/discord-setup.md", "docs/ratings.md", "docs/record-format.md",
+        "docs/commands.md", "docs/pictures.md", "docs/computer-players.md")]
     for text in texts:
         named |= set(re.findall(r"/(ttr(?: [a-z]+){1,2})", text))
     # "/ttr server stats" is named whole; "/ttr hand shows" is /ttr hand and a word after it
