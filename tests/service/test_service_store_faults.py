@@ -8,11 +8,19 @@ Each fault is the real SQLite error on the store's own connection or file, not a
 `PRAGMA query_only` (what SQLite answers for a file it cannot write: SQLITE_READONLY; chmod
 cannot make a file read-only for root, who runs these tests), `PRAGMA max_page_count` (the
 file cannot grow: SQLITE_FULL), a second connection's BEGIN EXCLUSIVE (SQLITE_BUSY), pages
-overwritten with garbage (SQLITE_CORRUPT), restored from a copy to clear it."""
+overwritten with garbage (SQLITE_CORRUPT), restored from a copy to clear it.
+
+On PostgreSQL: a server that is read-only (a standby after a failover) refuses the bot's start
+with one line naming the database and what to do; and mid-run, a write the server refuses for
+a full disk or a read-only transaction (raised by a trigger with the server's own SQLSTATE:
+a server's disk cannot be filled from a test) is refused whole the same way."""
+import asyncio
 import json
 import os
 import random
+import shutil
 import sqlite3
+import tempfile
 
 import pytest
 
@@ -32,7 +40,7 @@ from tests.service.test_service_turns import end_turn, game_in_play
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.store import StoreUnavailable
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.sqlite_only("damages the SQLite file itself")]
+ON_THE_FILE = pytest.mark.sqlite_only("damages the SQLite file itself")
 BUSY = 0.2      # the store's busy timeout here (the bot's is 10 s)
 
 
@@ -110,6 +118,8 @@ async def next_move(svc, game_id, rng):
     return loaded.seats[action.seat].user_id, action, loaded.seq
 
 
+@pytest.mark.asyncio
+@ON_THE_FILE
 @pytest.mark.parametrize("kind", list(FAULTS))
 async def test_a_move_meeting_a_fault_is_refused_whole_and_accepted_once_it_clears(
         db_path, kind):
@@ -158,6 +168,8 @@ async def test_a_move_meeting_a_fault_is_refused_whole_and_accepted_once_it_clea
         await store.close()
 
 
+@pytest.mark.asyncio
+@ON_THE_FILE
 async def test_a_computer_players_move_meeting_a_full_disk_is_played_once_it_clears(db_path):
     """The same for a move a timer makes: refused whole while the disk is full, its timer
     kept, and played when the timer comes round again after the disk has room."""
@@ -191,3 +203,102 @@ async def test_a_computer_players_move_meeting_a_full_disk_is_played_once_it_cle
                                                   for s in after.game.to_move())
     finally:
         await svc.close()
+
+
+PG_FAULTS = {"full": "disk_full", "read_only": "read_only_sql_transaction"}
+
+
+@pytest.mark.asyncio
+@pytest.mark.drivers("postgresql")
+@pytest.mark.parametrize("kind", list(PG_FAULTS))
+async def test_on_postgresql_a_move_the_server_refuses_is_refused_whole(db_path, kind):
+    store = await open_store(db_path)
+    try:
+        svc = make_service(store)
+        rng = random.Random(6)
+        game_id, _ = await started(svc, 2, players=2)
+        await svc.act(game_id, *await next_move(svc, game_id, rng))
+        before = raw_counts(db_path, game_id)
+        move = await next_move(svc, game_id, rng)
+        db_path.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                        f"RAISE EXCEPTION 'the server refuses' USING ERRCODE = '{PG_FAULTS[kind]}'; "
+                        "END $$")
+        db_path.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions FOR EACH ROW "
+                        "EXECUTE FUNCTION refuse()")
+        with pytest.raises(StoreUnavailable) as caught:
+            await svc.act(game_id, *move)
+        err = caught.value
+        assert err.kind == kind and str(db_path).rsplit("/", 1)[1] in str(err)
+        assert raw_counts(db_path, game_id) == before
+        db_path.drop_trigger("refuse", "actions")
+        assert (await svc.act(game_id, *move)).seq == before[1] + 1
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.drivers("postgresql")
+async def test_on_postgresql_a_read_only_server_refuses_the_start_in_one_line(db_path):
+    name = str(db_path).rsplit("/", 1)[1]
+    db_path.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = on")
+    try:
+        with pytest.raises(StoreUnavailable) as caught:
+            await open_store(db_path)
+        assert caught.value.kind == "read_only" and "primary server" in str(caught.value)
+        assert "\n" not in str(caught.value)
+    finally:
+        db_path.execute(f"ALTER DATABASE {name} SET default_transaction_read_only = off")
+
+
+@ON_THE_FILE
+def test_a_file_the_bot_may_only_read_refuses_the_start_in_one_line():
+    """SQLite opens a file it may not write read-only without a word; the store tries a write
+    at start, so the bot refuses to start, instead of refusing every move. Root may write any
+    file: run as root (as here), the store is opened by a child process that is `nobody`."""
+    folder = tempfile.mkdtemp(prefix="ttr-ro-")
+    path = os.path.join(folder, "ttr.sqlite3")
+    try:
+        asyncio.run(_make(path))
+        os.chmod(path, 0o444)
+        os.chmod(folder, 0o555)
+        said = _open_as_a_user(path)
+        assert said.startswith("StoreUnavailable read_only: ") and "\n" not in said, said
+        assert path in said and "write access" in said
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(folder)
+
+
+async def _make(path):
+    store = await open_store(path)
+    await store.close()
+
+
+def _open_as_a_user(path):
+    """'<error class> <kind>: <message>' of opening the store at `path`, as a user who is not
+    root (a forked child that becomes `nobody`, when this is root)."""
+    async def attempt():
+        try:
+            await open_store(path)
+        except StoreUnavailable as exc:
+            return f"StoreUnavailable {exc.kind}: {exc}"
+        except Exception as exc:
+            return f"{type(exc).__name__}: {exc}"
+        return "opened"
+    if os.geteuid() != 0:
+        return asyncio.run(attempt())
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:      # pragma: no cover (the child)
+        try:
+            os.close(read)
+            os.setgid(65534)
+            os.setuid(65534)
+            os.write(write, asyncio.run(attempt()).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        said = f.read().decode()
+    os.waitpid(child, 0)
+    return said

@@ -104,6 +104,7 @@ class StoreUnavailable(StoreError):
         "io": "cannot be read or written (a disk error): check the disk and the file",
     }
 
-    def __init__(self, where: str, kind: str, detail: str):
+    def __init__(self, where: str, kind: str, detail: str, remedy: str | None = None):
+        """`remedy`: what to do, where the driver knows better than `REMEDIES[kind]`."""
         self.where, self.kind, self.detail = where, kind, detail
-        super().__init__(f"the database {where} {self.REMEDIES[kind]} ({detail})")
+        super().__init__(f"the database {where} {remedy or self.REMEDIES[kind]} ({detail})")

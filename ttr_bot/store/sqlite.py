@@ -179,6 +179,8 @@ class SqliteStore(SqlStore):
             await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA foreign_keys = ON")
             self.schema_version = await migrate(db, self.migrations_dir)
+            if str(self.path) != ":memory:":   # a file it may read but not write: say so now
+                await self._try_a_write(db)
         except StoreError as exc:              # e.g. written by a newer bot: name the file
             await db.close()
             raise StoreError(f"{self.path}: {exc}") from exc
@@ -193,6 +195,18 @@ class SqliteStore(SqlStore):
             await db.close()
             raise
         self._db = db
+
+    @staticmethod
+    async def _try_a_write(db: aiosqlite.Connection) -> None:
+        """Write the header's user_version as it is, and roll it back: SQLite opens a file it
+        may not write read-only without a word, and would refuse only the first move."""
+        version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
 
     async def _enable_wal(self, db: aiosqlite.Connection) -> str:
         """Switch to WAL (persistent in the file). Needs a moment alone with the file, and SQLite
