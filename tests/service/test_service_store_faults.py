@@ -18,7 +18,9 @@ import asyncio
 import json
 import os
 import random
+import select
 import shutil
+import signal
 import sqlite3
 import tempfile
 
@@ -299,6 +301,8 @@ def _open_as_a_user(path):
             os._exit(0)
     os.close(write)
     with os.fdopen(read, "rb") as f:
+        if not select.select([f], [], [], 60)[0]:     # a safety net, never reached
+            os.kill(child, signal.SIGKILL)
         said = f.read().decode()
     os.waitpid(child, 0)
     return said
