@@ -81,7 +81,9 @@ _APPEND = (
 _FAULTS = {"53100": "full", "25006": "read_only", "XX001": "corrupt", "XX002": "corrupt",
            "55P03": "locked", "58030": "io"}
 _REMEDIES = {"read_only": "is read-only (a standby server, or default_transaction_read_only): "
-                          "point the bot at the primary server, or make it writable"}
+                          "point the bot at the primary server, or make it writable",
+             "locked": "has a lock another session holds past lock_timeout: end that "
+                       "session's transaction (pg_stat_activity names it)"}
 
 
 def fault(exc: BaseException, where: str) -> StoreUnavailable | None:
