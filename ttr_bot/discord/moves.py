@@ -23,7 +23,7 @@ from ..engine.actions import (
 )
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
 from ..i18n import t
-from ..service import ServiceError
+from ..service import ServiceError, StoreUnavailable
 from . import ack, components, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
@@ -126,6 +126,9 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
             except ServiceError as exc:
                 if exc.key != "service.stale":      # a timer moved the game on meanwhile
                     raise
+            except StoreUnavailable as exc:
+                # the first card is saved: it is answered, and the panel offers the second
+                log.error("game %s: second card not drawn: %s", game_id, exc)
     await _after(interaction, loc, effects[-1], earlier=effects[:-1])
     return effects[-1]
 
