@@ -91,4 +91,10 @@ async def test_the_board_is_owed_only_when_changed_and_not_already_owed(store):
     assert not await b.board_refused(GUILD, 31.0)           # reported once
     await b.board_works(GUILD)
     assert await b.board_refused(GUILD, 32.0)
+    tick = Owed(timers=(NewTimer("board_tick", 100.0, {"guild": GUILD}),))
+    assert await b.tick_board(GUILD, set_at=21.0, now=40.0, min_gap=30.0, owed=tick)
+    assert not await b.tick_board(GUILD, set_at=21.0, now=45.0, min_gap=30.0, owed=tick)
+    assert not await b.tick_board(GUILD, set_at=20.0, now=99.0, min_gap=30.0, owed=tick)
+    assert await b.tick_board(GUILD, set_at=21.0, now=99.0, min_gap=30.0, owed=tick)
+    assert len(await store.due_timers(1000.0)) == 2
     assert await b.clear_board(GUILD) and await b.get_board(GUILD) is None

@@ -42,6 +42,7 @@ class BoardRow:
     message_id: int | None  # None: post a new one
     digest: str | None      # the hash of the content last owed
     owed_at: float | None   # when that edit was owed
+    ticked_at: float | None     # the chain's last tick
     refused_at: float | None    # a refusal reported to set_by at (None: none running)
     set_by: int
     set_at: float           # names the chain of board timers the latest setting started
@@ -74,6 +75,9 @@ class SeasonStore(Protocol):
     async def closed_seasons(self, guild_id: int, limit: int = 12) -> list[ClosedSeason]:
         """The latest closed seasons first."""
 
+    async def write_owed(self, owed: Owed, game_id: int | None = None,
+                         now: float | None = None) -> None: ...
+
 
 @runtime_checkable
 class BoardStore(Protocol):
@@ -90,6 +94,12 @@ class BoardStore(Protocol):
         """Write `owed` (the edit) and remember `digest`, unless the board was set again since
         `set_at` or an edit of it is still owed (unsent): then False, nothing written."""
 
+    async def tick_board(self, guild_id: int, *, set_at: float, now: float, min_gap: float,
+                         owed: Owed) -> bool:
+        """A tick of the board's timer chain `set_at`: write `owed` (the next tick) and True,
+        unless the board was set again since, or this chain ticked less than `min_gap` ago (a
+        timer fired twice): then False, nothing written, and the chain ends there."""
+
     async def set_board_message(self, guild_id: int, channel_id: int,
                                 message_id: int | None) -> bool:
         """The board's message (None: none; the next edit posts one). False if the board has
@@ -101,6 +111,9 @@ class BoardStore(Protocol):
     async def board_works(self, guild_id: int) -> None: ...
 
     async def open_games_in_guild(self, guild_id: int) -> list[int]: ...
+
+    async def write_owed(self, owed: Owed, game_id: int | None = None,
+                         now: float | None = None) -> None: ...
 
     async def list_timers(self, game_id: int, kind: str | None = None) -> Sequence[Any]: ...
 

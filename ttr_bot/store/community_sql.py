@@ -9,7 +9,8 @@ from .models import Owed, ResultRecord
 from .rows import RESULT_COLUMNS, result_record
 
 _SEASON = "guild_id, period, channel_id, role_id, set_by, updated_at"
-_BOARD = "guild_id, channel_id, message_id, digest, owed_at, refused_at, set_by, set_at"
+_BOARD = ("guild_id, channel_id, message_id, digest, owed_at, ticked_at, refused_at, set_by, "
+          "set_at")
 BOARD_KIND = "board"        # the outbox kind of a board edit (service/messages.py BoardPost)
 
 
@@ -92,10 +93,10 @@ class CommunitySql:
                         owed: Owed | None = None) -> None:
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO boards ({_BOARD}) VALUES ($1, $2, NULL, NULL, NULL, NULL, $3, $4) "
+                f"INSERT INTO boards ({_BOARD}) VALUES ($1, $2, NULL, NULL, NULL, NULL, NULL, $3, $4) "
                 "ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, "
                 "message_id = CASE WHEN boards.channel_id = excluded.channel_id "
-                "THEN boards.message_id END, digest = NULL, owed_at = NULL, refused_at = NULL, "
+                "THEN boards.message_id END, digest = NULL, owed_at = NULL, ticked_at = NULL, refused_at = NULL, "
                 "set_by = excluded.set_by, set_at = excluded.set_at",
                 guild_id, channel_id, set_by, float(now))
             await self._write_owed(db, None, owed, float(now))
@@ -111,6 +112,17 @@ class CommunitySql:
                 "AND set_at = $4 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = $5 "
                 "AND o.sent_at IS NULL AND o.lane = 'c' || CAST(boards.channel_id AS TEXT))",
                 guild_id, digest, float(now), float(set_at), BOARD_KIND)
+            if changed:
+                await self._write_owed(db, None, owed, float(now))
+            return bool(changed)
+
+    async def tick_board(self, guild_id: int, *, set_at: float, now: float, min_gap: float,
+                         owed: Owed) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE boards SET ticked_at = $3 WHERE guild_id = $1 AND set_at = $2 "
+                "AND (ticked_at IS NULL OR ticked_at <= $4)",
+                guild_id, float(set_at), float(now), float(now) - float(min_gap))
             if changed:
                 await self._write_owed(db, None, owed, float(now))
             return bool(changed)

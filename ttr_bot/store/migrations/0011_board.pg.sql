@@ -5,6 +5,7 @@ CREATE TABLE boards (
     message_id BIGINT,
     digest     TEXT,
     owed_at    DOUBLE PRECISION,
+    ticked_at  DOUBLE PRECISION,
     refused_at DOUBLE PRECISION,
     set_by     BIGINT NOT NULL,
     set_at     DOUBLE PRECISION NOT NULL
