@@ -102,6 +102,8 @@ class Delivery(HandMessages):
             VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
             DirectMessage: self._dm,
         }
+        from .community_posts import CommunityPosts     # it imports this module's helpers
+        self.handlers.update(CommunityPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------
     @property
@@ -571,6 +573,11 @@ class Delivery(HandMessages):
 
 async def _none():
     return None
+
+
+def counted(message):
+    """A message Discord took (an edit too) while a row was handled: it counts as a post."""
+    return _took(message)
 
 
 def _took(message):

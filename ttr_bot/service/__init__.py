@@ -18,6 +18,7 @@ from .levels import LEAVE_LEVEL, LEVELS, configured_agents
 from .listing import GameListing
 from .lobby import GAME_LANGUAGE, GAME_PALETTE, PALETTES, REMATCH_OF, Rematch, check_table
 from .messages import (
+    BoardPost,
     ClosingPost,
     DestinationBlock,
     DirectMessage,
@@ -27,6 +28,7 @@ from .messages import (
     Notice,
     OwedMessage,
     Reminder,
+    SeasonEndPost,
     StartPost,
     ThinkingEdit,
     TurnPost,
@@ -81,4 +83,4 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
            "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
-           "VotePost", "VoteResult"]
+           "VotePost", "VoteResult", "BoardPost", "SeasonEndPost"]

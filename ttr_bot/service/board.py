@@ -123,7 +123,7 @@ class ServerBoard:
         now = self.core.clock()
         if not await self.store.board_refused(guild_id, now):
             return False
-        owed = Owed((dm_row(board.set_by, "bot.board.refused_dm", channel=f"<#{channel_id}>",
+        owed = Owed((dm_row(board.set_by, "bot.live.refused_dm", channel=f"<#{channel_id}>",
                             missing=missing, key_id=f"board:{guild_id}:{int(now)}"),))
         await self.store.write_owed(owed, None, now)
         wake(self.core, owed)
@@ -182,7 +182,7 @@ class ServerBoard:
     async def _lobbies(self, guild_id: int) -> Items:
         return tuple({"game": h.id, "channel": h.channel_id, "map": h.map_id,
                       "host": h.host_name or "", "seats": len(h.seats),
-                      "max": h.board.max_players}
+                      "max": h.board.rules.max_players}
                      for h in await self._open_games(guild_id) if h.is_lobby)
 
     async def _season(self, guild_id: int) -> Items:
