@@ -23,7 +23,6 @@ from ..service import BoardPost, SeasonEndPost
 from . import components
 from .card_text import lines_alt
 from .community_text import board_text, join_label, lobby_items, season_line, season_title
-from .delivery import counted, mention_only
 from .refusals import REFUSED
 
 log = logging.getLogger(__name__)
@@ -91,7 +90,7 @@ class CommunityPosts:
             try:
                 message = await self.delivery.channel(channel_id).get_partial_message(
                     message_id).edit(content=content, view=view, **kwargs)
-                return counted(message)
+                return self.delivery.counted(message)
             except discord.NotFound as exc:
                 if exc.code != UNKNOWN_MESSAGE:
                     raise
@@ -111,8 +110,9 @@ class CommunityPosts:
         lines += [season_line(line, loc) for line in post.lines]
         if post.role is not None and champion is not None:
             lines.append(await self.pass_role(post, champion.user_id, loc))
-        kwargs = {"allowed_mentions": mention_only(champion.user_id) if champion else
-                  discord.AllowedMentions.none()}
+        kwargs = {"allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(champion.user_id)]
+            if champion else False)}
         png = await season_picture(self.bot.workers, title, post.lines, loc)
         if png is not None:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="season.png",

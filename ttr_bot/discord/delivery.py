@@ -53,6 +53,7 @@ from .card_text import (
     since_lines,
     standings_lines,
 )
+from .community_posts import CommunityPosts
 from .format import (
     chunks,
     event_lines,
@@ -102,10 +103,14 @@ class Delivery(HandMessages):
             VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
             DirectMessage: self._dm,
         }
-        from .community_posts import CommunityPosts     # it imports this module's helpers
         self.handlers.update(CommunityPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------
+    @staticmethod
+    def counted(message):
+        """A message Discord took (an edit too) while a row was handled: it counts as a post."""
+        return _took(message)
+
     @property
     def service(self):
         return self.bot.service
@@ -573,11 +578,6 @@ class Delivery(HandMessages):
 
 async def _none():
     return None
-
-
-def counted(message):
-    """A message Discord took (an edit too) while a row was handled: it counts as a post."""
-    return _took(message)
 
 
 def _took(message):

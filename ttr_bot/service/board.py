@@ -24,8 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..store import NewTimer, OutboxItem, Owed, Timer
-from ..store.community import BoardRow, BoardStore, board_store
+from ..store import BoardRow, BoardStore, NewTimer, OutboxItem, Owed, Timer, board_store
 from .community_messages import BoardPost, BoardSection
 from .core import Core
 from .effects import ServiceError

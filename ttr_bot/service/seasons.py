@@ -19,8 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..store import NewTimer, OutboxItem, Owed, ResultRecord, Timer
-from ..store.community import SeasonSettings, SeasonStore, season_store
+from ..store import (
+    NewTimer,
+    OutboxItem,
+    Owed,
+    ResultRecord,
+    SeasonSettings,
+    SeasonStore,
+    Timer,
+    season_store,
+)
 from .community_messages import SeasonEndPost, SeasonLine
 from .core import Core
 from .effects import ServiceError
