@@ -29,9 +29,7 @@ HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "ticke
              "server export", "server language", "server season", "server season_set",
              "server timezone", "server board")
 DESCRIPTIONS = {"server language": "bot.cmd.server_language",   # two commands named "language"
-                "server season": "bot.cmd.server_season",
-                "server season_set": "bot.cmd.server_season_set",
-                "server timezone": "bot.cmd.server_timezone", "server board": "bot.cmd.server_board"}
+                "server board": "bot.cmd.server_board"}         # ... and two named "board"
 
 
 class Info(GroupedCog):

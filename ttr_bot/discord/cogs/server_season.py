@@ -25,7 +25,7 @@ SHOWN = 20          # players listed in the answer (the picture has the podium a
 class ServerSeason(GroupedCog):
     GROUP = "server"
 
-    @app_commands.command(name="season", description=text("bot.cmd.server_season"))
+    @app_commands.command(name="season", description=text("bot.cmd.season"))
     @app_commands.describe(previous=text("bot.opt.season_previous"))
     async def season(self, interaction: discord.Interaction, previous: bool = False):
         bot = interaction.client
@@ -43,7 +43,7 @@ class ServerSeason(GroupedCog):
                      file=discord.File(io.BytesIO(png), filename="season.png",
                                        description=lines_alt(lines[:6])))
 
-    @app_commands.command(name="season_set", description=text("bot.cmd.server_season_set"))
+    @app_commands.command(name="season_set", description=text("bot.cmd.season_set"))
     @app_commands.describe(period=text("bot.opt.season_period"),
                            channel=text("bot.opt.season_channel"),
                            role=text("bot.opt.season_role"))
@@ -72,7 +72,7 @@ class ServerSeason(GroupedCog):
             lines.append(t("bot.season.role_cannot", loc, role=role.mention))
         await answer(interaction, "\n".join(lines))
 
-    @app_commands.command(name="timezone", description=text("bot.cmd.server_timezone"))
+    @app_commands.command(name="timezone", description=text("bot.cmd.timezone"))
     @app_commands.describe(zone=text("bot.opt.server_zone"))
     @app_commands.autocomplete(zone=zone_autocomplete)
     async def timezone(self, interaction: discord.Interaction, zone: str | None = None):
