@@ -94,8 +94,15 @@ async def test_a_season_boundary_between_two_games_and_its_end_post(fake, tmp_pa
     hall = fake.add_text_channel(guild, "hall-of-fame")
     await table.start_bot(sync=True)
 
+    # bad input: a clear answer, nothing changed
+    off = await table.slash(alice, "server season")
+    assert off.content == t("service.season.off")
     refused = await table.slash(alice, "server timezone", zone="Asia/Bangkok")
     assert refused.content == t("bot.season.admin")
+    nowhere = await table.slash(admin, "server timezone", zone="Mars/Olympus")
+    assert nowhere.content == t("service.season.bad_zone", zone="Mars/Olympus")
+    assert (await table.slash(alice, "server timezone")).content == \
+        t("bot.server.timezone_now", zone="UTC")
     answer = await table.slash(admin, "server timezone", zone="asia/bangkok")
     assert "Asia/Bangkok" in answer.content
     answer = await table.slash(admin, "server season_set", period="monthly", channel=hall,
@@ -156,6 +163,7 @@ async def test_the_live_board_coalesces_edits_comes_back_and_reports_once(fake, 
                                                                        "dave"))
     board_channel = fake.add_text_channel(guild, "board")
     await table.start_bot(sync=True)
+    assert (await table.slash(alice, "server board")).content == t("bot.live.nowhere")
     refused = await table.slash(alice, "server board", channel=board_channel)
     assert refused.content == t("bot.live.admin")
     await table.slash(admin, "server board", channel=board_channel)
@@ -171,9 +179,12 @@ async def test_the_live_board_coalesces_edits_comes_back_and_reports_once(fake, 
     game_id = (await table.bot.service.game_in_channel(table.channel.id)).id
     cid = find_cid(board, "ttr:bjoin:")
     assert cid == f"ttr:bjoin:{game_id}"
+    await table.restart_bot()                   # the button works after a restart
     joined = await table.click(bob, board, cid)
     assert joined.content == t("bot.live.joined", channel=f"<#{table.channel.id}>")
     await table.slash(alice, "start")
+    stale = fake.messages_in(board_channel)[0]      # not edited yet: the Join is still there
+    assert (await table.click(carol, stale, cid)).content == t("bot.live.lobby_gone")
     other = fake.add_text_channel(guild, "other", bot_can_send=False)    # its posts wait
     second = await open_started(table, other, [carol, dave])
     table.clock.advance(BOARD_INTERVAL)
