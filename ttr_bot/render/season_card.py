@@ -5,7 +5,7 @@
 `title` is the season's name as the catalog writes it; `lines` are (rank, name, points, games,
 wins) best first, plain values (the service's standings, read by the adapter). The podium
 shows the first three (second, first, third from the left; mirrored for a right-to-left
-language), each with their points; under it up to eight more lines. Every word comes from the
+language), each with their points; under it up to six more lines. Every word comes from the
 catalog (`render.season.*`). Pure and thread-safe.
 """
 import io
@@ -20,7 +20,7 @@ from . import text as T
 W, H = 800, 480
 PAD = 28
 STEPS = ((1, 0.62, (192, 192, 200)), (0, 1.0, P.CROWN), (2, 0.42, (205, 140, 80)))
-ROWS = 8
+ROWS = 6
 
 
 def render_season(title, lines, locale="en"):
@@ -71,12 +71,12 @@ def _podium(img, d, lines, locale, base):
 
 
 def _rest(img, d, lines, locale, base):
-    top, row_h = 318, 19
+    top, row_h = 318, 25
     for i, (rank, name, points, games, wins) in enumerate(lines):
         y = top + row_h * i + row_h / 2
         if i % 2:
             d.rectangle((PAD, y - row_h / 2, W - PAD, y + row_h / 2), fill=P.SCORE_BG)
-        T.draw(img, PAD + 30, y, str(rank), 15, P.INK_SOFT, bold=True, align="right")
-        _text(img, PAD + 44, y, name, 15, P.INK, 330, bold=True, base=base)
+        T.draw(img, PAD + 30, y, str(rank), 18, P.INK_SOFT, bold=True, align="right")
+        _text(img, PAD + 44, y, name, 18, P.INK, 300, bold=True, base=base)
         _text(img, W - PAD - 8, y, t("render.season.line", locale, points=points, games=games,
-                                     wins=wins), 15, P.INK, 360, base=base, align="right")
+                                     wins=wins), 18, P.INK, 390, base=base, align="right")

@@ -19,7 +19,7 @@ from ..translator import text
 from .base import GroupedCog, is_admin
 from .prefs import zone_autocomplete
 
-SHOWN = 20          # players listed in the answer (the picture has the podium and eight more)
+SHOWN = 20          # players listed in the answer (the picture has the podium and six more)
 
 
 class ServerSeason(GroupedCog):
