@@ -23,6 +23,7 @@ from ..service import BoardPost, SeasonEndPost
 from . import components
 from .card_text import lines_alt
 from .community_text import board_text, join_label, lobby_items, season_line, season_title
+from .format import chunks
 from .refusals import REFUSED
 
 log = logging.getLogger(__name__)
@@ -117,7 +118,12 @@ class CommunityPosts:
         if png is not None:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="season.png",
                                           description=lines_alt(lines[:6]))
-        await self.delivery.send(row.lane.channel_id, "\n".join(lines), row=row, **kwargs)
+        # a large server's season takes several messages: the picture with the first
+        parts = chunks(lines)
+        await self.delivery.send(row.lane.channel_id, parts[0], row=row, **kwargs)
+        for i, part in enumerate(parts[1:], 1):
+            await self.delivery.send(row.lane.channel_id, part, row=row, part=i,
+                                     allowed_mentions=discord.AllowedMentions.none())
 
     async def pass_role(self, post, champion_id, loc):
         """Give the champion the server's role (taken from last season's champion first);
