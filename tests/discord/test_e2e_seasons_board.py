@@ -84,6 +84,7 @@ async def test_a_season_boundary_between_two_games_and_its_end_post(fake, tmp_pa
     end = datetime(2026, 12, 1, tzinfo=BANGKOK).timestamp()      # November ends here
     table = Table(fake, db_file(tmp_path), clock=ManualClock(end - 2 * 86400))
     guild = table.guild
+    above = fake.add_role(guild, "Legend")      # above the bot's role: it may not hand it out
     champion_role = fake.add_role(guild, "Champion")
     champion_role.position = 0                  # below the bot's role: it may hand it out
     bot_role = next(r for r in guild.roles.values() if r.managed)
@@ -105,6 +106,8 @@ async def test_a_season_boundary_between_two_games_and_its_end_post(fake, tmp_pa
         t("bot.server.timezone_now", zone="UTC")
     answer = await table.slash(admin, "server timezone", zone="asia/bangkok")
     assert "Asia/Bangkok" in answer.content
+    answer = await table.slash(admin, "server season_set", period="quarterly", role=above)
+    assert t("bot.season.role_cannot", role=f"<@&{above.id}>") in answer.content
     answer = await table.slash(admin, "server season_set", period="monthly", channel=hall,
                                role=champion_role)
     assert "Asia/Bangkok" in answer.content and f"<#{hall.id}>" in answer.content
