@@ -105,6 +105,16 @@ async def test_a_boundary_between_two_games_and_the_end_post(db_path):
         last = parse(rows[-1].kind, rows[-1].payload)
         assert last.season == "2026-12" and last.previous == 11
         assert [x.user_id for x in last.lines] == [20, 21]
+        # January passes without a game (closed, nothing posted); February's post still names
+        # December's champion as the role's holder
+        clock.set(datetime(2027, 2, 1, tzinfo=BANGKOK).timestamp())
+        await run_timers(svc)
+        await finished_at(store, 300, [31, 30], clock() + 60)
+        clock.set(datetime(2027, 3, 1, tzinfo=BANGKOK).timestamp())
+        await run_timers(svc)
+        rows = await owed(store, "season_end")
+        february = parse(rows[-1].kind, rows[-1].payload)
+        assert len(rows) == 3 and february.season == "2027-02" and february.previous == 20
     finally:
         await svc.close()
 

@@ -196,8 +196,9 @@ class Seasons:
             return
         lines = await self.lines(due.guild, ended)
         champion = lines[0].user_id if lines else None
-        closed = await self.store.closed_seasons(due.guild, limit=1)
-        previous = closed[0].champion_id if closed else None
+        # who holds the role: the last season that had a champion (an empty one had none)
+        closed = await self.store.closed_seasons(due.guild)
+        previous = next((c.champion_id for c in closed if c.champion_id is not None), None)
         rows: tuple[OutboxItem, ...] = ()
         if lines:
             post = SeasonEndPost(due.guild, ended.name, lines, settings.role_id, previous)
