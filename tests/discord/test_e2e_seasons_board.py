@@ -165,11 +165,16 @@ async def test_the_live_board_coalesces_edits_comes_back_and_reports_once(fake, 
     alice, bob, carol, dave = (fake.add_user(n, guild=guild) for n in ("alice", "bob", "carol",
                                                                        "dave"))
     board_channel = fake.add_text_channel(guild, "board")
+    closed = fake.add_text_channel(guild, "closed", bot_can_send=False)
     await table.start_bot(sync=True)
     assert (await table.slash(alice, "server board")).content == t("bot.live.nowhere")
     refused = await table.slash(alice, "server board", channel=board_channel)
     assert refused.content == t("bot.live.admin")
-    await table.slash(admin, "server board", channel=board_channel)
+    told = await table.slash(admin, "server board", channel=closed)
+    assert t("bot.live.cannot_post", channel=f"<#{closed.id}>",
+             missing=t("bot.perm.send_messages")) in told.content
+    told = await table.slash(admin, "server board", channel=board_channel)
+    assert told.content == t("bot.live.set", channel=f"<#{board_channel.id}>")
     await table.settle()
     (board,) = fake.messages_in(board_channel)
     assert t("bot.live.no_games") in board.content

@@ -28,6 +28,13 @@ from .refusals import REFUSED
 
 log = logging.getLogger(__name__)
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
+BOARD_NEEDS = ("view_channel", "send_messages", "read_message_history")
+
+
+def board_missing(outbox, channel_id):
+    """The permissions the board lacks in that channel (of those it needs: no files)."""
+    missing = [m for m in outbox.missing_permissions(channel_id) if m in BOARD_NEEDS]
+    return missing or ["send_messages"]
 
 
 async def season_picture(workers, title, lines, loc):
@@ -80,7 +87,7 @@ class CommunityPosts:
             return
         except discord.HTTPException as exc:
             if exc.code in REFUSED:
-                missing = self.bot.outbox.missing_permissions(channel_id)
+                missing = board_missing(self.bot.outbox, channel_id)
                 await service.board.refused(post.guild, channel_id, missing)
             raise
         await service.board.posted(post.guild, channel_id, message.id)

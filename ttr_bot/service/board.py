@@ -89,10 +89,12 @@ class ServerBoard:
 
     async def set_board(self, guild_id: int, channel_id: int, user_id: int) -> BoardRow:
         """The board goes to this channel (moved from another, or set up): looked at now."""
-        now = self.core.clock()
-        owed = Owed(timers=(NewTimer(BoardTick.KIND, now,
-                                     BoardTick(guild_id, now).to_payload()),))
-        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=now, owed=owed)
+        before = await self.board(guild_id)
+        # the setting's time names its chain of ticks: never the same as the last one's
+        chain = max(self.core.clock(), before.set_at + 1e-3 if before is not None else 0.0)
+        owed = Owed(timers=(NewTimer(BoardTick.KIND, self.core.clock(),
+                                     BoardTick(guild_id, chain).to_payload()),))
+        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=chain, owed=owed)
         wake(self.core, owed)
         board = await self.board(guild_id)
         assert board is not None
@@ -154,7 +156,8 @@ class ServerBoard:
         post = BoardPost(tick.guild, hashed, sections)
         edit = Owed((OutboxItem(post.KIND, str(Lane.channel(board.channel_id)),
                                 post.to_payload()),))
-        if await self.store.owe_board(tick.guild, hashed, set_at=tick.chain, now=now, owed=edit):
+        if await self.store.owe_board(tick.guild, hashed, channel_id=board.channel_id,
+                                      set_at=tick.chain, now=now, owed=edit):
             wake(self.core, edit)
 
     async def _open_games(self, guild_id: int) -> list[Any]:

@@ -140,8 +140,8 @@ class Seasons:
                 name = zone_name(zone)
             except BadSetting:
                 raise ServiceError("service.season.bad_zone", zone=str(zone)[:60]) from None
-        now = self.core.clock()
         settings = await self.settings(guild_id)
+        now = self._chain_time(settings)
         owed = None if settings is None else self._first_timer(
             guild_id, settings.period, name or DEFAULT_ZONE, now)
         await self.store.set_guild_timezone(guild_id, name, now=now, owed=owed)
@@ -154,13 +154,18 @@ class Seasons:
         champion given `role_id`) or off (None). The current season's end gets its timer."""
         if period is not None and period not in PERIODS:
             raise ServiceError("service.season.bad_period")
-        now = self.core.clock()
+        now = self._chain_time(await self.settings(guild_id))
         owed = None if period is None else self._first_timer(
             guild_id, period, await self.timezone(guild_id), now)
         await self.store.set_season_settings(guild_id, period, channel_id=channel_id,
                                              role_id=role_id, set_by=user_id, now=now, owed=owed)
         wake(self.core, owed)
         return await self.settings(guild_id)
+
+    def _chain_time(self, settings: SeasonSettings | None) -> float:
+        """Now, as the name of a new chain of season timers: never the last one's."""
+        now = self.core.clock()
+        return now if settings is None else max(now, settings.updated_at + 1e-3)
 
     def _first_timer(self, guild_id: int, period: str, zone: str, now: float) -> Owed:
         season = season_at(now, period, zone)

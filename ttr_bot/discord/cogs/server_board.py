@@ -6,6 +6,7 @@ from discord import app_commands
 
 from ...i18n import t
 from ..clicks import on_click
+from ..community_posts import board_missing
 from ..errors import UserFacing, answer
 from ..moves import begin
 from ..translator import text
@@ -34,7 +35,13 @@ class ServerBoard(GroupedCog):
             await service.board.stop(interaction.guild_id)
             return await answer(interaction, t("bot.live.stopped", loc))
         await service.board.set_board(interaction.guild_id, channel.id, interaction.user.id)
-        await answer(interaction, t("bot.live.set", loc, channel=channel.mention))
+        lines = [t("bot.live.set", loc, channel=channel.mention)]
+        outbox = interaction.client.outbox
+        if not outbox.may_post(channel.id):
+            missing = board_missing(outbox, channel.id)
+            lines.append(t("bot.live.cannot_post", loc, channel=channel.mention,
+                           missing=", ".join(t(f"bot.perm.{m}", loc) for m in missing)))
+        await answer(interaction, "\n".join(lines))
 
 
 @on_click("bjoin")
