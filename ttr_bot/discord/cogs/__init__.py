@@ -15,13 +15,13 @@ from .prefs import Prefs
 from .ranking import Ranking
 from .seats import Seats
 from .server import Server
-from .server_board import ServerBoard
+from .server_board import LiveBoard
 from .server_season import ServerSeason
 
 
 def all_cogs():
     return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server,
-            ServerSeason, ServerBoard)
+            ServerSeason, LiveBoard)
 
 
 __all__ = ["all_cogs", "ttr_group"]

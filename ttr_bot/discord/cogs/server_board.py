@@ -14,7 +14,7 @@ from .base import GroupedCog, is_admin
 from .lobby import player_name
 
 
-class ServerBoard(GroupedCog):
+class LiveBoard(GroupedCog):
     GROUP = "server"
 
     @app_commands.command(name="board", description=text("bot.cmd.server_board"))
