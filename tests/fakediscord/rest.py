@@ -181,6 +181,10 @@ class Rest:
                 await quiet.wait()
             finally:
                 fake.held_quiet -= 1
+        limited = fake._rate_limited(request.method, request.path)   # fake.rate_limit
+        if limited is not None:
+            rec.status = limited.status
+            return limited
         try:
             unauthenticated = request.path.startswith((API + "/webhooks/", API + "/interactions/"))
             if not unauthenticated and request.headers.get("Authorization") != f"Bot {fake.token}":

@@ -9,7 +9,9 @@ service recorded as owed (every post and DM, whoever's move caused it) through `
 With `sync_only` the workers and the service are skipped: `python bot.py sync` only needs the
 command tree. A deleted channel or thread (gateway CHANNEL_DELETE / THREAD_DELETE, which the
 guilds intent brings) closes its game; so does removal from a server (GUILD_DELETE); a channel,
-role, thread or own-member update retries the server's refused channels at once.
+role, thread or own-member update retries the server's refused channels at once. A ban
+(GUILD_BAN_ADD, which the moderation intent brings) hands the player's seats over at once, and
+a click from a DM is checked against the game's server first (membership.py).
 
 Several processes (TTR_SHARD_COUNT, TTR_SHARD_IDS; docs/scaling.md): `make_bot` builds a
 `ShardedTTRBot`, discord.py's AutoShardedBot running only this process's shards; the service
@@ -32,6 +34,7 @@ from . import components, errors, ids, moves  # noqa: F401  (moves registers the
 from .cogs import all_cogs, ttr_group
 from .cooldown import PictureCooldown
 from .delivery import Delivery
+from .membership import Membership
 from .outbox_worker import OutboxWorker
 from .pictures import Pictures
 from .translator import CatalogTranslator
@@ -40,12 +43,16 @@ log = logging.getLogger(__name__)
 USERS_REMEMBERED = 10_000
 # what each worker imports before its first task: the computer players, the pictures, the maps
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
+PICTURE_LANE = 1    # workers besides TTR_WORKERS that take only pictures and films (pool.py)
+RATE_LIMIT_WAIT = 30.0  # seconds discord.py may sleep on one 429 (its least allowed value)
 
 
 def intents():
-    """No privileged intents: slash commands and components need only the guilds intent."""
+    """No privileged intents: slash commands and components need only the guilds intent; the
+    moderation intent (not privileged) tells the bot at once when a player is banned."""
     value = discord.Intents.none()
     value.guilds = True
+    value.moderation = True
     return value
 
 
@@ -53,6 +60,10 @@ class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
                  agents=None, workers=None, **kwargs):
         kwargs.setdefault("intents", intents())
+        # discord.py waits out a 429 itself, sleeping its retry_after inside the request (five
+        # tries at most); a longer wait raises RateLimited instead, which the outbox schedules
+        # after retry_after without holding a send (retries.py)
+        kwargs.setdefault("max_ratelimit_timeout", RATE_LIMIT_WAIT)
         if config.sharded:
             kwargs.setdefault("shard_count", config.shard_count)
             if config.shard_ids is not None:
@@ -66,6 +77,7 @@ class TTRBot(commands.Bot):
         self.service = None
         self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
         self.delivery = Delivery(self, clock=clock)
+        self.membership = Membership(self, clock)
         self.outbox = OutboxWorker(self, self.delivery, clock)
         # a started WorkerPool to share (tests start one for many bots), else the bot's own
         self.workers = workers
@@ -91,7 +103,9 @@ class TTRBot(commands.Bot):
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.workers is None:
             # they boot while the bot connects; a task asked for meanwhile waits for the first
-            self.workers = WorkerPool(self.config.workers, preload=PRELOAD)
+            # one more worker than configured, for pictures and films alone: a burst of
+            # computer players' decisions never makes players wait for what they see
+            self.workers = WorkerPool(self.config.workers, preload=PRELOAD, reserve=PICTURE_LANE)
             await self.workers.start()
         self.pictures.workers = self.workers
         self.service = await open_service(
@@ -167,6 +181,10 @@ class TTRBot(commands.Bot):
     async def on_raw_thread_update(self, payload):
         # raw: discord.py drops archived threads from its cache (and their update events)
         await self.outbox.permissions_changed(payload.guild_id)
+
+    async def on_member_ban(self, guild, user):
+        """A player banned from the server leaves its games at once (membership.py)."""
+        await self.membership.left(guild.id, user.id)
 
     async def on_guild_remove(self, guild):
         """Removed from the server (not an outage: discord.py reports that as unavailable):

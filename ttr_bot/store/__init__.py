@@ -27,6 +27,7 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    StoreUnavailable,
     VoteOpen,
     WrongStatus,
 )
@@ -62,7 +63,7 @@ from .sqlite import SqliteStore
 
 __all__ = [
     "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
-    "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
+    "StoreError", "StoreUnavailable", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
     "SeatIsBot", "SeatTaken", "StaleSequence", "VoteOpen", "WrongStatus",
     "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",

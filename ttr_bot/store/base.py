@@ -102,6 +102,11 @@ class Store(ABC):
         """The channel's game in the lobby or in play, if any."""
 
     @abstractmethod
+    async def lobbies_in_guild(self, guild_id: int) -> list[Game]:
+        """The server's games still in the lobby (not started yet), oldest first: what the
+        lobby caps count (a member's, the server's)."""
+
+    @abstractmethod
     async def list_active_game_ids(
         self, *, include_lobbies: bool = False, shards: Shards | None = None,
     ) -> list[int]:
@@ -453,8 +458,10 @@ class Store(ABC):
         self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
     ) -> bool:
         """Lease these owed rows to `owner` until now + lease, all or none: False (and nothing
-        changed) if another owner holds a lease on one of them that has not run out. Sending,
-        retrying or giving up a row ends its lease."""
+        changed) if another owner holds a lease on one of them that has not run out, or one
+        of them is no longer owed (sent or given up meanwhile, by another process: the caller
+        read it before that and must read again, not send it twice). Sending, retrying or
+        giving up a row ends its lease."""
 
     @abstractmethod
     async def release_outbox(self, owner: str) -> int:

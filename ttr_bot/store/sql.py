@@ -187,6 +187,13 @@ class SqlStore(CommunitySql, Store):
         )
         return game_record(row) if row else None
 
+    async def lobbies_in_guild(self, guild_id: int) -> list[Game]:
+        rows = await self._auto.fetch(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'lobby' AND guild_id = $1 "
+            "ORDER BY id", guild_id,
+        )
+        return [game_record(row) for row in rows]
+
     async def list_active_game_ids(
         self, *, include_lobbies: bool = False, shards: Shards | None = None,
     ) -> list[int]:
@@ -841,7 +848,8 @@ class SqlStore(CommunitySql, Store):
             rows = await db.fetch(     # the rows' locks (SQLite: the write lock): one claimer
                 "SELECT lease_owner, lease_until FROM outbox WHERE id = ANY($1::bigint[]) "
                 "AND sent_at IS NULL ORDER BY id FOR UPDATE", list(ids))
-            if any(o is not None and o != owner and u > now for o, u in rows):
+            if len(rows) < len(set(ids)) or any(   # one is sent already, or another's
+                    o is not None and o != owner and u > now for o, u in rows):
                 return False
             await db.execute(
                 "UPDATE outbox SET lease_owner = $1, lease_until = $2 "
