@@ -114,7 +114,7 @@ class ServerBoard:
         await self.store.board_works(guild_id)
         return await self.store.set_board_message(guild_id, channel_id, message_id)
 
-    async def refused(self, guild_id: int, channel_id: int, missing: str) -> bool:
+    async def refused(self, guild_id: int, channel_id: int, missing: list[str]) -> bool:
         """Discord refused the board's channel: the member who set the board up is told by DM
         which permission is missing, once per refusal (until a post goes through). True if
         told now."""
@@ -125,7 +125,7 @@ class ServerBoard:
         if not await self.store.board_refused(guild_id, now):
             return False
         owed = Owed((dm_row(board.set_by, "bot.live.refused_dm", channel=f"<#{channel_id}>",
-                            missing=missing, key_id=f"board:{guild_id}:{int(now)}"),))
+                            missing=list(missing), key_id=f"board:{guild_id}:{int(now)}"),))
         await self.store.write_owed(owed, None, now)
         wake(self.core, owed)
         return True
