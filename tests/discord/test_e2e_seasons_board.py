@@ -9,7 +9,7 @@ picture, this season's and the last one's.
 The live board: set up by /ttr server board, it lists a lobby with a Join button that seats a
 member; during a busy run (two games, a move in each every minute) it is edited at most once
 a minute and not at all while nothing changes; a deleted board message is posted again; a lost
-permission is reported to the member who set it up once.
+permission is reported to the member who set it up once; a deleted channel turns it off.
 
 The games here are moved through the service (the board is about what they show, not how the
 moves come; the moves' own path is the other end-to-end tests'), by a quick policy: claim the
@@ -231,3 +231,10 @@ async def test_the_live_board_coalesces_edits_comes_back_and_reports_once(fake, 
         await table.settle()
     told = [m for m in fake.dms_to(admin) if "/ttr server board" in m.content]
     assert len(told) == 1 and f"<#{board_channel.id}>" in told[0].content
+
+    # the channel deleted: the board is turned off
+    await fake.delete_channel(board_channel)
+    await move(table.bot.service, game_id)
+    table.clock.advance(3600)
+    await table.settle()
+    assert await table.bot.service.board.board(guild.id) is None
