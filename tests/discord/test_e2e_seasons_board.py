@@ -7,7 +7,7 @@ its own season; the season's end posted once in the chosen channel with the podi
 picture, this season's and the last one's.
 
 The live board: set up by /ttr server board, it lists a lobby with a Join button that seats a
-member; during a busy run (two games, a move in each every minute) it is edited at most once
+member; during a busy run (two games, a move every ten seconds) it is edited at most once
 a minute and not at all while nothing changes; a deleted board message is posted again; a lost
 permission is reported to the member who set it up once; a deleted channel turns it off.
 
