@@ -21,6 +21,12 @@ from ttr_bot.service import (
     VoteResult,
 )
 from ttr_bot.service.clock import ManualClock
+from ttr_bot.service.community_messages import (
+    BoardPost,
+    BoardSection,
+    SeasonEndPost,
+    SeasonLine,
+)
 from ttr_bot.service.effects import Handover
 from ttr_bot.service.messages import KINDS, parse
 from ttr_bot.store import OutboxItem, Owed
@@ -64,6 +70,15 @@ OLD_ROWS = [
     ("hand", {"seat": 1, "user": 11, "why": None}, HandUpdate(1, 11)),
     ("dm", {"key": "bot.vote.dm", "params": {"channel": "<#5>"}, "game": 3},
      DirectMessage("bot.vote.dm", {"channel": "<#5>"}, 3)),
+    ("season_end", {"guild": 1, "season": "2026-11", "role": None, "previous": None,
+                    "lines": [{"rank": 1, "user_id": 10, "name": "ann", "points": 3,
+                               "games": 2, "wins": 1, "score": 200}]},
+     SeasonEndPost(1, "2026-11", (SeasonLine(1, 10, "ann", 3, 2, 1, 200),))),
+    ("board", {"guild": 1, "digest": "ab", "sections": [
+        {"name": "games", "items": [{"game": 4, "turn": ["ann"]}]},
+        {"name": "cups", "items": []}]},
+     BoardPost(1, "ab", (BoardSection("games", ({"game": 4, "turn": ["ann"]},)),
+                         BoardSection("cups")))),
 ]
 
 

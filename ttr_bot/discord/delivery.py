@@ -53,6 +53,7 @@ from .card_text import (
     since_lines,
     standings_lines,
 )
+from .community_posts import CommunityPosts
 from .format import (
     chunks,
     event_lines,
@@ -103,8 +104,14 @@ class Delivery(HandMessages):
             VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
             DirectMessage: self._dm,
         }
+        self.handlers.update(CommunityPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------
+    @staticmethod
+    def counted(message):
+        """A message Discord took (an edit too) while a row was handled: it counts as a post."""
+        return _took(message)
+
     @property
     def service(self):
         return self.bot.service

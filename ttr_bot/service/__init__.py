@@ -30,6 +30,7 @@ from .lobby import (
     check_table,
 )
 from .messages import (
+    BoardPost,
     ClosingPost,
     DestinationBlock,
     DirectMessage,
@@ -39,6 +40,7 @@ from .messages import (
     Notice,
     OwedMessage,
     Reminder,
+    SeasonEndPost,
     StartPost,
     ThinkingEdit,
     TurnPost,
@@ -94,4 +96,4 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
            "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
-           "VotePost", "VoteResult"]
+           "VotePost", "VoteResult", "BoardPost", "SeasonEndPost"]

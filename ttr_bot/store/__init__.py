@@ -8,6 +8,15 @@ database setting: a path or sqlite:///path is SQLite, postgresql://... is Postgr
 `copy.py` moves a database from one to the other (`python bot.py migrate-db`).
 """
 from .base import UNSET, Store
+from .community import (
+    BoardRow,
+    BoardStore,
+    ClosedSeason,
+    SeasonSettings,
+    SeasonStore,
+    board_store,
+    season_store,
+)
 from .errors import (
     ChannelBusy,
     CorruptData,
@@ -60,6 +69,8 @@ __all__ = [
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
     "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD", "LaneBlock",
+    "BoardRow", "BoardStore", "ClosedSeason", "SeasonSettings", "SeasonStore", "board_store",
+    "season_store",
 ]
 
 
