@@ -221,7 +221,9 @@ async def test_two_from_the_deck_is_one_click_one_answer_and_one_card(fake, tmp_
     assert after.game.hands[seat][blue] == hand[blue] + 1
     new = table.public_messages()[posts:]
     assert len(new) == 1 and new[0].v2
-    assert new[0].body().splitlines().count(t("bot.ev.draw_deck", name=mover.username)) == 2
+    # the turn's two draws in one line
+    assert new[0].body().splitlines().count(
+        t("bot.ev.draw_deck_n", name=mover.username, count=2)) == 1
     channel = f"/api/v10/channels/{table.channel.id}/"
     kinds = sorted(r.method + (" interaction" if "/interactions/" in r.path else
                                " channel" if r.path.startswith(channel) else " dm")

@@ -148,8 +148,18 @@ async def _after(interaction, loc, eff, earlier=()):
     elif not lines:   # nothing private: confirm with what everyone will read
         lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
                             hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
+    lines += completed_lines(hosted, seat, eff.public, loc)
     await answer(interaction, fit("\n".join(lines)), view=view,
                  file=await _offer_board(interaction, lines, loc, hosted, seat))
+
+
+def completed_lines(hosted, seat, events, loc):
+    """'🎉 Ticket completed: Berlin – Moskva (+12)' for each ticket of `seat` that its claim
+    among `events` completed (the engine's answer): for that player's eyes only."""
+    game = hosted.game
+    return [t("bot.ticket.completed", loc, ticket=game.board.tickets[tid].label(), points=pts)
+            for e in events if e.get("type") == "claim_route" and e.get("seat") == seat
+            for tid, pts in game.tickets_completed_by(seat, e["route"])]
 
 
 async def _offer_board(interaction, lines, loc, hosted, seat):

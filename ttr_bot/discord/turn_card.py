@@ -23,12 +23,12 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from ..render.palette import STANDARD, player_rgb
 from .format import fit
 
 TEXT_LIMIT = 4000           # Discord: characters of text in all a V2 message's TextDisplays
 COMPONENTS_LIMIT = 40       # Discord: components in a V2 message, nested ones included
 SHARES = {"moves": 2000, "standings": 900, "tail": 1000}    # of TEXT_LIMIT, in that order
-ACCENTS = (0xC81E2D, 0x1E64E6, 0x78D75A, 0xFFC800, 0x282828)  # render/palette.PLAYERS' fills
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,12 @@ class Card:
         return replace(self, pictures=tuple(replace(p, png=b"") for p in self.pictures))
 
 
-def accent_of(seat):
-    return ACCENTS[seat % len(ACCENTS)] if seat is not None else None
+def accent_of(seat, palette=STANDARD):
+    """The card's edge in the colour the picture draws the player to move in."""
+    if seat is None:
+        return None
+    r, g, b = player_rgb(seat, palette)
+    return (r << 16) | (g << 8) | b
 
 
 def _texts(card):
