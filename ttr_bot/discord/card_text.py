@@ -10,7 +10,7 @@ import re
 
 from ..i18n import t
 from ..render.palette import COLOURBLIND, STANDARD
-from .format import event_lines, map_title, sep
+from .format import event_lines, map_title, sep, status_lines
 
 ALT_LIMIT = 1024        # Discord: an attachment's (and a media gallery item's) description
 # Each palette's seats (render/palette.py SCHEMES, same order) as an emoji of the colour the
@@ -107,6 +107,14 @@ def since_line(since, board, names, loc, mention, told=()):
              if e.get("type") in SINCE_EVENTS and e not in told]
     items = [x for x in items if x]
     return [t("bot.since.short", loc, mention=mention, moves=" · ".join(items))] if items else []
+
+
+def details_lines(game, names, loc, palette=STANDARD):
+    """The card's "Details": /ttr status in words (every player's points, cards, tickets,
+    trains, stations; the face-up row and the piles) and each seat's mark named."""
+    marks = sep(loc).join(f"{mark(seat, palette)} {name} ({mark_name(seat, loc, palette)})"
+                          for seat, name in enumerate(names))
+    return status_lines(game, names, loc) + [marks]
 
 
 # ----- alt text -----------------------------------------------------------------------------------

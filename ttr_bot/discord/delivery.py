@@ -343,7 +343,8 @@ class Delivery(HandMessages):
         # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
         standings = standings_lines(game, names, loc, palette)
         card = turn_card.Card(tuple(moves), tuple(standings),
-                              tuple(tail), pictures, turn_card.accent_of(game.current, palette))
+                              tuple(tail), pictures, turn_card.accent_of(game.current, palette),
+                              game_id=at.id, loc=loc)
         msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)
         if panel is not None:
             await self._replace_panel(at.id, at.channel_id, msg.id)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 import discord
 
 from ..render.palette import STANDARD, player_rgb
+from .components import DetailsButton, HandButton
 from .format import fit
 
 TEXT_LIMIT = 4000           # Discord: characters of text in all a V2 message's TextDisplays
@@ -48,6 +49,8 @@ class Card:
     tail: tuple = ()        # lines: since your last turn, the ping, the deadline, a note
     pictures: tuple = ()    # Picture…
     accent: int | None = None
+    game_id: int | None = None  # set: "Details" beside the standings, "My hand" beside the tail
+    loc: str = "en"
 
     def files(self):
         return [p.file() for p in self.pictures]
@@ -78,12 +81,15 @@ def _texts(card):
     return out
 
 
-def panel_rows(panel):
-    """The rows of a classic View (the turn panel), in order, as V2 action rows."""
+def panel_rows(panel, leave=()):
+    """The rows of a classic View (the turn panel), in order, as V2 action rows, less the
+    items of the classes in `leave`."""
     if panel is None:
         return []
     rows = {}
     for item in panel.children:
+        if isinstance(item, leave):
+            continue
         rows.setdefault(item._rendered_row or 0, []).append(item)   # View's own row grouping
     out = []
     for index in sorted(rows):
@@ -107,12 +113,19 @@ def layout(card, panel=None):
         for p in card.pictures:
             gallery.add_item(media=f"attachment://{p.name}", description=p.alt or None)
         body.append(gallery)
-    for text in texts:
+    # beside the standings "Details" (every standing in words), beside the ping "My hand":
+    # neither is a move, so neither sits in the rows of the turn's buttons
+    beside = [DetailsButton(card.game_id, card.loc), HandButton(card.game_id, card.loc)] \
+        if card.game_id is not None else []
+    beside = beside[-len(texts):] if texts else []
+    for i, text in enumerate(texts):
         if body:
             body.append(discord.ui.Separator())
-        body.append(discord.ui.TextDisplay(text))
+        accessory = beside[i] if i < len(beside) else None
+        body.append(discord.ui.Section(discord.ui.TextDisplay(text), accessory=accessory)
+                    if accessory is not None else discord.ui.TextDisplay(text))
     view.add_item(discord.ui.Container(*body, accent_colour=card.accent))
-    for row in panel_rows(panel):
+    for row in panel_rows(panel, leave=(HandButton,) if card.game_id is not None else ()):
         view.add_item(row)
     return view
 

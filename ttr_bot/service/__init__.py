@@ -9,6 +9,7 @@ film input and rating changes are records.py's); never a store type. `open_servi
 from ..maps import available_maps, load_board, variants
 from ..store import Shards, open_store
 from .adapter_state import PostedMessage
+from .confirm import CLAIMS_FROM, MAX_CLAIMS_FROM, ConfirmSettings
 from .delivery_queue import MESSAGE_LEASE
 from .effects import Effects, Handover, ServiceError
 from .hints import GAME_HINTS, Hint
@@ -81,4 +82,4 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
            "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
-           "VotePost", "VoteResult"]
+           "VotePost", "VoteResult", "CLAIMS_FROM", "MAX_CLAIMS_FROM", "ConfirmSettings"]

@@ -25,7 +25,7 @@ MAPS = tuple(m for m, _ in playable_maps())
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
              "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
-             "me away", "server stats", "server leaderboard", "server history", "server replay",
+             "me away", "me confirm", "server stats", "server leaderboard", "server history", "server replay",
              "server export", "server language")
 DESCRIPTIONS = {"server language": "bot.cmd.server_language"}   # two commands named "language"
 
