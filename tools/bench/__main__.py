@@ -1,4 +1,4 @@
-"""python -m tools.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
+"""python -m tools.bench [engine|service|render|discord|channel|cards|film|stats|timers|outbox|workers|
 processes|names]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
@@ -6,7 +6,7 @@ Each part is a module of this package with a main(argv); `engine` is the default
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "channel", "film", "stats", "timers",
+PARTS = ("engine", "service", "render", "discord", "channel", "cards", "film", "stats", "timers",
          "outbox", "workers", "processes", "names")
 
 

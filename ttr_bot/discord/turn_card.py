@@ -8,7 +8,12 @@
     │ Separator                                                  │
     │ TextDisplay   since your last turn · the ping · deadline   │
     └────────────────────────────────────────────────────────────┘
-    ActionRow…    the turn panel's own rows (components.turn_view), untouched
+    ActionRow…    the turn panel's own rows (components.turn_view), less "My hand"
+
+Beside the standings (a Section's accessory) the card has "Details" (every standing in words,
+answered privately), beside the ping "My hand": neither is a move, so the two action rows are
+the turn's moves only, and "Destination tickets" is never next to "My hand". The previous
+card loses all of them.
 
 A `Card` is plain data (text and pictures); `layout(card, panel)` makes the LayoutView, taking
 the rows of whatever View the panel is (so a new button there is a new button here). A V2
@@ -116,7 +121,7 @@ def layout(card, panel=None):
     # beside the standings "Details" (every standing in words), beside the ping "My hand":
     # neither is a move, so neither sits in the rows of the turn's buttons
     beside = [DetailsButton(card.game_id, card.loc), HandButton(card.game_id, card.loc)] \
-        if card.game_id is not None else []
+        if card.game_id is not None and panel is not None else []
     beside = beside[-len(texts):] if texts else []
     for i, text in enumerate(texts):
         if body:
@@ -125,7 +130,7 @@ def layout(card, panel=None):
         body.append(discord.ui.Section(discord.ui.TextDisplay(text), accessory=accessory)
                     if accessory is not None else discord.ui.TextDisplay(text))
     view.add_item(discord.ui.Container(*body, accent_colour=card.accent))
-    for row in panel_rows(panel, leave=(HandButton,) if card.game_id is not None else ()):
+    for row in panel_rows(panel, leave=(HandButton,) if beside else ()):
         view.add_item(row)
     return view
 
@@ -149,4 +154,11 @@ def stripped_message(message):
     for item in list(view.children):
         if isinstance(item, discord.ui.ActionRow):
             view.remove_item(item)
+        elif isinstance(item, discord.ui.Container) and \
+                any(isinstance(p, discord.ui.Section) for p in item.children):
+            parts = []      # "Details", "My hand" go, the text beside them stays
+            for part in item.children:
+                parts += list(part.children) if isinstance(part, discord.ui.Section) else [part]
+            view.remove_item(item)
+            view.add_item(discord.ui.Container(*parts, accent_colour=item.accent_colour))
     return view
