@@ -12,6 +12,7 @@ import pytest_asyncio
 from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
 from tests.fakediscord import FakeDiscord
+from tools.bench.cards import phone_lines, readable
 from ttr_bot.discord.card_text import SINCE_EVENTS, since_item
 from ttr_bot.discord.format import event_lines
 from ttr_bot.i18n import t
@@ -79,8 +80,13 @@ async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False, notify
 
 def check_cards(table, names, loc="en"):
     """Every turn card: the standings as text (a line per player), alt text on each picture,
-    within V2's limits; the card of a human's turn pings that human."""
+    within V2's limits, at most 2 rows of buttons; the card of a human's turn pings that
+    human. Returns each card's lines on a 360-point phone (tools/bench/cards.py's measure)."""
+    phone = []
     for m in cards(table):
+        rows = [c for c in first_version(m) if c.get("type") == 1]
+        assert len(rows) <= 2, [len(r["components"]) for r in rows]
+        phone.append(phone_lines([readable(x) for x in m.body().splitlines()]))
         body = m.body()
         assert not m.content and not m.embeds
         assert len("".join(m.text_displays())) <= 4000
@@ -93,6 +99,7 @@ def check_cards(table, names, loc="en"):
         for item in m.media():
             assert item.get("description")
             assert item["media"]["url"] in names_of
+    return sorted(phone)
 
 
 @pytest.mark.parametrize("map_id,humans,bots", [
@@ -123,7 +130,11 @@ async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
     assert len(pngs) <= 2 * changes + 3         # at most the close-up and the map each
     assert len(films) == 1
     assert sum(a.size for a in pngs + films) <= 10 * MIB       # the film's bytes too
-    check_cards(table, names)
+    phone = check_cards(table, names)
+    # a card on about one screen of a 360-point phone: 8 lines at the median in a game of 4
+    # people (python -m tools.bench cards); here the computers' folded moves add 1 to 3
+    # (before the short card: 23 at the median, 35 at most)
+    assert phone[len(phone) // 2] <= 12 and phone[-1] <= 22, phone
     # every claim is in a picture: the card that tells it shows the board after it
     claims = [(e, trains) for _, evs, trains in log for e in evs if e["type"] == "claim_route"]
     for e, trains in claims:

@@ -170,8 +170,14 @@ def _result(game, names, loc):
     """{names: the winners, scores: every player's total, best first}, in words."""
     players, winners = game.scores()
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
-    scores = sep(loc).join(t("bot.alt.score", loc, name=names[p], total=players[p]["total"])
-                           for p in order)
+    def longest(pl):        # the longest path as its length and its points
+        got = pl["bonuses"].get("longest_path")
+        return (t("bot.end.longest_bonus", loc, count=pl["longest_path"], points=got) if got
+                else t("bot.end.longest", loc, count=pl["longest_path"]))
+    scores = sep(loc).join(
+        t("bot.alt.score", loc, name=names[p], total=players[p]["total"])
+        + (f" ({longest(players[p])})" if game.rules.longest_path_bonus else "")
+        for p in order)
     return {"names": sep(loc).join(names[w] for w in winners), "scores": scores}
 
 

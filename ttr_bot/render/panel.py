@@ -652,7 +652,7 @@ class Panel:
             d.line((cx + k(12), cy + k(56), cx + card_w - k(12), cy + k(56)), fill=P.RULE, width=2)
             for i, key in enumerate(rows):
                 ry = cy + k(56) + self.final_row * i + self.final_row / 2 + k(4)
-                val = _final_value(key, pl)
+                val = _final_value(key, pl, loc)
                 vw = T.draw(img, cx + card_w - k(14), ry, val, k(20),
                             P.BANNER if key == "tickets_lost" and val.startswith("–") else P.INK,
                             bold=True, align="right")
@@ -660,7 +660,7 @@ class Panel:
                            card_w - k(36) - vw, ink=P.INK_SOFT)
 
 
-def _final_value(key, pl):
+def _final_value(key, pl, loc="en"):
     if key == "routes":
         return str(pl["route_points"])
     done = [tk for tk in pl["tickets"] if tk["completed"]]
@@ -670,9 +670,10 @@ def _final_value(key, pl):
     if key == "tickets_lost":
         pts = sum(tk["points"] for tk in failed)
         return f"–{pts} ({len(failed)})" if pts else "0 (0)"   # en dash: the font has no U+2212
-    if key == "longest":
+    if key == "longest":        # a length in cars, then the points: "20 cars · +10"
         bonus = pl["bonuses"]["longest_path"]
-        return f"{pl['longest_path']} · +{bonus}" if bonus else str(pl["longest_path"])
+        length = t("render.final.longest_cars", loc, count=pl["longest_path"])
+        return f"{length} · +{bonus}" if bonus else length
     if key == "globetrotter":
         bonus = pl["bonuses"]["globetrotter"]
         return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])
