@@ -228,6 +228,7 @@ async def test_computer_turns_fold_and_since_lines_name_exactly_the_moves_since(
         on_card = [e for _, evs, _ in told for e in evs]
         items = [since_item(e, board, names, "en") for e in since_events(log, seq, seat)
                  if e not in on_card]
+        items = [x for x in items if x]     # the final round has a line of its own
         mention = f"<@{human_seats[seat].id}>"
         line = t("bot.since.short", mention=mention, moves=" · ".join(items))
         head = t("bot.since.short", mention=mention, moves="")

@@ -39,6 +39,11 @@ async def test_a_ticket_draw_asks_first_cancel_plays_nothing_and_it_outlives_a_r
     table, loaded, mover = await seated(fake, tmp_path, "usa")
     seq = loaded.seq
     panel = table.last_panel()
+    # beside the standings, "Details": every standing in words, privately, to anyone
+    watcher = fake.add_user("watcher", guild=table.guild)
+    details = await table.click(watcher, panel, f"ttr:details:{loaded.id}")
+    assert details.ephemeral and t("bot.seat_mark.standard.1") in details.content
+    assert details.content.startswith(t("bot.status.title", map="USA", turn=loaded.game.turn + 1))
     asked = await table.click(mover, panel, f"ttr:tickets:{loaded.id}:{seq}")
     assert asked.content == t("bot.confirm.tickets")
     assert find_cid(asked, f"ttr:tickets:{loaded.id}:{seq}:go") and find_cid(asked, "ttr:cancel:")
