@@ -200,14 +200,16 @@ def test_plural_forms_take_other_parameters_and_plain_texts_take_count(monkeypat
 def test_every_plural_key_is_given_its_count_in_the_code():
     """A call that names a plural key literally passes `count=` (a missing one would raise
     TypeError when the message is shown)."""
-    missing = []
+    missing, seen = [], 0
     for path, tree in _trees():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and node.args and _str(node.args[0]) in PLURAL_KEYS:
+                seen += 1
                 kws = {kw.arg for kw in node.keywords}
                 if "count" not in kws and None not in kws:          # **params may carry it
                     missing.append(f"{path}:{node.lineno} {_str(node.args[0])}")
     assert not missing, missing
+    assert seen >= 30                       # the scan sees the calls
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -396,3 +398,49 @@ def test_keys_built_at_run_time_have_a_family_in_english():
     orphan = {p: w for p, w in prefixes.items()
               if p != "illegal." and not any(k.startswith(p) for k in EN)}
     assert not orphan, f"key prefixes built in the code that match nothing in en.json: {orphan}"
+
+
+# ----- one word per concept: the glossary -------------------------------------------------------
+GLOSSARY = json.loads((CATALOG_DIR / "glossary.json").read_text(encoding="utf-8"))["concepts"]
+SPACED = {"en", "fa"}          # scripts with spaces between words: terms match as whole words
+
+
+def _glossary_pattern(regex, locale):
+    if locale in SPACED:
+        regex = rf"(?<!\w)(?:{regex})(?!\w)"
+    return re.compile(regex, re.IGNORECASE if locale == "en" else 0)
+
+
+def _readable(locale):
+    """(key, text) for every text of a catalog, placeholders and bidi isolates taken out."""
+    for key, value in load(locale).items():
+        for text in forms(value):
+            yield key, re.sub(r"\{[^}]*\}", " ", text).replace(FSI, "").replace(PDI, "")
+
+
+def test_the_glossary_names_every_concept_in_every_language():
+    assert {"ticket", "train car", "route", "claim", "station", "turn", "points", "locomotive",
+            "deck", "face-up card", "tunnel", "ferry", "longest path", "computer player", "host",
+            "lobby"} <= set(GLOSSARY)
+    for concept, per in GLOSSARY.items():
+        assert set(per) == set(LOCALES), concept
+        for loc, entry in per.items():
+            assert entry["term"] and isinstance(entry["rejected"], list), (concept, loc)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_catalog_speaks_the_glossary(locale):
+    """Each concept's chosen term is used, and none of its rejected synonyms anywhere (Thai
+    ตา not เทิร์น, Persian بلیت not کارت مقصد, Japanese ルート not 路線, ...)."""
+    texts = list(_readable(locale))
+    unused, rejected = [], []
+    for concept, per in GLOSSARY.items():
+        entry = per[locale]
+        if not any(_glossary_pattern(entry["term"], locale).search(x) for _, x in texts):
+            unused.append(concept)
+        for regex in entry["rejected"]:
+            pattern = _glossary_pattern(regex, locale)
+            rejected += [f"{key}: {concept}: {m.group(0)!r}" for key, x in texts
+                         for m in pattern.finditer(x)]
+    assert not unused, f"{locale}: glossary terms the catalog never uses: {unused}"
+    assert not rejected, f"{locale}: rejected synonyms in the catalog: {rejected}"

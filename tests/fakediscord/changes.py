@@ -10,6 +10,9 @@ a channel taken away or given back, a member leaving a server.
 - `remove_member(guild, user)`: the user leaves the server (GET member -> 404 10007 Unknown
   Member); GUILD_MEMBER_REMOVE goes only to sessions with the privileged GUILD_MEMBERS intent,
   as on Discord.
+- `ban_member(guild, user)`: the user is banned: GUILD_BAN_ADD to sessions with the
+  GUILD_MODERATION intent (not privileged), then as `remove_member` (GUILD_MEMBER_REMOVE with
+  the members intent; 404 10007 on GET member), as Discord removes a banned member.
 - `set_bot_can_view(channel, allowed)`: the bot's member overwrite denies VIEW_CHANNEL (posts and
   reads get 403 50001 Missing Access); CHANNEL_UPDATE tells the bot.
 - `set_role_permissions(guild, role, permissions)`: a role's permissions change (e.g. the bot's
@@ -27,7 +30,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import payloads
-from .gateway import INTENT_GUILD_MEMBERS
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_GUILD_MODERATION
 from .rest import INTENT_GUILDS
 from .state import GUILD_TEXT, Channel, Guild, Role, User
 
@@ -64,6 +67,13 @@ class WorldChangesMixin:
         await self.gateway.dispatch("GUILD_MEMBER_REMOVE",
                                     {"guild_id": str(guild.id), "user": payloads.user(user)},
                                     intent=INTENT_GUILD_MEMBERS)
+
+    async def ban_member(self: "FakeDiscord", guild: Guild, user: User) -> None:
+        guild.bans.add(user.id)
+        await self.gateway.dispatch("GUILD_BAN_ADD",
+                                    {"guild_id": str(guild.id), "user": payloads.user(user)},
+                                    intent=INTENT_GUILD_MODERATION)
+        await self.remove_member(guild, user)
 
     async def set_bot_can_view(self: "FakeDiscord", channel: Channel, allowed: bool) -> None:
         channel.bot_can_view = allowed

@@ -8,7 +8,7 @@ import itertools
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 
 DISCORD_EPOCH_MS = 1420070400000
 
@@ -126,6 +126,7 @@ class Guild:
     members: Dict[int, Member] = field(default_factory=dict)
     channel_ids: List[int] = field(default_factory=list)
     locale: str = "en-US"
+    bans: Set[int] = field(default_factory=set)     # user ids banned (ban_member)
 
     def permissions_of(self, user_id: int) -> int:
         member = self.members.get(user_id)

@@ -115,8 +115,8 @@ async def play_rounds(svc, games, rounds, rng):
 async def test_two_hundred_games_at_once(store, db_path):
     svc = make_service(store, cache_size=64)        # smaller than the crowd: evictions too
     channels = range(1000, 1200)
-    lobbies = await asyncio.gather(*(svc.open_lobby(
-        guild_id=1, channel_id=ch, user_id=ch * 10, name="host", map_id="usa")
+    lobbies = await asyncio.gather(*(svc.open_lobby(     # a server each: SERVER_LOBBIES
+        guild_id=ch, channel_id=ch, user_id=ch * 10, name="host", map_id="usa")
         for ch in channels))
     await asyncio.gather(*(svc.join(ch, ch * 10 + 1, "guest") for ch in channels))
     starts = await asyncio.gather(*(svc.start(ch, ch * 10) for ch in channels))

@@ -3,7 +3,7 @@ import pytest
 
 from tests.service.svckit import lobby, make_service, open_store, raw_counts, started, users_for
 from ttr_bot.engine.actions import DrawCard, KeepTickets
-from ttr_bot.service import ServiceError
+from ttr_bot.service import MEMBER_LOBBIES, SERVER_LOBBIES, ServiceError
 
 pytestmark = pytest.mark.asyncio
 
@@ -244,3 +244,26 @@ async def test_lobby_survives_a_restart(db_path):
         assert eff.to_move == [0, 1] and (await store.get_game(game_id)).status == "active"
     finally:
         await store.close()
+
+
+async def test_lobby_caps_per_member_and_per_server(svc, store):
+    """A member hosts at most MEMBER_LOBBIES lobbies per server, a server has at most
+    SERVER_LOBBIES; a started game no longer counts, nor does another server's lobby."""
+    async def new(channel_id, user_id, guild_id=1):
+        return await svc.open_lobby(guild_id=guild_id, channel_id=channel_id, user_id=user_id,
+                                    name=f"P{user_id}", map_id="usa")
+    for ch in range(MEMBER_LOBBIES):
+        await new(900 + ch, 5)
+    err = await refused("service.lobby_cap_member", new(950, 5))
+    assert err.params == {"limit": MEMBER_LOBBIES,
+                          "lobbies": ", ".join(f"<#{900 + ch}>" for ch in range(MEMBER_LOBBIES))}
+    assert await store.find_open_game(950) is None
+    await new(951, 5, guild_id=2)                       # another server counts apart
+    await svc.join(900, 6, "P6")
+    await svc.start(900, 5)                             # started: no longer a lobby
+    await new(950, 5)
+    for user in range(SERVER_LOBBIES - MEMBER_LOBBIES):  # the server fills up
+        await new(1000 + user, 100 + user)
+    await refused("service.lobby_cap_server", new(2000, 99))
+    assert len(await store.lobbies_in_guild(1)) == SERVER_LOBBIES
+    await svc.open_lobby(guild_id=None, channel_id=2001, user_id=5, name="P5", map_id="usa")

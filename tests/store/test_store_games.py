@@ -253,3 +253,16 @@ async def test_closed_store_says_so(db):
     await s.close()  # twice is fine
     with pytest.raises(StoreError, match="not open"):
         await s.get_game(1)
+
+
+async def test_the_lobbies_of_a_server(store):
+    """What the lobby caps count: the server's games not started yet, with their hosts."""
+    first = await new_game(store, channel_id=7)
+    await new_game(store, channel_id=8, host_id=98)
+    await new_game(store, channel_id=9, guild_id=2)
+    started = await new_game(store, channel_id=10)
+    await store.start_game(started, "{}", now=2.0)
+    lobbies = await store.lobbies_in_guild(1)
+    assert [(g.channel_id, g.host_id) for g in lobbies] == [(7, 99), (8, 98)]
+    await store.set_status(first, "cancelled", now=3.0)
+    assert [g.channel_id for g in await store.lobbies_in_guild(1)] == [8]

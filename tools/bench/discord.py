@@ -433,6 +433,7 @@ class ErrorCount(logging.Handler):
 async def run(args, fakediscord):
     from ttr_bot.discord.bot import TTRBot
     from ttr_bot.discord.config import Config
+    from ttr_bot.service import SERVER_LOBBIES
 
     rng = random.Random(args.seed)
     maps = args.maps.split(",")
@@ -446,6 +447,8 @@ async def run(args, fakediscord):
             await fake.start_bot(bot)
             await bot.tree.sync()
             bot.service.seeds = random.Random(args.seed)
+            # every table of the bench is one server's, its lobbies open at once
+            bot.service.lobby.server_lobbies = max(args.games, SERVER_LOBBIES)
             bench = Bench(fake, bot, args)
             games = []
             for i in range(args.games):

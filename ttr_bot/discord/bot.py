@@ -9,7 +9,9 @@ service recorded as owed (every post and DM, whoever's move caused it) through `
 With `sync_only` the workers and the service are skipped: `python bot.py sync` only needs the
 command tree. A deleted channel or thread (gateway CHANNEL_DELETE / THREAD_DELETE, which the
 guilds intent brings) closes its game; so does removal from a server (GUILD_DELETE); a channel,
-role, thread or own-member update retries the server's refused channels at once.
+role, thread or own-member update retries the server's refused channels at once. A ban
+(GUILD_BAN_ADD, which the moderation intent brings) hands the player's seats over at once, and
+a click from a DM is checked against the game's server first (membership.py).
 
 Several processes (TTR_SHARD_COUNT, TTR_SHARD_IDS; docs/scaling.md): `make_bot` builds a
 `ShardedTTRBot`, discord.py's AutoShardedBot running only this process's shards; the service
@@ -32,6 +34,7 @@ from . import components, errors, ids, moves  # noqa: F401  (moves registers the
 from .cogs import all_cogs, ttr_group
 from .cooldown import PictureCooldown
 from .delivery import Delivery
+from .membership import Membership
 from .outbox_worker import OutboxWorker
 from .pictures import Pictures
 from .translator import CatalogTranslator
@@ -43,9 +46,11 @@ PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
 
 
 def intents():
-    """No privileged intents: slash commands and components need only the guilds intent."""
+    """No privileged intents: slash commands and components need only the guilds intent; the
+    moderation intent (not privileged) tells the bot at once when a player is banned."""
     value = discord.Intents.none()
     value.guilds = True
+    value.moderation = True
     return value
 
 
@@ -66,6 +71,7 @@ class TTRBot(commands.Bot):
         self.service = None
         self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
         self.delivery = Delivery(self, clock=clock)
+        self.membership = Membership(self, clock)
         self.outbox = OutboxWorker(self, self.delivery, clock)
         # a started WorkerPool to share (tests start one for many bots), else the bot's own
         self.workers = workers
@@ -167,6 +173,10 @@ class TTRBot(commands.Bot):
     async def on_raw_thread_update(self, payload):
         # raw: discord.py drops archived threads from its cache (and their update events)
         await self.outbox.permissions_changed(payload.guild_id)
+
+    async def on_member_ban(self, guild, user):
+        """A player banned from the server leaves its games at once (membership.py)."""
+        await self.membership.left(guild.id, user.id)
 
     async def on_guild_remove(self, guild):
         """Removed from the server (not an outage: discord.py reports that as unavailable):

@@ -50,13 +50,14 @@ def board_changed(events):
 
 
 def standing_line(game, seat, name, loc, *, marker="", palette=STANDARD):
-    """One short line: '▶ 🟦 **Bea** 8 pts · 🚃38 🃏7 🎫2 🚉3' (the mark in the picture's colour;
-    its name is in the map's alt text)."""
+    """One short line: '▶ 🟦 **Bea** 8 points · 🚃38 🃏7 🎫2 🚉3' (the mark in the picture's
+    colour; its name is in the map's alt text and the Details)."""
     stations = (t("bot.standings.stations", loc, count=game.stations_left[seat])
                 if game.board.rules.stations else "")
     return t("bot.standings.short", loc, marker=marker, mark=mark(seat, palette), name=name,
-             points=game.route_points[seat], trains=game.trains[seat],
-             cards=sum(game.hands[seat]), tickets=len(game.tickets[seat]), stations=stations)
+             points=t("bot.unit.points", loc, count=game.route_points[seat]),
+             trains=game.trains[seat], cards=sum(game.hands[seat]),
+             tickets=len(game.tickets[seat]), stations=stations)
 
 
 def standings_lines(game, names, loc, palette=STANDARD):
@@ -134,7 +135,8 @@ def cut(text, limit=ALT_LIMIT):
 def _alt_standings(game, names, loc, palette):
     return sep(loc).join(
         t("bot.alt.standing", loc, name=name, color=mark_name(seat, loc, palette),
-          points=game.route_points[seat], trains=game.trains[seat])
+          points=t("bot.unit.points", loc, count=game.route_points[seat]),
+          trains=t("bot.unit.trains", loc, count=game.trains[seat]))
         for seat, name in enumerate(names))
 
 
@@ -175,7 +177,7 @@ def _result(game, names, loc):
         return (t("bot.end.longest_bonus", loc, count=pl["longest_path"], points=got) if got
                 else t("bot.end.longest", loc, count=pl["longest_path"]))
     scores = sep(loc).join(
-        t("bot.alt.score", loc, name=names[p], total=players[p]["total"])
+        t("bot.alt.score", loc, name=names[p], count=players[p]["total"])
         + (f" ({longest(players[p])})" if game.rules.longest_path_bonus else "")
         for p in order)
     return {"names": sep(loc).join(names[w] for w in winners), "scores": scores}

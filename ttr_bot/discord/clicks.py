@@ -25,11 +25,15 @@ def on_click(kind):
 
 async def dispatch(kind, interaction, item):
     """Run the handler of `kind` for a click on `item` (a component rebuilt from its custom
-    id: its fields are attributes)."""
+    id: its fields are attributes), once the clicking player is known to be still a member of
+    the game's server when the click comes from a DM (membership.py)."""
     try:
         handler = HANDLERS[kind]
     except KeyError:
         raise LookupError(f"no handler registered for clicks of {kind!r}") from None
+    membership = getattr(interaction.client, "membership", None)
+    if membership is not None:
+        await membership.check_click(interaction, item)
     await handler(interaction, item)
 
 

@@ -252,7 +252,7 @@ class Delivery(HandMessages):
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
         deadline = hosted.settings.deadline
         if deadline:
-            lines.append(t("bot.start.deadline", loc, hours=deadline))
+            lines.append(t("bot.start.deadline", loc, count=deadline))
         lines.append(t("bot.start.choose", loc))
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
@@ -294,7 +294,7 @@ class Delivery(HandMessages):
         events, moves, told = [], [], None
         p = row.message
         if p.caught_up:     # the one post after a long refusal (refusals.py)
-            moves.append(t("bot.outbox.caught_up", loc, moves=p.caught_up))
+            moves.append(t("bot.outbox.caught_up", loc, count=p.caught_up))
         pending = []        # events told together: a turn's two draws make one line
         for r in (*parts, row):
             part = r.message
@@ -499,17 +499,9 @@ class Delivery(HandMessages):
     # ----- reminders and votes ---------------------------------------------------------------------------
     async def is_member(self, guild_id, user_id):
         """False only when Discord says the user is not in the server (10007 Unknown Member);
-        without the privileged members intent this lookup is how the bot learns it."""
-        guild = self.bot.get_guild(guild_id) if guild_id else None
-        if guild is None:
-            return True
-        try:
-            await guild.fetch_member(user_id)
-        except discord.NotFound as exc:
-            return exc.code != 10007
-        except discord.HTTPException:
-            return True
-        return True
+        without the privileged members intent this lookup is how the bot learns it
+        (membership.py; a confirmed membership is believed for a minute)."""
+        return await self.bot.membership.is_member(guild_id, user_id)
 
     async def _post_reminder(self, row, **_):
         hosted = await self.service.load(row.game_id)
@@ -609,8 +601,8 @@ def settings_line(settings, loc, hosted=None):
     away, the colour-blind palette when the game's public pictures use it, the language
     of its posts when the game has one of its own, and whether /ttr hint is allowed (then the
     game is not rated)."""
-    deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
-                else t("bot.settings.no_deadline", loc, hours=settings.remind))
+    deadline = (t("bot.settings.deadline", loc, count=settings.deadline) if settings.deadline
+                else t("bot.settings.no_deadline", loc, count=settings.remind))
     line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
     if hosted is not None and game_palette(hosted) != "standard":
         line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)

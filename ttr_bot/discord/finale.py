@@ -130,7 +130,7 @@ def rating_lines(rating, loc):
         after = display_rating(d.after)
         if d.before is None or provisional(d.games):
             lines.append(t("bot.end.rating_new", loc, name=d.name, after=after,
-                           count=d.games, need=MIN_GAMES))
+                           played=d.games, count=MIN_GAMES))
         else:
             change = after - display_rating(d.before)
             lines.append(t("bot.end.rating", loc, name=d.name, after=after,

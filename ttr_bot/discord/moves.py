@@ -196,7 +196,7 @@ async def _decline_for(interaction, loc, hosted, seat):
         if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
             raise
         return [t("service.stale", loc)]
-    return [t("bot.tunnel.auto_declined", loc, route=label, extra=tunnel.extra,
+    return [t("bot.tunnel.auto_declined", loc, route=label, count=tunnel.extra,
               revealed=card_list_text(tunnel.revealed, loc))]
 
 
@@ -227,7 +227,7 @@ def panel_for(hosted, seat, loc):
         tunnel = v.tunnel
         options = payments.tunnel_options(v.hand, tunnel.extra, tunnel.color)
         lines = [t("bot.panel.tunnel", loc, route=game.board.route_label(tunnel.route),
-                   extra=tunnel.extra, revealed=card_list_text(tunnel.revealed, loc))]
+                   count=tunnel.extra, revealed=card_list_text(tunnel.revealed, loc))]
         if not options:
             lines.append(t("bot.tunnel.cannot_pay", loc))
         return lines, components.tunnel_view(gid, seq, options, loc)
@@ -336,7 +336,7 @@ async def tunnel(interaction, loc, game_id, choice):
     if not options:
         raise UserFacing("bot.tunnel.cannot_pay")
     seq = (await _started(interaction.client, game_id)).seq
-    await answer(interaction, t("bot.tunnel.choose", loc, extra=v.tunnel.extra),
+    await answer(interaction, t("bot.tunnel.choose", loc, count=v.tunnel.extra),
                  view=components.tunnel_view(game_id, seq, options, loc))
 
 

@@ -3,6 +3,13 @@ default, when the bot may: `may_open_thread`; `thread:False` keeps it in the cha
 one channel can host many games at once and its own feed stays readable: the channel gets one
 line linking the thread at the start and one at the end (the result, or that it was cancelled).
 
+A member gets only what their own permissions allow: the bot opens the thread only when the
+member could open one themselves in that channel (Create Public Threads and Send Messages in
+Threads, read from `interaction.permissions`, which Discord computes for the invoking member in
+that channel); otherwise the game opens in the channel and the host is told why
+(`thread_choice`). The channel's line about the thread is what Discord itself posts when a
+member opens a thread, so it needs nothing more.
+
 The bot needs the "Create Public Threads" permission in the channel (and "Send Messages in
 Threads" to post there). Without it Discord answers 403; the game then opens in the channel as
 it would without the option, and the host is told why. A thread inside a thread, or in a kind
@@ -24,6 +31,27 @@ def may_open_thread(interaction):
     perms = interaction.app_permissions
     return isinstance(interaction.channel, discord.TextChannel) and perms.create_public_threads \
         and perms.send_messages_in_threads and perms.send_messages
+
+
+def member_may_open_thread(interaction):
+    """Whether the member who asked could open a public thread in this channel and post in it."""
+    perms = interaction.permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
+
+
+def thread_choice(interaction, asked):
+    """(whether to open the lobby in a new thread, the catalog key of why not or None) for
+    `/ttr new thread:` `asked` (None: not said). A member who could not open a thread here
+    gets none, with the sentence why; not asked, a thread when the bot may, silently; asked,
+    `open_thread` says why there is none."""
+    if asked is False:
+        return False, None
+    if isinstance(interaction.channel, discord.TextChannel) and \
+            not member_may_open_thread(interaction):
+        return False, "bot.thread.member_cannot"
+    if asked is None:
+        return may_open_thread(interaction), None
+    return True, None
 
 
 async def open_thread(interaction, name):

@@ -12,12 +12,16 @@ but may still use `{count}`. Each catalog has exactly its language's categories 
 Persian: one/other; Thai and Japanese: other only); tests/test_i18n.py checks it.
 
 The rules come from Babel (`babel.Locale(locale).plural_form`), chosen over the alternatives
-because it is the CLDR data itself, maintained with every CLDR release (Pallets-era project,
-pure Python, no dependency on 3.11): gettext's `ngettext` would need .po/.mo catalogs and a
+because it is the CLDR data itself, released with every CLDR release (the python-babel project;
+pure Python, no dependency of its own): gettext's `ngettext` would need .po/.mo catalogs and a
 hand-copied `Plural-Forms` formula per language (the rule written by us again), and Project
 Fluent's Python runtime is a second message format on top of ours that itself depends on Babel
 for the same rules. Babel is only asked for the rule, once per language (`plural_rule`, cached);
-picking a form is one call of Babel's compiled rule and one dict look-up.
+picking a form is a cached look-up of the number's category (`plural_category`) and of the form.
+
+**One word per concept.** `glossary.json` beside the catalogs names, for each game concept
+(ticket, train car, route, claim, turn, points…), the term each language uses and the synonyms
+it must not; tests/test_i18n.py holds every catalog to it.
 """
 import json
 from collections.abc import Callable
@@ -54,6 +58,13 @@ def plural_rule(locale: str) -> Callable[[int | float], str]:
     return Locale.parse(locale).plural_form
 
 
+@lru_cache(maxsize=4096)
+def plural_category(locale: str, n: int | float) -> str:
+    """The CLDR category of `n` in `locale` ("one", "other"...), remembered: the counts a game
+    prints are few (cards, trains, points), so t() rarely asks Babel twice."""
+    return plural_rule(locale)(n)
+
+
 def plural_categories(locale: str) -> frozenset[str]:
     """The categories `locale`'s catalog must give a plural text ("other" always among them)."""
     return frozenset(Locale.parse(locale).plural_form.tags) | {"other"}
@@ -79,7 +90,7 @@ def t(key, locale=DEFAULT, count=None, **params):
     if type(text) is dict:
         if count is None:
             raise TypeError(f"message {key!r} has plural forms: give it count=")
-        text = text.get(plural_rule(loc)(count)) or text["other"]
+        text = text.get(plural_category(loc, count)) or text["other"]
     return text.format(**params) if params else text
 
 

@@ -17,7 +17,16 @@ from .host import GameService
 from .hosted import ACTIVE, CANCELLED, FINISHED, LOBBY, HostedGame, SeatInfo
 from .levels import LEAVE_LEVEL, LEVELS, configured_agents
 from .listing import GameListing
-from .lobby import GAME_LANGUAGE, GAME_PALETTE, PALETTES, REMATCH_OF, Rematch, check_table
+from .lobby import (
+    GAME_LANGUAGE,
+    GAME_PALETTE,
+    MEMBER_LOBBIES,
+    PALETTES,
+    REMATCH_OF,
+    SERVER_LOBBIES,
+    Rematch,
+    check_table,
+)
 from .messages import (
     ClosingPost,
     DestinationBlock,
@@ -78,6 +87,7 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
            "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
+           "MEMBER_LOBBIES", "SERVER_LOBBIES",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",

@@ -6,6 +6,12 @@ the game under its lock and checks it is still in the lobby, so two players raci
 seat cannot both get it, and a join racing with the start is told the game has started. Only
 the host (and a member with Manage Server, `is_admin`) adds computer players and removes seats:
 a table is the host's to set, as on Board Game Arena.
+
+One member cannot fill a server with lobbies: a member hosts at most MEMBER_LOBBIES lobbies
+(games not started yet) per server and a server has at most SERVER_LOBBIES; the refusal names
+the limit and how to cancel one (`/ttr cancel` in its channel, linked). The count and the new
+lobby are one step under the server's lock, so a burst of `/ttr new` cannot slip past it (a
+server's commands all reach the one process serving its shard).
 """
 from __future__ import annotations
 
@@ -13,6 +19,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..bounded import KeyedLocks
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.snapshot import to_dict
@@ -68,6 +75,9 @@ def game_options(options):
 
 REMATCH_OF = "rematch_of"     # the option a rematch's lobby carries: the game it replays
 
+MEMBER_LOBBIES = 2     # lobbies one member may host at once in a server (rematches included)
+SERVER_LOBBIES = 25    # lobbies a server may have open at once (a thread each, by default)
+
 
 def check_table(map_id, variant="base"):
     """ServiceError unless the map and its variant exist (what /ttr new checks first)."""
@@ -87,6 +97,8 @@ class Rematch:
 class Lobby:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self._guild_locks = KeyedLocks()       # one lobby count at a time per server
+        self.member_lobbies, self.server_lobbies = MEMBER_LOBBIES, SERVER_LOBBIES
         core.scheduler.on(LOBBY_WARN, self._on_lobby_warn)
         core.scheduler.on(LOBBY_EXPIRE, self._on_lobby_expire)
 
@@ -98,6 +110,30 @@ class Lobby:
         `thread`, the rematch's `rematch_of`, ...), kept with the game."""
         check_table(map_id, variant)
         settings = game_options(options)
+        if guild_id is None:
+            return await self._create(guild_id, channel_id, user_id, name, map_id, variant,
+                                      settings)
+        async with self._guild_locks[guild_id]:
+            await self.lobby_room(guild_id, user_id)
+            return await self._create(guild_id, channel_id, user_id, name, map_id, variant,
+                                      settings)
+
+    async def lobby_room(self, guild_id: int | None, user_id: int) -> None:
+        """ServiceError unless the member may open one more lobby in the server: they host
+        fewer than MEMBER_LOBBIES (the refusal links theirs) and the server has fewer than
+        SERVER_LOBBIES. The adapter asks before it opens a thread for the lobby."""
+        if guild_id is None:
+            return
+        lobbies = await self.core.store.lobbies_in_guild(guild_id)
+        mine = [g for g in lobbies if g.host_id == user_id]
+        if len(mine) >= self.member_lobbies:
+            raise ServiceError("service.lobby_cap_member", limit=self.member_lobbies,
+                               lobbies=", ".join(f"<#{g.channel_id}>" for g in mine))
+        if len(lobbies) >= self.server_lobbies:
+            raise ServiceError("service.lobby_cap_server", limit=self.server_lobbies)
+
+    async def _create(self, guild_id: int | None, channel_id: int, user_id: int, name: str,
+                      map_id: str, variant: str, settings: dict) -> HostedGame:
         seed = self.core.seeds.randrange(2 ** 62)
         now = self.core.clock()
         # a lobby nobody starts is warned, then closed: its timers go in with it

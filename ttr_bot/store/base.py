@@ -102,6 +102,11 @@ class Store(ABC):
         """The channel's game in the lobby or in play, if any."""
 
     @abstractmethod
+    async def lobbies_in_guild(self, guild_id: int) -> list[Game]:
+        """The server's games still in the lobby (not started yet), oldest first: what the
+        lobby caps count (a member's, the server's)."""
+
+    @abstractmethod
     async def list_active_game_ids(
         self, *, include_lobbies: bool = False, shards: Shards | None = None,
     ) -> list[int]:

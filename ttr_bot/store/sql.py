@@ -186,6 +186,13 @@ class SqlStore(Store):
         )
         return game_record(row) if row else None
 
+    async def lobbies_in_guild(self, guild_id: int) -> list[Game]:
+        rows = await self._auto.fetch(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'lobby' AND guild_id = $1 "
+            "ORDER BY id", guild_id,
+        )
+        return [game_record(row) for row in rows]
+
     async def list_active_game_ids(
         self, *, include_lobbies: bool = False, shards: Shards | None = None,
     ) -> list[int]:

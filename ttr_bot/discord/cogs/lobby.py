@@ -9,6 +9,7 @@ import logging
 import discord
 from discord import app_commands
 
+from ...bounded import KeyedLocks
 from ...i18n import LOCALES, normalize, t
 from ...service import (
     AWAY_MODES,
@@ -33,7 +34,7 @@ from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
 from ..moves import begin
-from ..threads import may_open_thread, open_thread
+from ..threads import open_thread, thread_choice
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .seats import as_host, ask_leave
@@ -42,6 +43,7 @@ log = logging.getLogger(__name__)
 
 MAPS = tuple(m for m, _ in playable_maps())
 VARIANTS = tuple(dict.fromkeys(v for _, vs in playable_maps() for v in vs))   # in file order
+_opening = KeyedLocks()     # per server: one /ttr new at a time between its caps and its lobby
 
 
 def player_name(user):
@@ -87,20 +89,24 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=None, la
     bot = interaction.client
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
-    channel_id, options, note = interaction.channel_id, dict(options or {}), None
+    channel_id, options = interaction.channel_id, dict(options or {})
     public = options[GAME_LANGUAGE] = await game_language(interaction, language)
-    if thread is None:      # not asked: a thread when the bot may open one, silently
-        thread = may_open_thread(interaction)
-    if thread:
-        made, note = await open_thread(interaction, t(
-            "bot.thread.name", public, map=map_name(map_id, public),
-            host=player_name(interaction.user)))
-        if made is not None:
-            channel_id, options["thread"] = made.id, True
-            options["parent"] = interaction.channel_id
-    hosted = await bot.service.open_lobby(
-        guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
-        name=player_name(interaction.user), map_id=map_id, variant=variant, options=options)
+    thread, note = thread_choice(interaction, thread)
+    # the lobby caps are counted, the thread made and the lobby stored as one step per server,
+    # so a burst of /ttr new makes no thread for a lobby the caps then refuse
+    async with _opening[interaction.guild_id]:
+        await bot.service.lobby_room(interaction.guild_id, interaction.user.id)
+        if thread:
+            made, note = await open_thread(interaction, t(
+                "bot.thread.name", public, map=map_name(map_id, public),
+                host=player_name(interaction.user)))
+            if made is not None:
+                channel_id, options["thread"] = made.id, True
+                options["parent"] = interaction.channel_id
+        hosted = await bot.service.open_lobby(
+            guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
+            name=player_name(interaction.user), map_id=map_id, variant=variant,
+            options=options)
     await post_lobby(interaction, hosted)
     if options.get("parent"):       # the channel's one line about it: where it is
         await post_in_parent(bot, options["parent"], t(
