@@ -2,23 +2,31 @@
 and why): "Destination tickets" asks first, Cancel plays nothing, the question still works
 after a restart, a player who turned it off draws at once; a claim tapped in the menu asks
 first (one tap plays it), the same claim typed as /ttr claim with its route plays at once."""
+import random
+
 import pytest
 import pytest_asyncio
 
+import ttr_bot.service.core as core
 from tests.discord.e2e_driver import find_cid
 from tests.discord.test_e2e_buttons import seated
 from tests.fakediscord import FakeDiscord
 from ttr_bot.discord import ids
 from ttr_bot.discord.format import cards_text, route_choice_label
 from ttr_bot.discord.payment_choices import route_options
+from ttr_bot.engine import payment
 from ttr_bot.engine.actions import ClaimRoute
+from ttr_bot.engine.cards import CARD_NAMES, LOCO
 from ttr_bot.i18n import t
 
 pytestmark = pytest.mark.asyncio
+DEAL = 3
 
 
 @pytest_asyncio.fixture
-async def fake():
+async def fake(monkeypatch):
+    deal = random.Random(DEAL)          # the same cards every run
+    monkeypatch.setattr(core.random, "SystemRandom", lambda: deal)
     async with FakeDiscord() as f:
         yield f
 
@@ -73,14 +81,16 @@ async def test_a_tapped_claim_asks_first_and_a_typed_one_never(fake, tmp_path):
     for user in await _users(table):        # every claim would ask, were it tapped
         if user.id in loaded.user_ids():
             await table.slash(user, "me confirm", claims=1)
-    # typed, with its route: played at once
+    # typed, with every option given: played at once
     seat, v = await table.bot.service.player_view(loaded.id, mover.id)
-    def one_way(r):
-        options = route_options(v.board.rules, r, v.hand)
-        return len(options) == 1 and v.explain(ClaimRoute(seat, r.index, options[0])) is None
-    typed = next(r for r in v.board.routes if one_way(r))
-    msg = await table.slash(mover, "claim", route=str(typed.index))
-    assert not find_cid(msg, "ttr:cancel:"), msg.content
+    typed, cards = next((r, o) for r in v.board.routes for o in
+                        route_options(v.board.rules, r, v.hand)[:1]
+                        if v.explain(ClaimRoute(seat, r.index, o)) is None)
+    used = payment.route_payment(v.board.rules, typed, cards)
+    msg = await table.slash(mover, "claim", route=str(typed.index),
+                            color="locomotive" if used < 0 else CARD_NAMES[used],
+                            locomotives=cards[LOCO])
+    assert not find_cid(msg, "ttr:cancel:") and not find_cid(msg, "ttr:pay:"), msg.content
     await table.settle()
     assert (await table.game()).game.owner[typed.index] == seat
     # tapped in the menu: asked first, one tap plays it
