@@ -65,8 +65,7 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     mover = loaded.seats[loaded.game.current].user_id
     assert t("bot.turn.ping", "fa", mention=f"<@{mover}>").rstrip(".") in turn.body()
     # the card's words too: a standings line for each player
-    points = t("bot.standings.short", "fa", marker="", mark="", name="", points="", trains="",
-               cards="", tickets="", stations="").split("·")[0].strip(" *\u2068\u2069")
+    points = t("bot.unit.points", "fa", count=5).replace("5", "").strip(" \u2068\u2069")
     for seat, name in enumerate(loaded.names()):
         assert any(mark(seat) in x and name in x and points in x
                    for x in turn.body().splitlines()), (points, turn.body())

@@ -18,8 +18,7 @@ game's channel):
   - the DMs that notify, per player: every DM POST without Discord's SUPPRESS_NOTIFICATIONS
     flag (a new hand message, a turn DM), and how many were a tunnel reveal's.
 
-"before" runs the same game on an older commit (`--before REF`, default the branch's merge
-base with main), unpacked with `git archive` into a temporary directory and run there as a
+"before" runs the same game on an older commit (`--before REF`, default main), unpacked with `git archive` into a temporary directory and run there as a
 subprocess with this very file; "after" is this checkout.
 
     python -m tools.bench cards [--map europe] [--humans 4] [--bots 0] [--seed 1]
@@ -192,8 +191,8 @@ def main(argv=None):
     if args.json:
         print(json.dumps(run_here(args)))
         return 0
-    base = subprocess.run(["git", "-C", str(REPO), "merge-base", "HEAD", "main"],
-                          capture_output=True, text=True).stdout.strip()[:7]
+    base = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "main"],
+                          capture_output=True, text=True).stdout.strip()
     befores = [] if args.no_before else (args.before or [base])
     print(f"one game of {args.map}: {args.humans} humans, {args.bots} computer players, "
           f"seed {args.seed}")

@@ -50,7 +50,7 @@ def board_changed(events):
 
 
 def standing_line(game, seat, name, loc, *, marker="", palette=STANDARD):
-    """One short line: '▶ 🟦 **Bea** 8 points · 🚃38 🃏7 🎫2 🚉3' (the mark in the picture's
+    """One short line: '▶ 🟦 **Bea** 8 points 🚃38 🃏7 🎫2 🚉3' (the mark in the picture's
     colour; its name is in the map's alt text and the Details)."""
     stations = (t("bot.standings.stations", loc, count=game.stations_left[seat])
                 if game.board.rules.stations else "")
