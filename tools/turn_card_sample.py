@@ -41,7 +41,7 @@ async def play(out):
             users = [fake.add_user(name, guild=table.guild) for name in ("Ann", "Bea")]
             players = {u.id: Player(table, u, seed=i + 1) for i, u in enumerate(users)}
             await open_game(table, users[0], users[1:], map_id="europe", bots=2)
-            card, since = None, t("bot.since.title", mention="").split(",")[0]
+            card, since = None, t("bot.since.short", mention="", moves="").split(",")[0]
             for _ in range(MAX_ACTIONS):
                 loaded = await table.wait_for_humans()
                 if loaded.game.over:
@@ -57,7 +57,16 @@ async def play(out):
                 raise SystemExit("no card with a close-up, the map and since lines came")
             names = {u.id: u.username for u in users}
             now = table.clock()
-            text = [_readable(x, names, now) for x in card.text_displays()]
+            text = []       # each text display, with the button beside it (a Section's)
+            for part in card.components[0].get("components", []):
+                if part.get("type") == 10:
+                    text.append(_readable(part["content"], names, now))
+                elif part.get("type") == 9:
+                    b = part.get("accessory", {})
+                    label = f"{b.get('emoji', {}).get('name', '')} {b.get('label', '')}".strip()
+                    text.append("\n".join(_readable(c["content"], names, now)
+                                          for c in part.get("components", []))
+                                + f"\n`[{label}]`")
             rows = [[(f"{b.get('emoji', {}).get('name', '')} {b.get('label', '')}".strip(),
                       b.get("style", 2))
                      for b in row.get("components", [])]
@@ -108,10 +117,13 @@ One card as the bot posted it, in a real Europe game between two people (Ann and
 computer players, played over the repository's fake Discord (`python -m tools.turn_card_sample`
 makes this page again; the game differs each time). A card is one Components V2 message
 (`ttr_bot/discord/turn_card.py`): a container in the colour of the player to move, with what
-happened since the last card (a line per move; the computers' turns fold into the card of the
-next person to move), the pictures when the board changed, the standings in words, what the
-others did since the pinged player's last turn, the ping and the deadline; under it, the turn's
-buttons (the previous card has lost its own).
+happened since the last card (a line per move, a turn's draws in one; the computers' turns fold
+into the card of the next person to move), the pictures when the board changed, the standings
+(one short line a player: points, 🚃 trains, 🃏 cards, 🎫 tickets, 🚉 stations; "Details" beside
+them answers every standing in words, privately), what the others did since the pinged player's
+last turn in one line, the ping with the deadline and "My hand" beside it; under it, the turn's
+moves in two rows (the previous card has lost its buttons). `python -m tools.bench cards`
+measures a whole game's cards on a 360-point phone.
 
 The card as a phone shows it (drawn from what Discord received: `tools/card_picture.py`):
 ![the whole card at 400 px](turn-card-400.png)

@@ -248,6 +248,9 @@ class Player:
             msg = await (self._click("tickets", panel, cid)
                          if use_buttons and panel is not None and cid in panel.custom_ids()
                          else self._slash("tickets", "tickets"))
+            go = find_cid(msg, f"ttr:tickets:{loaded.id}:{loaded.seq}:go")
+            if go:      # asked first (/ttr me confirm): one more tap
+                msg = await self._click("tickets", msg, go)
         elif isinstance(action, (TunnelPay, TunnelDecline)):
             msg = await self._tunnel(loaded, action)
         elif isinstance(action, BuildStation):

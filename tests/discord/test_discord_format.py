@@ -7,8 +7,11 @@ import pytest
 from tests.discord.adapter_kit import new_game
 from ttr_bot.discord import format as F
 from ttr_bot.engine.cards import CARD_NAMES
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
 from ttr_bot.i18n import t
+from ttr_bot.maps import load_board
 from ttr_bot.service.effects import split_events
 
 COLOURS = [t(f"bot.card.{c}") for c in CARD_NAMES]
@@ -91,6 +94,19 @@ def test_final_reveal_of_a_big_game_splits_into_messages_that_fit():
     for p in range(5):
         for tk in game.scores()[0][p]["tickets"]:
             assert tk["from"] in joined
+
+
+def test_the_longest_path_reads_as_cars_and_points_and_an_early_score_has_no_unearned_bonus():
+    game, _ = random_game_events("usa", n=3, seed=11)
+    players = game.scores()[0]
+    lines = F.reveal_lines(game.scores(), ["A", "B", "C"], "en")
+    best = next(p for p in players if p["bonuses"]["longest_path"])
+    assert f"longest path: {best['longest_path']} cars, +10" in "\n".join(lines)
+    assert not any("longest path +10" in line for line in lines)     # not twice
+    fresh = Game(load_board("europe"), 4, Dealer(3))
+    fresh.tickets = [list(o[:2]) for o in fresh.offers]
+    line = F.own_score_line(fresh, 0, "en")         # turn 1: no claim, no longest path yet
+    assert "bonuses 12" in line                     # the 3 stations kept, nothing more
 
 
 def test_status_shows_counts_not_contents():

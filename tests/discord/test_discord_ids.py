@@ -2,6 +2,7 @@
 largest numbers, and the components built from them match their DynamicItem templates."""
 import re
 
+import discord
 import pytest
 
 from tests.discord.adapter_kit import new_game
@@ -27,7 +28,10 @@ CASES = [
      {"game": BIG_GAME, "seq": BIG_SEQ, "what": "r", "target": 9999, "cards": CARDS}),
     ("pay", (2, 5, "s12", ids.encode_cards((1,) + (0,) * 8)),
      {"game": 2, "seq": 5, "what": "s", "target": 12, "cards": (1,) + (0,) * 8}),
-    ("tickets", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ}),
+    ("tickets", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ, "op": None}),
+    ("tickets", (BIG_GAME, BIG_SEQ, "go"), {"game": BIG_GAME, "seq": BIG_SEQ, "op": "go"}),
+    ("cancel", (BIG_GAME,), {"game": BIG_GAME}),
+    ("details", (BIG_GAME,), {"game": BIG_GAME}),
     ("keep", (BIG_GAME, BIG_SEQ), {"game": BIG_GAME, "seq": BIG_SEQ}),
     ("tunnel", (BIG_GAME, BIG_SEQ, "pay", ids.encode_cards(CARDS)),
      {"game": BIG_GAME, "seq": BIG_SEQ, "op": "pay", "cards": CARDS}),
@@ -97,7 +101,12 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.history_view(BIG_GAME, 2, 999_999, BIG_GAME, [BIG_GAME - i for i in range(10)], "en"),
         C.vote_view(BIG_GAME, 10 ** 12 - 1, "en"),
         C.board_view([(BIG_GAME - i, "Join " * 30) for i in range(7)]),
+        C.confirm_tickets_view(BIG_GAME, BIG_SEQ, "en"),
+        C.confirm_pay_view(BIG_GAME, BIG_SEQ, "r", 9999, CARDS, "en"),
     ]
+    details = discord.ui.View(timeout=None)        # the turn card's, beside its standings
+    details.add_item(C.DetailsButton(BIG_GAME, "en"))
+    views.append(details)
     seen = set()
     for view in views:
         for item in _items(view):

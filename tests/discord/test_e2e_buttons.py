@@ -184,6 +184,7 @@ async def test_a_tunnel_that_cannot_be_paid_is_declined_for_the_player(fake, tmp
                   and loaded.game.owner[r.index] < 0)
     colour = CARD_NAMES[tunnel.color]
     rig(loaded.game, seat, cards(**{colour: 2}), top=[tunnel.color] * 3)
+    requests = len(fake.requests)
     msg = await table.slash(mover, "claim", route=str(tunnel.index))
     assert t("bot.tunnel.auto_declined", route=board.route_label(tunnel), count=3,
              revealed=card_list_text([tunnel.color] * 3, "en")) in msg.content, msg.content
@@ -193,6 +194,10 @@ async def test_a_tunnel_that_cannot_be_paid_is_declined_for_the_player(fake, tmp
     assert after.game.step == "idle" and after.game.current != seat
     assert after.game.owner[tunnel.index] < 0
     assert after.game.hands[seat][tunnel.color] == 2   # the laid cards came back
+    # the reveal edits the mover's hand DM: no new DM, which would notify them
+    dm = f"/api/v10/channels/{fake.state.dm_channel_for(mover.id).id}/messages"
+    assert not [r for r in fake.requests[requests:] if r.method == "POST" and r.path == dm]
+    assert [r for r in fake.requests[requests:] if r.method == "PATCH" and r.path.startswith(dm)]
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -221,7 +226,9 @@ async def test_two_from_the_deck_is_one_click_one_answer_and_one_card(fake, tmp_
     assert after.game.hands[seat][blue] == hand[blue] + 1
     new = table.public_messages()[posts:]
     assert len(new) == 1 and new[0].v2
-    assert new[0].body().splitlines().count(t("bot.ev.draw_deck", name=mover.username)) == 2
+    # the turn's two draws in one line
+    assert new[0].body().splitlines().count(
+        t("bot.ev.draw_deck_n", name=mover.username, count=2)) == 1
     channel = f"/api/v10/channels/{table.channel.id}/"
     kinds = sorted(r.method + (" interaction" if "/interactions/" in r.path else
                                " channel" if r.path.startswith(channel) else " dm")

@@ -132,7 +132,8 @@ async def test_drawing_tickets_answers_with_the_offer_on_the_private_board(fake,
     mover = hosted.seats[hosted.game.current]
     user = alice if mover.user_id == alice.id else bob
     turn = next(m for m in reversed(table.public_messages()) if find_cid(m, "ttr:tickets:"))
-    answer = await table.click(user, turn, find_cid(turn, "ttr:tickets:"))
+    asked = await table.click(user, turn, find_cid(turn, "ttr:tickets:"))
+    answer = await table.click(user, asked, find_cid(asked, "ttr:tickets:"))   # "Draw tickets"
     now = await table.game()
     seat = now.seat_of(user.id)
     assert now.game.offers[seat]

@@ -9,6 +9,7 @@ from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import lobby_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import P
+from ttr_bot.discord.card_text import mark
 from ttr_bot.discord.format import map_title
 from ttr_bot.i18n import t
 from ttr_bot.render import render_map
@@ -62,8 +63,12 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     turn = table.public_messages()[-1]
     loaded = await table.game()
     mover = loaded.seats[loaded.game.current].user_id
-    assert t("bot.turn.ping", "fa", mention=f"<@{mover}>") in turn.body()
-    assert t("bot.standings.title", "fa") in turn.body()         # the card's words too
+    assert t("bot.turn.ping", "fa", mention=f"<@{mover}>").rstrip(".") in turn.body()
+    # the card's words too: a standings line for each player
+    points = t("bot.unit.points", "fa", count=5).replace("5", "").strip(" \u2068\u2069")
+    for seat, name in enumerate(loaded.names()):
+        assert any(mark(seat) in x and name in x and points in x
+                   for x in turn.body().splitlines()), (points, turn.body())
     assert find_cid(turn, "ttr:draw:")
     # a player's own answers stay in their own language (English here)
     mine = await table.slash(alice, "status")

@@ -181,7 +181,9 @@ async def test_three_humans_by_buttons_and_menus(fake, tmp_path):
         seat = loaded.game.current
         held = len(loaded.game.tickets[seat])
         player = by_id[loaded.seats[seat].user_id]
-        menu = await player._click("tickets", panel, f"ttr:tickets:{loaded.id}:{loaded.seq}")
+        asked = await player._click("tickets", panel, f"ttr:tickets:{loaded.id}:{loaded.seq}")
+        menu = await player._click("tickets", asked,        # asked first (/ttr me confirm)
+                                   f"ttr:tickets:{loaded.id}:{loaded.seq}:go")
         sel = find_cid(menu, "ttr:keep:")
         assert sel and menu.ephemeral
         first = menu.component(sel)["options"][0]["value"]

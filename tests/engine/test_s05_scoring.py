@@ -204,3 +204,24 @@ def test_still_tied_players_all_win():
     players, winners = g.scores()
     assert [p["total"] for p in players] == [17, 17]
     assert winners == [0, 1]
+
+
+# ----- mid-game: what a claim completed, the bonuses earned so far ------------------------------
+def test_the_claim_that_completes_a_ticket_is_named_by_the_engine():
+    g = game_with(routes={0: DENVER_ELPASO}, tickets={0: [("Denver", "El Paso")]})
+    last, first = (route(g, *DENVER_ELPASO[1]), route(g, *DENVER_ELPASO[0]))
+    tid = g.tickets[0][0]
+    assert g.tickets_completed_by(0, last) == [(tid, 4)]
+    assert g.tickets_completed_by(0, first) == [(tid, 4)]      # either end closes it
+    g2 = game_with(routes={0: DENVER_ELPASO[:1]}, tickets={0: [("Denver", "El Paso")]})
+    assert g2.tickets_completed_by(0, first) == []             # not complete yet
+
+
+def test_a_mid_game_score_has_no_bonus_nobody_earned():
+    g = game_with(tickets={0: [("Denver", "El Paso")]})
+    assert player(g, 0)["bonuses"]["longest_path"] == 10       # the end: a tie at 0 (§11.8)
+    early = g.scores(earned_only=True)[0][0]
+    assert early["bonuses"]["longest_path"] == 0 and early["total"] == -4
+    g = game_with(routes={0: DENVER_ELPASO[:1]})
+    assert g.scores(earned_only=True)[0][0]["bonuses"]["longest_path"] == 10
+    assert g.scores(earned_only=True)[0][1]["bonuses"]["longest_path"] == 0

@@ -1,12 +1,12 @@
-"""python -m tools.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
-processes|names|finale|board]: print performance figures.
+"""python -m tools.bench [engine|service|render|discord|channel|cards|film|stats|timers|outbox|
+workers|processes|names|finale|board]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
 import importlib
 import sys
 
-PARTS = ("engine", "service", "render", "discord", "channel", "film", "stats", "timers",
+PARTS = ("engine", "service", "render", "discord", "channel", "cards", "film", "stats", "timers",
          "outbox", "workers", "processes", "names", "finale", "board")
 
 

@@ -348,6 +348,8 @@ class BenchGame:
             cid = f"ttr:tickets:{gid}:{seq}"
             if buttons and panel is not None and cid in panel.custom_ids():
                 msg = await b.click(user, panel, cid, "tickets")
+                if f"{cid}:go" in msg.custom_ids():     # asked first (/ttr me confirm)
+                    msg = await b.click(user, msg, f"{cid}:go", "tickets")
             else:
                 msg = await b.slash(self, user, "tickets")
         elif isinstance(action, (TunnelPay, TunnelDecline)):

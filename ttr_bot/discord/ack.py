@@ -51,3 +51,17 @@ async def send(interaction, content, **kwargs):
             await interaction.followup.send(content, **kwargs)
         else:
             await interaction.response.send_message(content, **kwargs)
+
+
+async def update(interaction, content):
+    """Replace the message the clicked component is on with `content` and no components (a
+    confirmation cancelled); a follow-up if the interaction was deferred meanwhile."""
+    pending = interaction.extras.get(_PENDING)
+    lock = pending[0] if pending else contextlib.nullcontext()
+    async with lock:
+        if pending:
+            pending[1].cancel()
+        if interaction.response.is_done():
+            await interaction.followup.send(content, ephemeral=True)
+        else:
+            await interaction.response.edit_message(content=content, view=None)

@@ -9,45 +9,63 @@ text-only clients, cut to Discord's 1,024 characters.
 import re
 
 from ..i18n import t
-from .format import event_lines, map_title, sep
+from ..render.palette import COLOURBLIND, STANDARD
+from .format import event_lines, map_title, sep, status_lines
 
 ALT_LIMIT = 1024        # Discord: an attachment's (and a media gallery item's) description
-MARKS = ("🔴", "🟦", "🟩", "🔶", "⬛")   # the colour and shape of each seat's mark in the picture
+# Each palette's seats (render/palette.py SCHEMES, same order) as an emoji of the colour the
+# picture draws their cars in, and the catalog key naming that colour and the shape of the mark
+# (`bot.seat_mark.<palette>.<seat>`). A screen reader reads the emoji by its Unicode name
+# ("large brown square"), so the emoji must be the seat's colour too: a test compares each with
+# the palette's RGB.
+MARKS = {
+    STANDARD: ("🔴", "🟦", "🟩", "🟨", "⬛"),    # red, blue, light green, yellow, near-black
+    COLOURBLIND: ("🔵", "🟫", "🟦", "🔶", "⬛"),  # sky blue, brown, dark blue, amber, near-black
+}
 # what changes the board: a new picture is owed only after one of these
 BOARD_EVENTS = ("claim_route", "build_station", "final_round", "game_over")
 # what the since-your-last-turn lines tell (card draws are left out: a few lines, not a log)
 SINCE_EVENTS = ("claim_route", "draw_tickets", "build_station", "final_round")
 
 
-def mark(seat):
-    return MARKS[seat % len(MARKS)]
+def _palette(palette):
+    return palette if palette in MARKS else STANDARD
 
 
-def mark_name(seat, loc):
-    """'red ring': the colour and shape of the seat's mark, in words."""
-    return t(f"bot.seat_mark.{seat % len(MARKS)}", loc)
+def mark(seat, palette=STANDARD):
+    """The seat's emoji: the colour its cars are drawn in, in `palette`."""
+    marks = MARKS[_palette(palette)]
+    return marks[seat % len(marks)]
+
+
+def mark_name(seat, loc, palette=STANDARD):
+    """'red ring' ('brown square' in the colour-blind palette): the colour and shape of the
+    seat's mark in the picture drawn in `palette`, in words."""
+    palette = _palette(palette)
+    return t(f"bot.seat_mark.{palette}.{seat % len(MARKS[palette])}", loc)
 
 
 def board_changed(events):
     return any(e.get("type") in BOARD_EVENTS for e in events)
 
 
-def standing_line(game, seat, name, loc, *, marker=""):
-    stations = (t("bot.status.stations", loc, count=game.stations_left[seat])
+def standing_line(game, seat, name, loc, *, marker="", palette=STANDARD):
+    """One short line: '▶ 🟦 **Bea** 8 points 🚃38 🃏7 🎫2 🚉3' (the mark in the picture's
+    colour; its name is in the map's alt text and the Details)."""
+    stations = (t("bot.standings.stations", loc, count=game.stations_left[seat])
                 if game.board.rules.stations else "")
-    return t("bot.standings.line", loc, marker=marker, mark=mark(seat), name=name,
-             color=mark_name(seat, loc), points=t("bot.unit.points", loc, count=game.route_points[seat]),
-             trains=t("bot.unit.trains", loc, count=game.trains[seat]),
-             cards=t("bot.unit.cards", loc, count=sum(game.hands[seat])),
-             tickets=t("bot.unit.tickets", loc, count=len(game.tickets[seat])), stations=stations)
+    return t("bot.standings.short", loc, marker=marker, mark=mark(seat, palette), name=name,
+             points=t("bot.unit.points", loc, count=game.route_points[seat]),
+             trains=game.trains[seat], cards=sum(game.hands[seat]),
+             tickets=len(game.tickets[seat]), stations=stations)
 
 
-def standings_lines(game, names, loc):
-    """A title and one line per player, in seat order, the player to move marked."""
-    lines = [t("bot.standings.title", loc)]
+def standings_lines(game, names, loc, palette=STANDARD):
+    """One short line per player, in seat order, the player to move marked."""
+    lines = []
     for seat, name in enumerate(names):
         marker = "▶ " if game.phase == "play" and seat == game.current else ""
-        lines.append(standing_line(game, seat, name, loc, marker=marker))
+        lines.append(standing_line(game, seat, name, loc, marker=marker, palette=palette))
     if game.final_turns_left is not None and game.phase != "over":
         lines.append(t("bot.status.final", loc, count=game.final_turns_left))
     return lines
@@ -68,6 +86,38 @@ def since_lines(since, board, names, loc, mention, trains=None):
     return [title] + [f"• {line}" for line in lines]
 
 
+def since_item(e, board, names, loc):
+    name = names[e["seat"]] if "seat" in e else ""
+    if e["type"] == "claim_route":
+        return t("bot.since.claim", loc, name=name, route=board.route_label(e["route"]))
+    if e["type"] == "draw_tickets":
+        return t("bot.since.tickets", loc, name=name)
+    if e["type"] == "build_station":
+        return t("bot.since.station", loc, name=name, city=board.nodes[e["city"]].name)
+    return None
+
+
+def since_line(since, board, names, loc, mention, told=()):
+    """The card's one line of what the others did since the pinged player's last move:
+    'Since your last turn, @Bea: Ann → Berlin – Essen · Cy drew tickets' (the map rings the
+    claims; the final round has its own line). Events the card already `told` are left out;
+    [] when nothing else of note happened, or the player never moved yet."""
+    if since.since_seq is None:
+        return []
+    items = [since_item(e, board, names, loc) for e in since.events
+             if e.get("type") in SINCE_EVENTS and e not in told]
+    items = [x for x in items if x]
+    return [t("bot.since.short", loc, mention=mention, moves=" · ".join(items))] if items else []
+
+
+def details_lines(game, names, loc, palette=STANDARD):
+    """The card's "Details": /ttr status in words (every player's points, cards, tickets,
+    trains, stations; the face-up row and the piles) and each seat's mark named."""
+    marks = sep(loc).join(f"{mark(seat, palette)} {name} ({mark_name(seat, loc, palette)})"
+                          for seat, name in enumerate(names))
+    return status_lines(game, names, loc) + [marks]
+
+
 # ----- alt text -----------------------------------------------------------------------------------
 _MARKDOWN = re.compile(r"\*\*|__|~~|`")
 _MENTION = re.compile(r"<@!?\d+>|<#\d+>|<t:\d+(?::\w)?>")
@@ -82,19 +132,21 @@ def cut(text, limit=ALT_LIMIT):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _alt_standings(game, names, loc):
+def _alt_standings(game, names, loc, palette):
     return sep(loc).join(
-        t("bot.alt.standing", loc, name=name, color=mark_name(seat, loc),
+        t("bot.alt.standing", loc, name=name, color=mark_name(seat, loc, palette),
           points=t("bot.unit.points", loc, count=game.route_points[seat]),
           trains=t("bot.unit.trains", loc, count=game.trains[seat]))
         for seat, name in enumerate(names))
 
 
-def board_alt(game, names, loc, moves=()):
-    """The public board in words: the map, the last move(s) (lines of the card), the standings.
-    The standings come before the moves when they would not fit: they are the board's news."""
+def board_alt(game, names, loc, moves=(), palette=STANDARD):
+    """The public board in words: the map, the last move(s) (lines of the card), the standings
+    with each seat's mark named in the colour `palette` draws it. The standings come before
+    the moves when they would not fit: they are the board's news."""
     head = t("bot.alt.board", loc, map=plain(map_title(game.board, loc)), turn=game.turn + 1)
-    standings = t("bot.alt.standings", loc, standings=_alt_standings(game, names, loc))
+    standings = t("bot.alt.standings", loc,
+                  standings=_alt_standings(game, names, loc, palette))
     room = ALT_LIMIT - len(head) - len(standings) - 2
     told = []
     for line in (plain(m) for m in moves):
@@ -120,8 +172,14 @@ def _result(game, names, loc):
     """{names: the winners, scores: every player's total, best first}, in words."""
     players, winners = game.scores()
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
-    scores = sep(loc).join(t("bot.alt.score", loc, name=names[p], count=players[p]["total"])
-                           for p in order)
+    def longest(pl):        # the longest path as its length and its points
+        got = pl["bonuses"].get("longest_path")
+        return (t("bot.end.longest_bonus", loc, count=pl["longest_path"], points=got) if got
+                else t("bot.end.longest", loc, count=pl["longest_path"]))
+    scores = sep(loc).join(
+        t("bot.alt.score", loc, name=names[p], count=players[p]["total"])
+        + (f" ({longest(players[p])})" if game.rules.longest_path_bonus else "")
+        for p in order)
     return {"names": sep(loc).join(names[w] for w in winners), "scores": scores}
 
 

@@ -125,7 +125,7 @@ class ClaimButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
     def __init__(self, game_id, seq, loc="en", item=None):
         self.game_id, self.seq = game_id, seq
         super().__init__(item or discord.ui.Button(
-            label=t("bot.btn.claim", loc), emoji="🛤️", style=discord.ButtonStyle.success, row=2,
+            label=t("bot.btn.claim", loc), emoji="🛤️", style=discord.ButtonStyle.success, row=1,
             custom_id=ids.make("claim", game_id, seq)))
 
 
@@ -161,7 +161,7 @@ class StationButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
         self.game_id, self.seq = game_id, seq
         super().__init__(item or discord.ui.Button(
             label=t("bot.btn.station", loc), emoji="🚉", style=discord.ButtonStyle.secondary,
-            row=2, custom_id=ids.make("station", game_id, seq)))
+            row=1, custom_id=ids.make("station", game_id, seq)))
 
 
 class StationCitySelect(CitySelect, template=ids.TEMPLATES["stcity"]):
@@ -175,22 +175,57 @@ class PayButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
     KIND = "pay"
     FIELDS = ("game", "seq", "what", "target", "cards")
 
-    def __init__(self, game_id, seq, what, target, cards, loc="en", item=None):
+    def __init__(self, game_id, seq, what, target, cards, loc="en", item=None, confirm=False):
         self.game_id, self.seq, self.what, self.target, self.cards = game_id, seq, what, target, cards
+        label = cards_text(cards, loc)
         super().__init__(item or discord.ui.Button(
-            label=clip(cards_text(cards, loc), 80), style=discord.ButtonStyle.secondary,
+            label=clip(t("bot.btn.pay_go", loc, cards=label) if confirm else label, 80),
+            style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.secondary,
             custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
 
 
 class TicketsButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                     template=ids.TEMPLATES["tickets"]):
+    """'Destination tickets' on the card; `op` "go": the confirmation's 'Draw tickets'."""
     KIND = "tickets"
+    FIELDS = ("game", "seq", "op")
 
-    def __init__(self, game_id, seq, loc="en", item=None):
-        self.game_id, self.seq = game_id, seq
+    def __init__(self, game_id, seq, op=None, loc="en", row=1, item=None):
+        self.game_id, self.seq, self.op = game_id, seq, op
+        if item is None:
+            label = t("bot.btn.tickets_go" if op == "go" else "bot.btn.tickets", loc)
+            item = discord.ui.Button(
+                label=label, emoji="🎫", row=row, style=discord.ButtonStyle.success
+                if op == "go" else discord.ButtonStyle.secondary,
+                custom_id=ids.make("tickets", game_id, seq, *(("go",) if op == "go" else ())))
+        super().__init__(item)
+
+
+class CancelButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                   template=ids.TEMPLATES["cancel"]):
+    """A confirmation's Cancel: nothing is played, the question goes away."""
+    KIND = "cancel"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, loc="en", item=None):
+        self.game_id = game_id
         super().__init__(item or discord.ui.Button(
-            label=t("bot.btn.tickets", loc), emoji="🎫", style=discord.ButtonStyle.secondary, row=2,
-            custom_id=ids.make("tickets", game_id, seq)))
+            label=t("bot.btn.cancel", loc), style=discord.ButtonStyle.secondary,
+            custom_id=ids.make("cancel", game_id)))
+
+
+class DetailsButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                    template=ids.TEMPLATES["details"]):
+    """The card's 'Details': every standing in words, the face-up row and the piles, answered
+    privately to whoever asks (players and spectators alike: it is all public)."""
+    KIND = "details"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, loc="en", item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Button(
+            label=t("bot.btn.details", loc), emoji="📋", style=discord.ButtonStyle.secondary,
+            custom_id=ids.make("details", game_id)))
 
 
 class KeepSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
@@ -363,23 +398,23 @@ def board_view(lobbies):
 
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
                  CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
-                 RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton,
-                 HelpButton, BoardJoinButton)
+                 CancelButton, DetailsButton, RematchButton, RecordButton, RanksPageButton,
+                 HistoryPageButton, VoteButton, HelpButton, BoardJoinButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------
 def _draw_buttons(view, game_id, seq, faceup, loc, second, limit_locos):
-    view.add_item(DrawButton(game_id, seq, "deck", loc, row=0))
-    if not second:
-        view.add_item(DrawButton(game_id, seq, DECK_TWICE, loc, row=0))
+    """Row 0: the deck and each face-up colour once (Discord: 5 a row); the deck moves to the
+    front of row 1 when five colours fill row 0. "2 from the deck" opens row 1."""
     counts = {}
     for c in faceup:
-        counts[c] = counts.get(c, 0) + 1
+        if not (second and limit_locos and c == LOCO):
+            counts[c] = counts.get(c, 0) + 1
+    view.add_item(DrawButton(game_id, seq, "deck", loc, row=0 if len(counts) < 5 else 1))
     for c in sorted(counts):
-        disabled = second and limit_locos and c == LOCO
-        if disabled:
-            continue
-        view.add_item(DrawButton(game_id, seq, CARD_NAMES[c], loc, count=counts[c], row=1))
+        view.add_item(DrawButton(game_id, seq, CARD_NAMES[c], loc, count=counts[c], row=0))
+    if not second:
+        view.add_item(DrawButton(game_id, seq, DECK_TWICE, loc, row=1))
 
 
 def station_offered(game, viewer=None):
@@ -397,8 +432,10 @@ def station_offered(game, viewer=None):
 
 
 def turn_view(game_id, seq, game, loc, *, step="idle", viewer=None):
-    """The panel of the player to move: deck, face-up colours, claim…, station…, tickets, my
-    hand (`viewer`: the mover's PlayerView, for a panel only they see)."""
+    """The panel of the player to move (`viewer`: the mover's PlayerView, for a panel only
+    they see): row 0 the cards to take, row 1 the other moves (2 from the deck, claim…,
+    station…, tickets), row 2 "My hand" alone, which the turn card shows beside its text
+    instead (turn_card.layout): "Destination tickets" is never beside "My hand"."""
     view = discord.ui.View(timeout=None)
     limit = game.board.rules.faceup_locomotive_limit
     _draw_buttons(view, game_id, seq, game.faceup, loc, step == "second_card", limit)
@@ -406,8 +443,23 @@ def turn_view(game_id, seq, game, loc, *, step="idle", viewer=None):
         view.add_item(ClaimButton(game_id, seq, loc))
         if station_offered(game, viewer):
             view.add_item(StationButton(game_id, seq, loc))
-        view.add_item(TicketsButton(game_id, seq, loc))
+        view.add_item(TicketsButton(game_id, seq, loc=loc))
     view.add_item(HandButton(game_id, loc))
+    return view
+
+
+def confirm_tickets_view(game_id, seq, loc):
+    view = discord.ui.View(timeout=None)
+    view.add_item(TicketsButton(game_id, seq, "go", loc, row=0))
+    view.add_item(CancelButton(game_id, loc))
+    return view
+
+
+def confirm_pay_view(game_id, seq, what, target, cards, loc):
+    """One tap to claim (or build) as chosen, or Cancel."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PayButton(game_id, seq, what, target, cards, loc, confirm=True))
+    view.add_item(CancelButton(game_id, loc))
     return view
 
 

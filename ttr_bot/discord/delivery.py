@@ -50,7 +50,8 @@ from .card_text import (
     board_changed,
     closeup_alt,
     final_alt,
-    since_lines,
+    mark,
+    since_line,
     standings_lines,
 )
 from .community_posts import CommunityPosts
@@ -61,7 +62,6 @@ from .format import (
     lobby_lines,
     map_title,
     reveal_lines,
-    row_line,
     sep,
     summary_lines,
 )
@@ -173,7 +173,8 @@ class Delivery(HandMessages):
         if closeup:
             out.append(turn_card.Picture(closeup, "closeup.png", closeup_alt(shows, names, loc)))
         if board:
-            out.append(turn_card.Picture(board, "map.png", board_alt(game, names, loc, moves)))
+            out.append(turn_card.Picture(board, "map.png",
+                                         board_alt(game, names, loc, moves, palette)))
         return tuple(out)
 
     @staticmethod
@@ -264,8 +265,10 @@ class Delivery(HandMessages):
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
         await self.update_lobby(hosted.id, loc)
-        png = await self.bot.pictures.map(game, names, loc, palette=game_palette(hosted))
-        kwargs = {"file": self.as_file(png, "map.png", board_alt(game, names, loc))} if png else {}
+        palette = game_palette(hosted)
+        png = await self.bot.pictures.map(game, names, loc, palette=palette)
+        kwargs = {"file": self.as_file(png, "map.png", board_alt(game, names, loc,
+                                                                 palette=palette))} if png else {}
         await self.send(hosted.channel_id, "\n".join(lines), row=row,
                         view=components.hand_view(hosted.id, loc),
                         allowed_mentions=mention_only(*humans), **kwargs)
@@ -300,33 +303,36 @@ class Delivery(HandMessages):
         p = row.message
         if p.caught_up:     # the one post after a long refusal (refusals.py)
             moves.append(t("bot.outbox.caught_up", loc, count=p.caught_up))
+        pending = []        # events told together: a turn's two draws make one line
         for r in (*parts, row):
             part = r.message
             if part.by and told != (part.seat, part.by):
+                moves += event_lines(pending, game.board, names, loc, trains=game.trains)
+                pending = []
                 told = (part.seat, part.by)     # once per turn, not per action of it
                 moves.append(t(f"bot.turn.{part.by}", loc, name=names[part.seat],
                                level=t("bot.level.medium", loc)))
             events += part.events
-            moves += event_lines(part.events, game.board, names, loc, trains=game.trains)
+            pending += part.events
+        moves += event_lines(pending, game.board, names, loc, trains=game.trains)
         if p.over:
             if p.computers:
                 moves.append(t("bot.end.computers", loc))
             await self._post_end(at, moves, loc, row=row)
             return
         current = at.seats[game.current]
+        palette = game_palette(at)
         tail, kwargs, panel, since = [], {}, None, None
         if current.user_id is not None:
             since = await self.service.since_last_turn(at.id, game.current, at.seq)
             mention = f"<@{current.user_id}>"
             if since is not None:
-                said = set(moves)
-                lines = since_lines(since, game.board, names, loc, mention, trains=game.trains)
-                if any(line[2:] not in said for line in lines[1:]):
-                    tail += lines
-            tail.append(t("bot.turn.ping", loc, mention=mention))
-            if p.deadline:
-                when = int(p.deadline)
-                tail.append(t("bot.turn.deadline", loc, when=f"<t:{when}:R>", at=f"<t:{when}:f>"))
+                tail += since_line(since, game.board, names, loc, mention, told=events)
+            if p.deadline:      # the ping and the deadline in one line; the date is the alt's
+                tail.append(t("bot.turn.ping_deadline", loc, mention=mention,
+                              when=f"<t:{int(p.deadline)}:R>"))
+            else:
+                tail.append(t("bot.turn.ping", loc, mention=mention))
             if p.away_until:
                 tail.append(t("bot.turn.away_until", loc, name=current.name,
                               until=f"<t:{int(p.away_until)}:f>"))
@@ -339,12 +345,14 @@ class Delivery(HandMessages):
         pictures = ()
         if board_changed(events):
             pictures = await self.card_pictures(game, names, loc, events, moves, since,
-                                                palette=game_palette(at))
+                                                palette=palette)
             if not pictures:
                 moves += summary_lines(game, names, loc)
-        standings = standings_lines(game, names, loc) + [row_line(game, loc)]
+        # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
+        standings = standings_lines(game, names, loc, palette)
         card = turn_card.Card(tuple(moves), tuple(standings),
-                              tuple(tail), pictures, turn_card.accent_of(game.current))
+                              tuple(tail), pictures, turn_card.accent_of(game.current, palette),
+                              game_id=at.id, loc=loc)
         msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)
         if panel is not None:
             await self._replace_panel(at.id, at.channel_id, msg.id)
@@ -385,7 +393,8 @@ class Delivery(HandMessages):
         if png is not None and end.film is not None and \
                 len(png) > finale.PICTURE_ROOM:   # never seen: a film left too little room
             end = await finale.final_post(self.bot, hosted, loc, png, within=time_left())
-        parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
+        marks = [mark(seat, game_palette(hosted)) for seat in range(len(names))]
+        parts = chunks(lines + [""] + reveal_lines(scores, names, loc, marks) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
             kwargs = {"file": self.as_file(png, "final.png", final_alt(game, names, loc))} \

@@ -120,12 +120,37 @@ def map_title(board, loc):
 # ----- public events --------------------------------------------------------------------------
 def event_lines(events, board, names, loc, trains=None):
     """One line per public event. Hidden parts never reach here (Effects.public)."""
-    out = []
-    for e in events:
+    out, i = [], 0
+    while i < len(events):
+        e = events[i]
+        if e["type"] == "draw_card":        # a turn's draws in one line
+            run = [e]
+            while i + len(run) < len(events) and events[i + len(run)]["type"] == "draw_card" \
+                    and events[i + len(run)].get("seat") == e.get("seat"):
+                run.append(events[i + len(run)])
+            i += len(run)
+            out.append(_draws_line(run, names, loc))
+            continue
+        i += 1
         line = _event_line(e, board, names, loc, trains)
         if line:
             out.append(line)
     return out
+
+
+def _draws_line(run, names, loc):
+    """'Ann drew 2 cards: face-up ⬜ white, 1 from the deck.' (one draw: as before)."""
+    name = names[run[0]["seat"]] if "seat" in run[0] else ""
+    if len(run) == 1:
+        return _event_line(run[0], None, names, loc, None)
+    deck = sum(1 for e in run if e.get("from") == "deck")
+    if deck == len(run):
+        return t("bot.ev.draw_deck_n", loc, name=name, count=deck)
+    parts = [t("bot.ev.draw_part_faceup", loc, card=card_name(e["card"], loc),
+               emoji=EMOJI[CARD_NAMES[e["card"]]]) for e in run if e.get("from") != "deck"]
+    if deck:
+        parts.append(t("bot.ev.draw_part_deck", loc, count=deck))
+    return t("bot.ev.draw_mixed", loc, name=name, count=len(run), cards=sep(loc).join(parts))
 
 
 def _event_line(e, board, names, loc, trains):
@@ -284,14 +309,16 @@ def status_lines(game, names, loc):
 def own_score_line(game, seat, loc):
     """A player's own score as if the game ended now (RULES §11.14): for their eyes only, as
     it depends on their tickets."""
-    pl = game.scores()[0][seat]
+    pl = game.scores(earned_only=True)[0][seat]     # no longest path before any claim
     return t("bot.status.you", loc, total=pl["total"], routes=pl["route_points"],
              tickets=pl["ticket_points"], bonuses=sum(pl["bonuses"].values()))
 
 
 # ----- the end ----------------------------------------------------------------------------------
-def reveal_lines(scores, names, loc):
-    """The final reveal: every player's tickets and score breakdown, winners first line."""
+def reveal_lines(scores, names, loc, marks=None):
+    """The final reveal: every player's tickets and score breakdown, winners first line; each
+    player's line after their mark (`marks`: an emoji per seat, in the picture's colours), the
+    longest path as its length and its points ("longest path: 20 cars, +10")."""
     players, winners = scores
     lines = [t("bot.end.title", loc, names=sep(loc).join(names[w] for w in winners))]
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
@@ -299,13 +326,16 @@ def reveal_lines(scores, names, loc):
         pl = players[p]
         bonus = []
         for key, pts in pl["bonuses"].items():
-            if pts:
+            if pts and key != "longest_path":       # told with the path's length
                 bonus.append(t(f"bot.end.bonus.{key}", loc, points=pts))
-        lines.append(t("bot.end.player", loc, name=names[p], count=pl["total"],
-                       routes=pl["route_points"], tickets=pl["ticket_points"],
-                       done=pl["tickets_completed"], of=len(pl["tickets"]),
-                       longest=pl["longest_path"],
-                       bonuses=sep(loc).join(bonus) if bonus else t("bot.end.no_bonus", loc)))
+        length, got = pl["longest_path"], pl["bonuses"].get("longest_path")
+        longest = (t("bot.end.longest_bonus", loc, count=length, points=got) if got
+                   else t("bot.end.longest", loc, count=length))
+        line = t("bot.end.player_line", loc, name=names[p], count=pl["total"],
+                 routes=pl["route_points"], tickets=pl["ticket_points"],
+                 done=pl["tickets_completed"], of=len(pl["tickets"]), longest=longest,
+                 bonuses=sep(loc).join(bonus) if bonus else t("bot.end.no_bonus", loc))
+        lines.append(f"{marks[p]} {line}" if marks else line)
         for tk in pl["tickets"]:
             to = "/".join(tk["to"]) if isinstance(tk["to"], list) else tk["to"]
             key = "bot.end.ticket_done" if tk["completed"] else "bot.end.ticket_failed"

@@ -2,8 +2,8 @@
 (cards, tickets, trains, their private board picture, and the buttons of whatever they have
 to do now), so a change costs no notification. A new DM (which notifies) is sent only when the
 player has something to do or to know: the start (their ticket choice), their turn if they
-asked for DMs, a ticket offer, a tunnel reveal, the end; the previous one is then deleted, so
-there is still one. Votes, reminders and closures are short DMs of their own (delivery.py).
+asked for DMs, a ticket offer, the end; the previous one is then deleted, so there is still
+one. A tunnel reveal is an edit: the player is at the table deciding it. Votes, reminders and closures are short DMs of their own (delivery.py).
 
 Mixed into Delivery. A player whose DMs are closed (403 50007) is told once in the channel and
 served through "My hand" there; a new game tries their DMs again.
@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 WHY_ORDER = (None, "turn", "tunnel", "offer", "start", "end")   # the later, the stronger
 
 
+def _notifying(why):
+    """A tunnel reveal edits the hand in place: the player is deciding in the channel at that
+    moment (or it was decided for them), so a new DM would only notify them of what they see."""
+    return None if why == "tunnel" else why
+
+
 def hand_kind(user_id):
     return f"hand:{user_id}"
 
@@ -32,7 +38,7 @@ class HandMessages:
         """`row` and the hand rows folded into it (same game and player): one edit, or one new
         DM if any of them has a reason for one."""
         rows = (*merged, row)
-        why = max((r.message.why for r in rows), key=WHY_ORDER.index)
+        why = max((_notifying(r.message.why) for r in rows), key=WHY_ORDER.index)
         user, seat = row.message.user, row.message.seat
         service = self.service
         hosted = await service.load(row.game_id)

@@ -28,7 +28,10 @@ TEMPLATES = {
     "station": rf"ttr:station:{_N}:{_S}",           # "Station…": the city menus
     "stcity": rf"ttr:stcity:{_N}:{_S}:(?P<part>\d)",
     "pay": rf"ttr:pay:{_N}:{_S}:(?P<what>[rs])(?P<target>\d{{1,4}}):{_CARDS}",
-    "tickets": rf"ttr:tickets:{_N}:{_S}",
+    # "go": the confirmation's button (/ttr me confirm), which draws without asking again
+    "tickets": rf"ttr:tickets:{_N}:{_S}(?::(?P<op>go))?",
+    "cancel": rf"ttr:cancel:{_N}",          # a confirmation's Cancel: nothing is played
+    "details": rf"ttr:details:{_N}",        # the turn card's Details: the standings in full
     "keep": rf"ttr:keep:{_N}:{_S}",
     "tunnel": rf"ttr:tunnel:{_N}:{_S}:(?P<op>pay|decline)(?::{_CARDS})?",
     "hand": rf"ttr:hand:{_N}",

@@ -27,19 +27,22 @@ from ..service import ServiceError, StoreUnavailable
 from . import ack, components, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
+from .card_text import details_lines
 from .clicks import on_click
 from .errors import UserFacing, answer
 from .format import (
     card_list_text,
+    cards_text,
     event_lines,
     fit,
     hand_lines,
     offer_lines,
+    own_score_line,
     private_lines,
     route_choice_label,
 )
 from .leaderboard_text import post_url
-from .palettes import user_palette
+from .palettes import game_palette, user_palette
 from .private_alt import private_board_alt
 
 log = logging.getLogger(__name__)
@@ -151,8 +154,18 @@ async def _after(interaction, loc, eff, earlier=()):
     elif not lines:   # nothing private: confirm with what everyone will read
         lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
                             hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
+    lines += completed_lines(hosted, seat, eff.public, loc)
     await answer(interaction, fit("\n".join(lines)), view=view,
                  file=await _offer_board(interaction, lines, loc, hosted, seat))
+
+
+def completed_lines(hosted, seat, events, loc):
+    """'🎉 Ticket completed: Berlin – Moskva (+12)' for each ticket of `seat` that its claim
+    among `events` completed (the engine's answer): for that player's eyes only."""
+    game = hosted.game
+    return [t("bot.ticket.completed", loc, ticket=game.board.tickets[tid].label(), points=pts)
+            for e in events if e.get("type") == "claim_route" and e.get("seat") == seat
+            for tid, pts in game.tickets_completed_by(seat, e["route"])]
 
 
 async def _offer_board(interaction, lines, loc, hosted, seat):
@@ -243,9 +256,22 @@ class _Purchase:
 
 
 async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomotives,
-                       expected_seq):
-    """The one way of paying: use the only sensible payment, or say why none works, or ask."""
+                       expected_seq, guard=False):
+    """The one way of paying: use the only sensible payment, or say why none works, or ask.
+    `guard` (a tap in the claim menu, not a slash command): a claim of as many cards as the
+    player's /ttr me confirm names asks first, one tap to play it."""
     options = what.options(color, locomotives)
+    service = interaction.client.service
+    if len(options) == 1 and guard and what.code == "r" and \
+            (await service.confirm_settings(interaction.user.id)).asks_claim(sum(options[0])):
+        why = v.explain(replace(what.action(options[0]), seat=seat))
+        if why is not None:
+            raise ServiceError("service.illegal", illegal=why)
+        seq = expected_seq if expected_seq is not None else \
+            (await _started(interaction.client, game_id)).seq
+        return await answer(interaction, t("bot.confirm.claim", loc, cards=cards_text(
+            options[0], loc), **what.label), view=components.confirm_pay_view(
+            game_id, seq, what.code, what.target, options[0], loc))
     if len(options) == 1:
         return await act(interaction, loc, game_id, what.action(options[0]), expected_seq)
     if not options:
@@ -267,7 +293,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
 
 
 async def claim(interaction, loc, game_id, route_index, color=None, locomotives=None,
-                expected_seq=None):
+                expected_seq=None, guard=False):
     seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
     board = v.board
     if not 0 <= route_index < len(board.routes):
@@ -281,7 +307,7 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
         cannot_pay=UserFacing("bot.claim.cannot_pay", route=label),
         no_such_payment=UserFacing("bot.claim.no_such_payment", route=label))
     await _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomotives,
-                       expected_seq)
+                       expected_seq, guard)
 
 
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
@@ -481,7 +507,8 @@ async def _station_city_picked(interaction, item):
 @on_click("route")
 async def _route_picked(interaction, item):
     loc = await begin(interaction)
-    await claim(interaction, loc, item.game_id, _values(item, 10**4)[0], expected_seq=item.seq)
+    await claim(interaction, loc, item.game_id, _values(item, 10**4)[0], expected_seq=item.seq,
+                guard=True)
 
 
 @on_click("pay")
@@ -495,8 +522,43 @@ async def _pay_clicked(interaction, item):
 
 @on_click("tickets")
 async def _tickets_clicked(interaction, item):
+    """'Destination tickets': drawn at once, or (/ttr me confirm, on by default) first asked
+    about in a private message whose 'Draw tickets' carries the game and its seq, so it works
+    as long as the turn has not moved on, after a restart too, with its own fresh token."""
     loc = await begin(interaction)
+    bot = interaction.client
+    if item.op != "go" and (await bot.service.confirm_settings(interaction.user.id)).tickets:
+        seat, v = await bot.service.player_view(item.game_id, interaction.user.id)
+        why = v.explain(DrawTickets(seat))
+        if why is not None:
+            raise ServiceError("service.illegal", illegal=why)
+        hosted = await _started(bot, item.game_id)
+        if hosted.seq != item.seq:
+            return await stale(interaction, loc, item.game_id)
+        return await answer(interaction, t("bot.confirm.tickets", loc),
+                            view=components.confirm_tickets_view(item.game_id, item.seq, loc))
     await act(interaction, loc, item.game_id, DrawTickets(ANY_SEAT), item.seq)
+
+
+@on_click("cancel")
+async def _cancel_clicked(interaction, item):
+    loc = await begin(interaction)
+    await ack.update(interaction, t("bot.confirm.cancelled", loc))
+
+
+@on_click("details")
+async def _details_clicked(interaction, item):
+    """The card's 'Details', privately: every standing in words (what the short lines and
+    the picture say), for players and spectators alike."""
+    loc = await begin(interaction)
+    hosted = await interaction.client.service.load(item.game_id)
+    if hosted is None or hosted.game is None:
+        raise UserFacing("bot.error.old_control")
+    lines = details_lines(hosted.game, hosted.names(), loc, game_palette(hosted))
+    seat = hosted.seat_of(interaction.user.id)
+    if seat is not None and hosted.game.phase != "setup":
+        lines.append(own_score_line(hosted.game, seat, loc))
+    await answer(interaction, fit("\n".join(lines)))
 
 
 @on_click("keep")

@@ -8,7 +8,12 @@
     │ Separator                                                  │
     │ TextDisplay   since your last turn · the ping · deadline   │
     └────────────────────────────────────────────────────────────┘
-    ActionRow…    the turn panel's own rows (components.turn_view), untouched
+    ActionRow…    the turn panel's own rows (components.turn_view), less "My hand"
+
+Beside the standings (a Section's accessory) the card has "Details" (every standing in words,
+answered privately), beside the ping "My hand": neither is a move, so the two action rows are
+the turn's moves only, and "Destination tickets" is never next to "My hand". The previous
+card loses all of them.
 
 A `Card` is plain data (text and pictures); `layout(card, panel)` makes the LayoutView, taking
 the rows of whatever View the panel is (so a new button there is a new button here). A V2
@@ -23,12 +28,13 @@ from dataclasses import dataclass, replace
 
 import discord
 
+from ..render.palette import STANDARD, player_rgb
+from .components import DetailsButton, HandButton
 from .format import fit
 
 TEXT_LIMIT = 4000           # Discord: characters of text in all a V2 message's TextDisplays
 COMPONENTS_LIMIT = 40       # Discord: components in a V2 message, nested ones included
 SHARES = {"moves": 2000, "standings": 900, "tail": 1000}    # of TEXT_LIMIT, in that order
-ACCENTS = (0xC81E2D, 0x1E64E6, 0x78D75A, 0xFFC800, 0x282828)  # render/palette.PLAYERS' fills
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,8 @@ class Card:
     tail: tuple = ()        # lines: since your last turn, the ping, the deadline, a note
     pictures: tuple = ()    # Picture…
     accent: int | None = None
+    game_id: int | None = None  # set: "Details" beside the standings, "My hand" beside the tail
+    loc: str = "en"
 
     def files(self):
         return [p.file() for p in self.pictures]
@@ -61,8 +69,12 @@ class Card:
         return replace(self, pictures=tuple(replace(p, png=b"") for p in self.pictures))
 
 
-def accent_of(seat):
-    return ACCENTS[seat % len(ACCENTS)] if seat is not None else None
+def accent_of(seat, palette=STANDARD):
+    """The card's edge in the colour the picture draws the player to move in."""
+    if seat is None:
+        return None
+    r, g, b = player_rgb(seat, palette)
+    return (r << 16) | (g << 8) | b
 
 
 def _texts(card):
@@ -74,12 +86,15 @@ def _texts(card):
     return out
 
 
-def panel_rows(panel):
-    """The rows of a classic View (the turn panel), in order, as V2 action rows."""
+def panel_rows(panel, leave=()):
+    """The rows of a classic View (the turn panel), in order, as V2 action rows, less the
+    items of the classes in `leave`."""
     if panel is None:
         return []
     rows = {}
     for item in panel.children:
+        if isinstance(item, leave):
+            continue
         rows.setdefault(item._rendered_row or 0, []).append(item)   # View's own row grouping
     out = []
     for index in sorted(rows):
@@ -103,12 +118,19 @@ def layout(card, panel=None):
         for p in card.pictures:
             gallery.add_item(media=f"attachment://{p.name}", description=p.alt or None)
         body.append(gallery)
-    for text in texts:
+    # beside the standings "Details" (every standing in words), beside the ping "My hand":
+    # neither is a move, so neither sits in the rows of the turn's buttons
+    beside = [DetailsButton(card.game_id, card.loc), HandButton(card.game_id, card.loc)] \
+        if card.game_id is not None and panel is not None else []
+    beside = beside[-len(texts):] if texts else []
+    for i, text in enumerate(texts):
         if body:
             body.append(discord.ui.Separator())
-        body.append(discord.ui.TextDisplay(text))
+        accessory = beside[i] if i < len(beside) else None
+        body.append(discord.ui.Section(discord.ui.TextDisplay(text), accessory=accessory)
+                    if accessory is not None else discord.ui.TextDisplay(text))
     view.add_item(discord.ui.Container(*body, accent_colour=card.accent))
-    for row in panel_rows(panel):
+    for row in panel_rows(panel, leave=(HandButton,) if beside else ()):
         view.add_item(row)
     return view
 
@@ -132,4 +154,11 @@ def stripped_message(message):
     for item in list(view.children):
         if isinstance(item, discord.ui.ActionRow):
             view.remove_item(item)
+        elif isinstance(item, discord.ui.Container) and \
+                any(isinstance(p, discord.ui.Section) for p in item.children):
+            parts = []      # "Details", "My hand" go, the text beside them stays
+            for part in item.children:
+                parts += list(part.children) if isinstance(part, discord.ui.Section) else [part]
+            view.remove_item(item)
+            view.add_item(discord.ui.Container(*parts, accent_colour=item.accent_colour))
     return view

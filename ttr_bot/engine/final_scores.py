@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 Score = dict[str, Any]   # one seat's final score, in the replay output's shape (record-format.md)
 
 
-def final_scores(game: Game) -> tuple[list[Score], list[int]]:
+def final_scores(game: Game, earned_only: bool = False) -> tuple[list[Score], list[int]]:
+    """`earned_only` (a score shown mid-game): a bonus whose measure is 0 for everyone (the
+    longest path before any claim, the globetrotter before any completed ticket) goes to
+    nobody yet, instead of to every player as at the end (§11.8)."""
     board, rules, n = game.board, game.rules, game.n
     players: list[Score] = []
     for p in range(n):
@@ -45,18 +48,22 @@ def final_scores(game: Game) -> tuple[list[Score], list[int]]:
             "hand": counts_to_dict(game.hands[p]),
             "borrowed_routes": borrowed,
         })
-    _award(players, "longest_path", "longest_path", rules.longest_path_bonus)
-    _award(players, "globetrotter", "tickets_completed", rules.globetrotter_bonus)
+    _award(players, "longest_path", "longest_path", rules.longest_path_bonus, earned_only)
+    _award(players, "globetrotter", "tickets_completed", rules.globetrotter_bonus, earned_only)
     for pl in players:
         pl["total"] = pl["route_points"] + pl["ticket_points"] + sum(pl["bonuses"].values())
     return players, winners(players, rules, [len(s) for s in game.stations_of])
 
 
-def _award(players: list[Score], bonus: str, measure: str, points: int) -> None:
-    """Every player with the maximum gets the bonus, even when the maximum is 0 (§11.8)."""
+def _award(players: list[Score], bonus: str, measure: str, points: int,
+           earned_only: bool = False) -> None:
+    """Every player with the maximum gets the bonus, even when the maximum is 0 (§11.8);
+    `earned_only`: not when it is 0."""
     if not points:
         return
     top = max(pl[measure] for pl in players)
+    if earned_only and not top:
+        return
     for pl in players:
         if pl[measure] == top:
             pl["bonuses"][bonus] = points

@@ -34,6 +34,7 @@ from .dealer import Dealer
 from .errors import Illegal
 from .events import Event
 from .final_scores import Score, final_scores
+from .network import completed_by
 from .payment import Payment
 from .state import CHOOSING, IDLE, OVER, PLAY, SECOND_CARD, SETUP, TUNNEL, PendingTunnel
 
@@ -556,9 +557,14 @@ class Game:
         return events
 
     # ----- scores ------------------------------------------------------------------------
-    def scores(self) -> tuple[list[Score], list[int]]:
-        """Final scores now (docs/rules.md §5; §11.14 mid-game: as if the game ended now)."""
-        return final_scores(self)
+    def scores(self, earned_only: bool = False) -> tuple[list[Score], list[int]]:
+        """Final scores now (docs/rules.md §5; §11.14 mid-game: as if the game ended now;
+        `earned_only`: without the bonuses nobody has earned yet, final_scores)."""
+        return final_scores(self, earned_only)
+
+    def tickets_completed_by(self, seat: int, route: int) -> list[tuple[int, int]]:
+        """(ticket id, points) of `seat`'s tickets that its claim of `route` completed."""
+        return completed_by(self.board, self.routes_of[seat], self.tickets[seat], route)
 
     # ----- copies -------------------------------------------------------------------------
     def copy(self, dealer: Dealer | None = None) -> Game:

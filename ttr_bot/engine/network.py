@@ -55,6 +55,22 @@ def ticket_result(board: Board, comp: Sequence[int], ticket: Ticket) -> TicketRe
     return False, -min(ticket.points)
 
 
+def completed_by(board: Board, route_ids: Sequence[int], ticket_ids: Iterable[int],
+                 route: int) -> list[tuple[int, int]]:
+    """(ticket id, points) of the tickets that `route` completes: done with `route_ids` (which
+    hold it) and not done without it. Own routes only: a station's borrowed route counts in the
+    final scores, not here."""
+    with_it = components(len(board.nodes), board, route_ids)
+    without = components(len(board.nodes), board, [r for r in route_ids if r != route])
+    out = []
+    for tid in ticket_ids:
+        ticket = board.tickets[tid]
+        done, points = ticket_result(board, with_it, ticket)
+        if done and not ticket_result(board, without, ticket)[0]:
+            out.append((tid, points))
+    return out
+
+
 def tickets_score(board: Board, route_ids: Iterable[int],
                   tickets: Iterable[Ticket]) -> list[TicketResult]:
     comp = components(len(board.nodes), board, route_ids)

@@ -672,11 +672,10 @@ def _final_value(key, pl, loc="en"):
     if key == "tickets_lost":
         pts = sum(tk["points"] for tk in failed)
         return f"–{pts} ({len(failed)})" if pts else "0 (0)"   # en dash: the font has no U+2212
-    if key == "longest":
-        # a length in cars, then the points it won: never a bare length among the points
-        bonus, length = pl["bonuses"]["longest_path"], pl["longest_path"]
-        return t("render.final.longest_cars_bonus" if bonus else "render.final.longest_cars",
-                 loc, length=length, bonus=bonus, count=length)
+    if key == "longest":        # a length in cars, then the points: "20 cars, +10"
+        bonus = pl["bonuses"]["longest_path"]
+        length = t("render.final.longest_cars", loc, count=pl["longest_path"])
+        return t("render.final.longest_cars_bonus", loc, length=length, bonus=bonus) if bonus else length
     if key == "globetrotter":
         bonus = pl["bonuses"]["globetrotter"]
         return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])

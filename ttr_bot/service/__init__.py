@@ -12,6 +12,7 @@ answers it with `bot.error.not_saved`. `open_service` builds the service on the 
 from ..maps import available_maps, load_board, variants
 from ..store import Shards, StoreUnavailable, open_store
 from .adapter_state import PostedMessage
+from .confirm import CLAIMS_FROM, MAX_CLAIMS_FROM, ConfirmSettings
 from .delivery_queue import MESSAGE_LEASE
 from .effects import Effects, Handover, ServiceError
 from .hints import GAME_HINTS, Hint
@@ -96,4 +97,5 @@ __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
            "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
-           "VotePost", "VoteResult", "BoardPost", "SeasonEndPost"]
+           "VotePost", "VoteResult", "BoardPost", "SeasonEndPost", "CLAIMS_FROM", "MAX_CLAIMS_FROM",
+           "ConfirmSettings"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .confirm import CONFIRM, ConfirmSettings
 from .core import Core
 
 FINAL_POST = "final"          # the kind of the final post's message (store.finished_games reads it)
@@ -63,6 +64,20 @@ class AdapterState:
     async def set_user_palette(self, user_id: int, palette: str | None) -> None:
         """None clears the choice."""
         await self.core.store.set_palette(user_id, palette, now=self.core.clock())
+
+    async def confirm_settings(self, user_id: int) -> ConfirmSettings:
+        """Which of the user's taps ask "are you sure?" first (/ttr me confirm); the defaults
+        for anything not chosen."""
+        user = await self.core.store.get_user(user_id)
+        saved = (user.notify or {}).get(CONFIRM) if user else None
+        return ConfirmSettings.read(saved if isinstance(saved, dict) else {})
+
+    async def set_confirm(self, user_id: int, settings: ConfirmSettings) -> None:
+        """Kept in the user's preference document (users.notify), beside how they are told."""
+        user = await self.core.store.get_user(user_id)
+        prefs = dict(user.notify) if user else {}
+        prefs[CONFIRM] = settings.to_json()
+        await self.core.store.set_notify(user_id, prefs, now=self.core.clock())
 
     async def server_locale(self, guild_id: int) -> str | None:
         """The server's /ttr server language choice, or None."""

@@ -161,7 +161,8 @@ FACADE = {
     "adapter_state": ("posted_message", "remember_message", "remember_final_post",
                       "final_post", "forget_message", "dms_closed", "set_dms_closed",
                       "user_locale", "set_user_locale", "user_palette", "set_user_palette",
-                      "server_locale", "set_server_locale", "last_finished_game"),
+                      "server_locale", "set_server_locale", "last_finished_game",
+                      "confirm_settings", "set_confirm"),
 }
 for _part, _names in FACADE.items():
     for _name in _names:

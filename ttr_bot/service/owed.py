@@ -19,7 +19,8 @@ player's DMs now; a player's DMs held until their quiet hours end. The kinds:
   Reminder      "still your turn", in the channel or by DM
   VotePost / VoteResult   the vote with its buttons / how it ended
   HandUpdate    the player's living hand message: edited in place, or (why: start, turn, offer,
-                tunnel, end) sent anew with a notification; once per turn for the mover (at
+                end) sent anew with a notification (why tunnel: the adapter edits it, the
+                player being at the table deciding); once per turn for the mover (at
                 its end), not at each step
   DirectMessage a short private message
 Nothing here is a Discord object: the messages are plain data the adapter turns into posts.

@@ -25,7 +25,7 @@ MAPS = tuple(m for m, _ in playable_maps())
 HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "tickets", "keep",
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
              "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
-             "me away", "server stats", "server leaderboard", "server history", "server replay",
+             "me away", "me confirm", "server stats", "server leaderboard", "server history", "server replay",
              "server export", "server language", "server season", "server season_set",
              "server timezone", "server board")
 DESCRIPTIONS = {"server language": "bot.cmd.server_language",   # two commands named "language"
@@ -56,13 +56,13 @@ class Info(GroupedCog):
         seat = hosted.seat_of(interaction.user.id)
         if seat is not None and game.phase != "setup":
             lines.append(own_score_line(game, seat, loc))
-        png = await moves.picture(interaction, lines, loc, game, names,
-                                  palette=game_palette(hosted))
+        palette = game_palette(hosted)
+        png = await moves.picture(interaction, lines, loc, game, names, palette=palette)
         if png is None:
             lines += summary_lines(game, names, loc)
         await answer(interaction, fit("\n".join(lines)),
-                     file=bot.delivery.as_file(png, description=board_alt(game, names, loc))
-                     if png else None)
+                     file=bot.delivery.as_file(png, description=board_alt(
+                         game, names, loc, palette=palette)) if png else None)
 
     @app_commands.command(name="rules", description=text("bot.cmd.rules"))
     @app_commands.describe(map=text("bot.opt.rules_map"))

@@ -1,10 +1,12 @@
 """/ttr me …: a player's own settings, wherever they play (their language, the colours of their
 own pictures)."""
+from dataclasses import replace
+
 import discord
 from discord import app_commands
 
 from ...i18n import LOCALES, t
-from ...service import PALETTES
+from ...service import MAX_CLAIMS_FROM, PALETTES
 from .. import moves
 from ..errors import answer
 from ..palettes import user_palette
@@ -44,3 +46,27 @@ class Me(GroupedCog):
                                            None if palette == "standard" else palette)
         await answer(interaction, t("bot.palette.done", loc,
                                     palette=t(f"bot.palette.{palette}", loc)))
+
+    @app_commands.command(name="confirm", description=text("bot.cmd.confirm"))
+    @app_commands.describe(tickets=text("bot.opt.confirm_tickets"),
+                           claims=text("bot.opt.confirm_claims"))
+    async def confirm(self, interaction: discord.Interaction, tickets: bool | None = None,
+                      claims: app_commands.Range[int, 0, MAX_CLAIMS_FROM] | None = None):
+        """Which taps ask first (service/confirm.py states the defaults and why); without an
+        option, says what they are."""
+        bot = interaction.client
+        loc = await moves.begin(interaction)
+        settings = await bot.service.confirm_settings(interaction.user.id)
+        if tickets is not None or claims is not None:
+            settings = replace(settings, **{k: v for k, v in (("tickets", tickets),
+                                                             ("claims_from", claims))
+                                            if v is not None})
+            await bot.service.set_confirm(interaction.user.id, settings)
+        await answer(interaction, "\n".join(confirm_lines(settings, loc)))
+
+
+def confirm_lines(settings, loc):
+    return [t("bot.confirm.now_tickets_on" if settings.tickets else "bot.confirm.now_tickets_off",
+              loc),
+            t("bot.confirm.now_claims", loc, count=settings.claims_from)
+            if settings.claims_from else t("bot.confirm.now_claims_off", loc)]
