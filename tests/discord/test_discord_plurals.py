@@ -1,6 +1,6 @@
 """Counts read as a speaker would say them: "1 station", "2 stations" (CLDR's plural forms,
 ttr_bot.i18n), and a tunnel that needs no extra card says so instead of "0 more card(s)"."""
-from ttr_bot.discord.card_text import standing_line
+from ttr_bot.discord.card_text import details_lines
 from ttr_bot.discord.format import event_lines, status_lines
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
@@ -34,9 +34,10 @@ def test_a_tunnel_that_needs_nothing_more_says_so_in_every_language():
 def test_counts_of_one_are_singular_in_english_and_the_same_word_elsewhere():
     g = game()
     g.stations_left[0], g.trains[0] = 1, 1
-    en = standing_line(g, 0, "Ann", "en")
-    assert "· 1 train ·" in en and "· 1 station" in en and "stations" not in en
-    assert "· 0 points ·" in en                          # zero is "other" in English
+    # the card's short standings are figures beside emoji; the words are in Details
+    en = next(line for line in details_lines(g, NAMES, "en") if line.startswith("Ann:"))
+    assert "1 train" in en and "1 station" in en and "stations" not in en
+    assert "0 points" in en                              # zero is "other" in English
     status = status_lines(g, NAMES, "en")
     ann = next(line for line in status if line.startswith("Ann:"))
     assert "1 train" in ann and "1 station" in ann and "1 trains" not in ann

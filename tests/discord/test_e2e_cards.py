@@ -133,8 +133,10 @@ async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
     phone = check_cards(table, names)
     # a card on about one screen of a 360-point phone: 8 lines at the median in a game of 4
     # people (python -m tools.bench cards); here the computers' folded moves add 1 to 3
-    # (before the short card: 23 at the median, 35 at most)
-    assert phone[len(phone) // 2] <= 12 and phone[-1] <= 22, phone
+    # (before the short card: 23 at the median, 35 at most); the longest card is the one that
+    # folds the most computer moves (a tunnel tried and given up is two long lines), so its
+    # bound is looser
+    assert phone[len(phone) // 2] <= 12 and phone[-1] <= 28, phone
     # every claim is in a picture: the card that tells it shows the board after it
     claims = [(e, trains) for _, evs, trains in log for e in evs if e["type"] == "claim_route"]
     for e, trains in claims:

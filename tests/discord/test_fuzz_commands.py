@@ -75,7 +75,8 @@ def option_value(draw, spec, users):
     if kind == 4:
         lo, hi = spec.get("min_value", -2 ** 31), spec.get("max_value", 2 ** 31)
         if draw(st.integers(0, 4)):
-            return draw(st.integers(lo, hi)), False
+            value = draw(st.integers(lo, hi))     # outside the choices, when it has them: forged
+            return value, bool(choices) and value not in [c["value"] for c in choices]
         return draw(st.sampled_from([lo - 1, hi + 1, 2 ** 70, -(2 ** 70), 0])), True
     if kind == 6:
         return draw(st.sampled_from(users)), False

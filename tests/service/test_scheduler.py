@@ -439,9 +439,12 @@ async def test_every_kind_the_service_writes_is_fired_by_the_feature_that_owns_i
     a kind left out would be dropped unfired."""
     from ttr_bot.service import GameService
     from ttr_bot.service import turns as t
+    from ttr_bot.service.board import BoardTick
+    from ttr_bot.service.seasons import SeasonEnd
     svc = GameService(store, clock=clock)
     owners = {kind: handler.__self__ for kind, handler in svc.scheduler._kinds.items()}
     assert owners == {t.BOT_MOVE: svc.absence, t.DEADLINE: svc.absence, t.COVER: svc.absence,
                       t.REMIND: svc.absence, t.EXPEL: svc.absence, t.IDLE: svc.absence,
                       t.LOBBY_WARN: svc.lobby, t.LOBBY_EXPIRE: svc.lobby,
-                      t.VOTE_EXPIRE: svc.votes, t.AWAY_END: svc.away}
+                      t.VOTE_EXPIRE: svc.votes, t.AWAY_END: svc.away,
+                      SeasonEnd.KIND: svc.seasons, BoardTick.KIND: svc.board}
