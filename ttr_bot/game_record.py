@@ -15,6 +15,8 @@ from .maps import MapError, load_board, variants
 FORMAT = "ttr-record/1"
 PLAYER_KEYS = ("route_points", "tickets", "tickets_completed", "ticket_points", "longest_path",
                "bonuses", "total", "trains_left", "stations_left", "hand")
+INTERNAL_KEYS = ("borrowed_routes",)   # in a final score, not in the replay output
+# the newer maps' own output (docs/record-format.md) follows PLAYER_KEYS: what their mechanics add
 
 
 class RecordError(Exception):
@@ -314,8 +316,10 @@ def result(game, names, error=None, message=None):
     """The replay tool's output document (docs/record-format.md)."""
     players, winners = game.scores()
     out_players = []
+    extra_keys = [k for k in players[0] if k not in PLAYER_KEYS and k not in INTERNAL_KEYS] if players else []
     for name, pl in zip(names, players):
-        out_players.append({"name": name, **{k: pl[k] for k in PLAYER_KEYS}})
+        out_players.append({"name": name, **{k: pl[k] for k in PLAYER_KEYS},
+                            **{k: pl[k] for k in extra_keys}})
     return {
         "status": "finished" if game.over else "in_progress",
         "error": None if error is None else {"action": error[0], "message": message},

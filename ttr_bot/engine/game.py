@@ -34,6 +34,7 @@ from .dealer import Dealer
 from .errors import Illegal
 from .events import Event
 from .final_scores import Score, final_scores
+from .mechanics import Mechanic, mechanics_of
 from .payment import Payment
 from .state import CHOOSING, IDLE, OVER, PLAY, SECOND_CARD, SETUP, TUNNEL, PendingTunnel
 
@@ -72,6 +73,7 @@ class Game:
     long_deck: deque[int]
     tunnel: PendingTunnel | None
     last_move: tuple[int, str, int | None] | None
+    extra: dict[str, Any]
 
     def __init__(self, board: Board, n_players: int, dealer: Dealer) -> None:
         rules = board.rules
@@ -80,7 +82,7 @@ class Game:
         regular = [t.id for t in board.tickets if not t.long]
         long_ = [t.id for t in board.tickets if t.long]
         self._set_up(board, n_players, dealer, {
-            "deck": dealer.order("train", full_deck())[::-1],
+            "deck": dealer.order("train", full_deck(rules.locomotives))[::-1],
             "discard": [], "faceup": [],
             "hands": [[0] * N_CARD_KINDS for _ in range(n_players)],
             "trains": [rules.trains] * n_players,
@@ -96,9 +98,11 @@ class Game:
             "station_owner": {},
             "ticket_deck": deque(dealer.order("tickets", regular)),
             "long_deck": deque(dealer.order("long_tickets", long_)) if long_ else deque(),
-            "tunnel": None, "last_move": None,
+            "tunnel": None, "last_move": None, "extra": {},
         })
         self._deal()
+        for m in self.mechanics:
+            self.extra[m.name] = m.setup(self)
 
     @classmethod
     def from_state(cls, board: Board, n_players: int, dealer: Dealer, fields: dict[str, Any]) -> Game:
@@ -169,6 +173,18 @@ class Game:
 
     # ----- queries -----------------------------------------------------------------------
     @property
+    def mechanics(self) -> tuple[Mechanic, ...]:
+        """The map's own rules (engine/mechanics), consulted at each hook; () on the base maps."""
+        return mechanics_of(self.board)
+
+    def network_routes(self, seat: int) -> list[int]:
+        """The routes that count for `seat`'s tickets: its own, and what the map's rules add."""
+        routes = list(self.routes_of[seat])
+        for m in self.mechanics:
+            routes = m.network(self, seat, routes)
+        return routes
+
+    @property
     def over(self) -> bool:
         return self.phase == OVER
 
@@ -202,7 +218,7 @@ class Game:
         if not seat_rules.idle_turn(self.phase, self.step, self.current, seat):
             return []
         return seat_rules.claimable_routes(self.board, self.n, self.owner, seat,
-                                           self.trains[seat], self.hands[seat])
+                                           self.trains[seat], self.hands[seat], self)
 
     def station_cost(self, seat: int) -> int:
         """Cards `seat`'s next station costs."""
@@ -225,7 +241,7 @@ class Game:
 
     def _affordable_routes(self, seat: int) -> list[tuple[int, list[Payment] | None]]:
         return seat_rules.affordable_routes(self.board, self.n, self.owner, seat,
-                                            self.trains[seat], self.hands[seat])
+                                            self.trains[seat], self.hands[seat], self)
 
     def _any_station(self, seat: int) -> bool:
         return bool(self.station_sites(seat)
@@ -234,7 +250,8 @@ class Game:
     def can_pass(self, seat: int) -> bool:
         """docs/rules.md §3.6, §11.12: only with no other action at all."""
         return not (self._can_draw() or self.faceup or self.ticket_deck
-                    or self._affordable_routes(seat) or self._any_station(seat))
+                    or self._affordable_routes(seat) or self._any_station(seat)
+                    or any(m.blocks_pass(self, seat) for m in self.mechanics))
 
     # ----- legal actions -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -261,6 +278,8 @@ class Game:
             if pays is None:
                 pays = payment.route_payments(self.rules, routes[r], hand)
             out += [ClaimRoute(seat, r, p) for p in pays]
+        for m in self.mechanics:
+            out += m.actions(self, seat)
         if self.stations_left[seat]:
             pays = payment.station_payments(hand, self.station_cost(seat))
             if pays:
@@ -328,6 +347,10 @@ class Game:
             if not self.can_pass(seat):
                 raise Illegal("cannot_pass")
             return lambda: self._do_pass(seat)
+        for m in self.mechanics:
+            plan = m.plan(self, a)
+            if plan is not None:
+                return plan
         raise Illegal("unknown_action")
 
     # keep tickets
@@ -413,9 +436,15 @@ class Game:
         if why:
             raise Illegal(why)
         route = routes[a.route]
+        for m in self.mechanics:
+            why = m.claim_blocked(self, a.seat, route)
+            if why:
+                raise Illegal(why)
         self._check_hand(a.seat, a.cards)
-        color = payment.route_payment(self.rules, route, a.cards)
-        return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color)
+        color = seat_rules.pay(self.board, route, a.cards, self)
+        for m in self.mechanics:
+            m.check_claim(self, a)
+        return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color, a)
 
     def _check_hand(self, seat: int, cards: Sequence[int]) -> None:
         if len(cards) != N_CARD_KINDS or any(c < 0 for c in cards):
@@ -424,7 +453,8 @@ class Game:
         if any(cards[i] > hand[i] for i in range(N_CARD_KINDS)):
             raise Illegal("cards_not_in_hand")
 
-    def _do_claim(self, seat: int, r: int, cards: Payment, color: int) -> list[Event]:
+    def _do_claim(self, seat: int, r: int, cards: Payment, color: int,
+                  action: ClaimRoute | None = None) -> list[Event]:
         hand = self.hands[seat]
         for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
@@ -448,20 +478,28 @@ class Game:
                 return events
             self.discard.extend(revealed)
             return events + self._place_route(seat, r, cards)
-        return self._place_route(seat, r, cards)
+        return self._place_route(seat, r, cards, action)
 
-    def _place_route(self, seat: int, r: int, cards: Payment) -> list[Event]:
+    def _place_route(self, seat: int, r: int, cards: Payment,
+                     action: ClaimRoute | None = None) -> list[Event]:
         route = self.board.routes[r]
         for i in range(N_CARD_KINDS):
             self.discard.extend([i] * cards[i])
         self.owner[r] = seat
         self.routes_of[seat].append(r)
-        self.trains[seat] -= route.length
+        self.trains[seat] -= seat_rules.trains_needed(self.board, r)
         pts = self.rules.route_points[route.length]
+        mechanics = self.mechanics
+        for m in mechanics:
+            pts += m.claim_points(route)
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
         events = [ev.claim_route(seat, r, cards, pts)]
         self._refill()
+        if mechanics:
+            claim = action if action is not None else ClaimRoute(seat, r, cards)
+            for m in mechanics:
+                events += m.after_claim(self, seat, route, claim)
         return events + self._end_turn(seat, "claim_route", record=False)
 
     # tunnels
@@ -543,7 +581,7 @@ class Game:
         events: list[Event] = []
         if self.final_turns_left is not None:
             self.final_turns_left -= 1
-        elif self.trains[seat] <= self.rules.end_trains:
+        elif self._ends_now(seat):
             self.final_turns_left = self.n
             self.final_trigger = seat
             events.append(ev.final_round(seat))
@@ -554,6 +592,14 @@ class Game:
         self.current = (seat + 1) % self.n
         events.append(ev.turn(self.current))
         return events
+
+    def _ends_now(self, seat: int) -> bool:
+        """Does the turn `seat` just ended start the last round (§4; a map's own trigger)?"""
+        for m in self.mechanics:
+            decided = m.end_trigger(self, seat)
+            if decided is not None:
+                return decided
+        return self.trains[seat] <= self.rules.end_trains
 
     # ----- scores ------------------------------------------------------------------------
     def scores(self) -> tuple[list[Score], list[int]]:

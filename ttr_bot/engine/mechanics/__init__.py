@@ -1,2 +1,37 @@
-"""A map's own rules (RULES.md §12–§17), one module per mechanic."""
+"""A map's own rules (RULES.md §12–§17), one module per mechanic, each a `Mechanic` (base.py)
+the base game consults at its hooks. `mechanics_of(board)` gives a board's, in the order its
+map file names them; `IMPLEMENTED` is what the engine plays (`maps.available_maps` offers a
+map only when it plays every mechanic the map names)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .asian_explorer import AsianExplorer
+from .base import Mechanic
+from .grand_tour import GrandTour
+from .mountains import Mountains
+
+if TYPE_CHECKING:
+    from ..board import Board
+
+REGISTRY: dict[str, type[Mechanic]] = {m.name: m for m in (Mountains, AsianExplorer, GrandTour)}
+# the mechanics whose every precise point is tested (tests/engine/test_s12…s17): a map is
+# offered for new games once all of its are here
 IMPLEMENTED: frozenset[str] = frozenset()
+
+_BY_BOARD: dict[int, tuple[Board, tuple[Mechanic, ...]]] = {}
+
+
+def mechanics_of(board: Board) -> tuple[Mechanic, ...]:
+    """The board's mechanics (built once per board; () for a map of the base rules)."""
+    hit = _BY_BOARD.get(id(board))
+    if hit is None or hit[0] is not board:
+        names = board.rules.mechanics
+        missing = [n for n in names if n not in REGISTRY]
+        if missing:
+            raise ValueError(f"{board.name}: the engine does not play {', '.join(missing)} yet")
+        hit = _BY_BOARD[id(board)] = (board, tuple(REGISTRY[n](board) for n in names))
+    return hit[1]
+
+
+__all__ = ["IMPLEMENTED", "REGISTRY", "Mechanic", "mechanics_of"]
