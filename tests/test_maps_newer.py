@@ -126,9 +126,12 @@ def test_border_points_split_per_route_end():
 
 def test_not_offered_until_the_engine_plays_them():
     from ttr_bot.engine.mechanics import IMPLEMENTED
+    from ttr_bot.maps import AWAITING_PICTURES, engine_maps
     for map_id in NEWER:
-        offered = map_id in available_maps()
-        assert offered == (set(load_board(map_id).rules.mechanics) <= IMPLEMENTED)
+        plays = set(load_board(map_id).rules.mechanics) <= IMPLEMENTED
+        assert (map_id in engine_maps()) == plays
+        assert (map_id in available_maps()) == (plays and map_id not in AWAITING_PICTURES)
+    assert "legendary_asia" in engine_maps() and "japan" not in engine_maps()
 
 
 def broken(change, map_id):

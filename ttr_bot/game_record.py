@@ -10,7 +10,7 @@ from .engine.cards import CARD_INDEX, CARD_NAMES, N_CARD_KINDS, ROUTE_COLOR_INDE
 from .engine.dealer import Dealer
 from .engine.errors import DeckError, Illegal
 from .engine.game import Game
-from .maps import MapError, load_board, variants
+from .maps import MapError, load_board, ready, variants
 
 FORMAT = "ttr-record/1"
 PLAYER_KEYS = ("route_points", "tickets", "tickets_completed", "ticket_points", "longest_path",
@@ -101,6 +101,8 @@ def open_record(doc):
         board = load_board(map_id, variant)
     except (MapError, FileNotFoundError, KeyError):
         raise RecordError(f"unknown map {map_id!r}") from None
+    if not ready(map_id):
+        raise RecordError(f"the engine does not play the rules of {map_id!r} yet")
     names = doc.get("players")
     rules = board.rules
     if (not isinstance(names, list) or not all(isinstance(n, str) and n for n in names)
