@@ -437,9 +437,9 @@ class Game:
             raise Illegal(why)
         route = routes[a.route]
         for m in self.mechanics:
-            why = m.claim_blocked(self, a.seat, route)
-            if why:
-                raise Illegal(why)
+            refused = m.claim_blocked(self, a.seat, route)
+            if refused:
+                raise Illegal(refused)
         self._check_hand(a.seat, a.cards)
         color = seat_rules.pay(self.board, route, a.cards, self)
         for m in self.mechanics:
