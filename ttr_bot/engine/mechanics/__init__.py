@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, type[Mechanic]] = {m.name: m for m in (Mountains, AsianExplorer, GrandTour)}
 # the mechanics whose every precise point is tested (tests/engine/test_s12…s17): a map is
 # offered for new games once all of its are here
-IMPLEMENTED: frozenset[str] = frozenset({"mountains", "asian_explorer"})
+IMPLEMENTED: frozenset[str] = frozenset({"mountains", "asian_explorer", "grand_tour"})
 
 _BY_BOARD: dict[int, tuple[Board, tuple[Mechanic, ...]]] = {}
 
