@@ -129,12 +129,32 @@ def open_record(doc):
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError('"actions" must be a list')
-    dealer = Dealer(seed, train=train, tickets=tickets, long_tickets=long_ids, reshuffles=reshuffles)
+    more = _map_decks(board, decks)
+    dealer = Dealer(seed, train=train, tickets=tickets, long_tickets=long_ids, reshuffles=reshuffles,
+                    **more)
     try:
         game = Game(board, len(names), dealer)
     except DeckError as e:
         raise RecordError(str(e)) from None
     return game, names, actions
+
+
+def _map_decks(board, decks):
+    """The decks of a map's own rules (docs/record-format.md): Northern Lights' `bonus_cards`
+    (letters, top first) as the dealer's order of their indices. A deck the map does not use
+    makes the record invalid."""
+    letters = list(board.rules.bonus_cards) if "bonus_cards" in board.rules.mechanics else []
+    more = {}
+    if "bonus_cards" in decks:
+        cards = decks["bonus_cards"]
+        if not letters:
+            raise RecordError(f"decks.bonus_cards: {board.name} has no bonus cards")
+        if not isinstance(cards, list) or sorted(map(str, cards)) != sorted(letters):
+            raise RecordError(f"decks.bonus_cards must list the letters {', '.join(letters)} once each")
+        more["bonus_cards"] = [letters.index(c) for c in cards]
+    if "dummy_reveal" in decks and "shares" not in board.rules.mechanics:
+        raise RecordError(f"decks.dummy_reveal: {board.name} has no dummy")
+    return more
 
 
 # ----- actions: record JSON <-> engine --------------------------------------------------------
@@ -311,6 +331,9 @@ def export_record(game, names, actions_json):
            "actions": list(actions_json)}
     if dealer.dealt.get("long_tickets"):
         doc["decks"]["long_tickets"] = [ticket_to_json(board.tickets[t]) for t in dealer.dealt["long_tickets"]]
+    if "bonus_cards" in dealer.dealt:
+        letters = list(board.rules.bonus_cards)
+        doc["decks"]["bonus_cards"] = [letters[i] for i in dealer.dealt["bonus_cards"]]
     return doc
 
 
@@ -322,10 +345,13 @@ def result(game, names, error=None, message=None):
     for name, pl in zip(names, players):
         out_players.append({"name": name, **{k: pl[k] for k in PLAYER_KEYS},
                             **{k: pl[k] for k in extra_keys}})
-    return {
+    out = {
         "status": "finished" if game.over else "in_progress",
         "error": None if error is None else {"action": error[0], "message": message},
         "turn": game.turn,
         "players": out_players,
         "winners": [names[w] for w in winners] if game.over else [],
     }
+    for m in game.mechanics:
+        out.update(m.output(game))
+    return out

@@ -102,7 +102,9 @@ class Game:
         })
         self._deal()
         for m in self.mechanics:
-            self.extra[m.name] = m.setup(self)
+            own = m.setup(self)
+            if own is not None:
+                self.extra[m.name] = own
 
     @classmethod
     def from_state(cls, board: Board, n_players: int, dealer: Dealer, fields: dict[str, Any]) -> Game:
@@ -144,6 +146,17 @@ class Game:
             self.discard = []
             self.reshuffles += 1
         return self.deck.pop()
+
+    def draw_blind(self, count: int) -> list[int]:
+        """Up to `count` cards from the deck (a reshuffle when it is empty, §11.1), for a map's
+        own rules (a draw bonus); fewer when deck and discard run out."""
+        got = []
+        for _ in range(count):
+            card = self._draw()
+            if card is None:
+                break
+            got.append(card)
+        return got
 
     def _can_draw(self) -> bool:
         return bool(self.deck or self.discard)

@@ -136,7 +136,8 @@ def view(game: Game, seat: int) -> PlayerView:
         hand=list(game.hands[seat]), tickets=list(game.tickets[seat]),
         offer=None if offer is None else list(offer),
         tunnel=hidden_tunnel, passes=game.passes,
-        extra={m.name: m.hidden(game.extra[m.name], seat) for m in game.mechanics})
+        extra={m.name: m.hidden(game.extra[m.name], seat) for m in game.mechanics
+               if m.name in game.extra})
 
 
 def determinize(v: PlayerView, rng: Random | None) -> Game:

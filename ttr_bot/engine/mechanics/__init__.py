@@ -8,16 +8,21 @@ from typing import TYPE_CHECKING
 
 from .asian_explorer import AsianExplorer
 from .base import Mechanic
+from .bonus_cards import BonusCards
+from .draw_bonus import DrawBonus
+from .ferry_pairs import FerryPairs
 from .grand_tour import GrandTour
 from .mountains import Mountains
 
 if TYPE_CHECKING:
     from ..board import Board
 
-REGISTRY: dict[str, type[Mechanic]] = {m.name: m for m in (Mountains, AsianExplorer, GrandTour)}
+REGISTRY: dict[str, type[Mechanic]] = {m.name: m for m in (
+    Mountains, AsianExplorer, GrandTour, FerryPairs, DrawBonus, BonusCards)}
 # the mechanics whose every precise point is tested (tests/engine/test_s12…s17): a map is
 # offered for new games once all of its are here
-IMPLEMENTED: frozenset[str] = frozenset({"mountains", "asian_explorer", "grand_tour"})
+IMPLEMENTED: frozenset[str] = frozenset({"mountains", "asian_explorer", "grand_tour", "ferry_pairs",
+                                       "draw_bonus", "bonus_cards"})
 
 _BY_BOARD: dict[int, tuple[Board, tuple[Mechanic, ...]]] = {}
 

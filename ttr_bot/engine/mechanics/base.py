@@ -20,7 +20,8 @@ The hooks, where the base game calls them:
   None if the action is not this mechanic's), `blocks_pass` (an extra action still open).
 - the end: `end_trigger` (True/False to decide whether this turn starts the last round, None
   for the base rule), `network` (the routes that count for a seat's tickets), `score` (adds
-  its bonus and output fields to each player's final score).
+  its bonus and output fields to each player's final score), `output` (the replay output's
+  top-level additions).
 
 The three maps still to come fit these hooks without a change: UK's technology cards are a
 mechanic whose state holds each seat's cards, whose `actions`/`plan` buy one with locomotives,
@@ -110,3 +111,7 @@ class Mechanic:
 
     def score(self, game: Game, players: list[Score]) -> None:
         return None
+
+    def output(self, game: Game) -> dict[str, Any]:
+        """What the replay output adds at its top level (docs/record-format.md)."""
+        return {}
