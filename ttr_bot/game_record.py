@@ -164,6 +164,8 @@ def _cards(obj, field="cards"):
         raise Illegal("record_missing_field", field=field)
     out = [0] * N_CARD_KINDS
     for name, n in cards.items():
+        if name == "ferry" and field == "cards":     # Italy's ferry cards: _ferry reads them
+            continue
         if name not in CARD_INDEX:
             raise Illegal("record_unknown_card", card=str(name))
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -231,7 +233,7 @@ def action_from_json(game, obj, names):
         if lane is not None and (type(lane) is not int or lane not in (1, 2)):
             raise Illegal("record_missing_field", field="lane")
         route = find_route(game, _str(obj, "from"), _str(obj, "to"), _str(obj, "color"), lane)
-        return A.ClaimRoute(seat, route, _cards(obj))
+        return A.ClaimRoute(seat, route, _cards(obj), ferry=_ferry(obj))
     if kind == "tunnel_pay":
         return A.TunnelPay(seat, _cards(obj))
     if kind == "tunnel_decline":
@@ -246,7 +248,17 @@ def action_from_json(game, obj, names):
         return A.BuildStation(seat, nodes[0], _cards(obj))
     if kind == "pass":
         return A.Pass(seat)
+    if kind == "draw_ferry_card":
+        return A.DrawFerryCard(seat)
     raise Illegal("record_unknown_type", type=str(kind))
+
+
+def _ferry(obj):
+    """Italy: `"ferry": n` in a claim's cards (docs/record-format.md); 0 without it."""
+    n = obj["cards"].get("ferry", 0)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise Illegal("record_bad_count", card="ferry")
+    return n
 
 
 def _match_offer(game, seat, keep):
@@ -291,6 +303,8 @@ def action_to_json(game, action, names):
                {x.a, x.b} == {r.a, r.b}) > 1 or r.lane != 1:
             out["lane"] = r.lane
         out["cards"] = _cards_json(action.cards)
+        if action.ferry:
+            out["cards"]["ferry"] = action.ferry
     elif isinstance(action, A.TunnelPay):
         out["cards"] = _cards_json(action.cards)
     elif isinstance(action, A.BuildStation):

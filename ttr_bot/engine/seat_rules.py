@@ -19,6 +19,7 @@ from .mechanics import mechanics_of
 from .state import IDLE, PLAY, SETUP
 
 if TYPE_CHECKING:
+    from .actions import ClaimRoute
     from .board import Board, Route, Rules
     from .game import Game
     from .mechanics import Mechanic
@@ -109,14 +110,15 @@ def trains_needed(board: Board, r: int) -> int:
     return _table(board).need[r] if board.rules.mechanics else board.routes[r].length
 
 
-def pay(board: Board, route: Route, cards: Hand, game: Game | None = None) -> int:
+def pay(board: Board, route: Route, cards: Hand, game: Game | None = None,
+        action: ClaimRoute | None = None) -> int:
     """The colour a payment for `route` used (-1: locomotives only), or raise Illegal: the
     map's own payment rule for the routes it pays (a mechanic's), else payment.py's."""
     rules = board.rules
     if rules.mechanics:
         for m in _table(board).payers:
             if m.pays(route):
-                return m.route_payment(rules, route, cards, game)
+                return m.route_payment(rules, route, cards, game, action)
     return payment.route_payment(rules, route, cards)
 
 

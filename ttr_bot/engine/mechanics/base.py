@@ -13,7 +13,7 @@ The hooks, where the base game calls them:
 - a claim: `trains_needed` (trains beyond the route's length), `claim_blocked` (a reason the
   seat may not claim a route now, whatever its cards), `pays` with `route_payment` /
   `route_payments` (a route this mechanic pays its own way; the others are payment.py's),
-  `check_claim` (the
+  `claim_variants` (the claims one payment makes: the fields of `action_fields`), `check_claim` (the
   action's own fields), `claim_points` (route points beyond the length's), `after_claim`
   (steps after the cards are paid and the route is placed: events).
 - a turn: `actions` (extra actions of an idle turn), `plan` (validate one of them: a Plan, or
@@ -50,6 +50,9 @@ Plan = Callable[[], "list[Event]"]
 class Mechanic:
     """Every hook is a no-op here: a subclass overrides what its rule changes."""
     name: ClassVar[str] = ""
+    # the ClaimRoute fields this mechanic reads ("ferry", "share", …); on a map without it they
+    # must be 0
+    action_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -74,14 +77,21 @@ class Mechanic:
         """Does this mechanic pay `route` its own way (then the two hooks below answer for it)?"""
         return False
 
-    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None) -> int:
-        """The colour a payment used (-1: locomotives only), or raise Illegal."""
+    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None,
+                      action: ClaimRoute | None = None) -> int:
+        """The colour a payment used (-1: locomotives only), or raise Illegal (`action`: the
+        claim being checked, None when only the cards are asked about)."""
         raise NotImplementedError
 
     def route_payments(self, rules: Rules, route: Route, hand: Hand,
                        game: Game | None) -> list[Payment]:
         """Every distinct payment `hand` can make for `route`."""
         raise NotImplementedError
+
+    def claim_variants(self, game: Game, claim: ClaimRoute) -> list[ClaimRoute]:
+        """The legal claims a payment of `claim.cards` makes (with this mechanic's fields set:
+        the ferry cards it spends, the company of a share); [claim] when it adds nothing."""
+        return [claim]
 
     def check_claim(self, game: Game, action: ClaimRoute) -> None:
         return None

@@ -16,6 +16,7 @@ from ..errors import Illegal
 from .base import Mechanic
 
 if TYPE_CHECKING:
+    from ..actions import ClaimRoute
     from ..board import Route, Rules
     from ..game import Game
     from ..payment import Hand, Payment
@@ -31,7 +32,8 @@ class FerryPairs(Mechanic):
     def pays(self, route: Route) -> bool:
         return route.pairs and route.ferry > 0
 
-    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None) -> int:
+    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None,
+                      action: ClaimRoute | None = None) -> int:
         length, symbols = route.length, route.ferry
         total = sum(cards)
         pairs = total - length
