@@ -219,11 +219,12 @@ class Game:
         """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
         reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or
         None."""
-        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r)
+        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r,
+                                        self)
 
     def route_blocks(self, seat: int) -> list[str | None]:
         """`route_blocked` for every route."""
-        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat])
+        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat], self)
 
     def claimable_routes(self, seat: int) -> list[tuple[Route, list[Payment]]]:
         """[(Route, payments)] `seat` may claim right now and can pay for, with every payment;
@@ -517,11 +518,11 @@ class Game:
             self.discard.extend([i] * cards[i])
         self.owner[r] = seat
         self.routes_of[seat].append(r)
-        self.trains[seat] -= seat_rules.trains_needed(self.board, r)
+        self.trains[seat] -= seat_rules.trains_needed(self.board, r, self)
         pts = self.rules.route_points[route.length]
         mechanics = self.mechanics
         for m in mechanics:
-            pts += m.claim_points(route)
+            pts += m.claim_points(route, self)
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
         events = [ev.claim_route(seat, r, cards, pts)]

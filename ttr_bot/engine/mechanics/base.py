@@ -10,7 +10,8 @@ The hooks, where the base game calls them:
 - state: `setup` makes the mechanic's own state (JSON-able, kept in `game.extra[name]`,
   snapshotted and copied with the game), dealt from the game's dealer where it is random;
   `hidden` says what of it a seat may not see (PlayerView and determinize).
-- a claim: `trains_needed` (trains beyond the route's length), `claim_blocked` (a reason the
+- a claim: `trains_needed` (trains beyond the route's length) and `claim_trains` (the trains
+  it takes when the state decides), `claim_blocked` (a reason the
   seat may not claim a route now, whatever its cards), `pays` with `route_payment` /
   `route_payments` (a route this mechanic pays its own way; the others are payment.py's),
   `claim_variants` (the claims one payment makes: the fields of `action_fields`), `check_claim` (the
@@ -68,7 +69,13 @@ class Mechanic:
 
     # ----- a claim ---------------------------------------------------------------------
     def trains_needed(self, route: Route) -> int:
+        """Trains a claim of `route` takes beyond its length, whatever the state (mountains)."""
         return 0
+
+    def claim_trains(self, game: Game, route: Route) -> int | None:
+        """The trains a claim of `route` takes now, when the state decides it (a bullet route
+        while the Bullet Trains last: none); None leaves it to the length and `trains_needed`."""
+        return None
 
     def claim_blocked(self, game: Game, seat: int, route: Route) -> str | None:
         return None
@@ -96,7 +103,9 @@ class Mechanic:
     def check_claim(self, game: Game, action: ClaimRoute) -> None:
         return None
 
-    def claim_points(self, route: Route) -> int:
+    def claim_points(self, route: Route, game: Game | None = None) -> int:
+        """Route points beyond the length's (negative takes them away: a bullet claim scores
+        none)."""
         return 0
 
     def after_claim(self, game: Game, seat: int, route: Route, action: ClaimRoute) -> list[Event]:
