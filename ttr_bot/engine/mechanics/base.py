@@ -9,7 +9,8 @@ mechanics runs exactly the base rules (each loop is over an empty tuple).
 The hooks, where the base game calls them:
 - state: `setup` makes the mechanic's own state (JSON-able, kept in `game.extra[name]`,
   snapshotted and copied with the game), dealt from the game's dealer where it is random;
-  `hidden` says what of it a seat may not see (PlayerView and determinize).
+  `hidden` says what of it a seat may see (PlayerView), `unhide` fills the rest for a
+  determinized game.
 - a claim: `trains_needed` (trains beyond the route's length) and `claim_trains` (the trains
   it takes when the state decides), `claim_blocked` (a reason the
   seat may not claim a route now, whatever its cards), `pays` with `route_payment` /
@@ -66,6 +67,10 @@ class Mechanic:
     def hidden(self, state: Any, seat: int) -> Any:
         """The mechanic's state as `seat` may know it (the default: all of it is public)."""
         return state
+
+    def unhide(self, seen: Any) -> Any:
+        """A full state consistent with what `hidden` showed (a determinized game's)."""
+        return seen
 
     # ----- a claim ---------------------------------------------------------------------
     def trains_needed(self, route: Route) -> int:
