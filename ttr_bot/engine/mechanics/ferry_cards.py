@@ -88,6 +88,13 @@ class FerryCards(Mechanic):
         length, waves = route.length, route.waves
         out: list[Payment] = []
         colors = range(N_COLORS) if route.color == GRAY else (route.color,)
+        # the count test: the most cards of one colour on the plain spaces, locomotives on the
+        # rest, then locomotives and the ferry cards the seat could hold on the waves
+        best = max(hand[c] for c in colors)
+        spaces = length - waves
+        locos = hand[LOCO] - (spaces - min(best, spaces))
+        if locos < 0 or locos + 2 * self.rules.ferry_cards_max < waves:
+            return out
         for covered in range(waves + 1):
             for plain in range(length - waves + 1):
                 locos = length - covered - plain
