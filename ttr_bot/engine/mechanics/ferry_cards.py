@@ -93,9 +93,11 @@ class FerryCards(Mechanic):
         best = max(hand[c] for c in colors)
         spaces = length - waves
         locos = hand[LOCO] - (spaces - min(best, spaces))
-        if locos < 0 or locos + 2 * self.rules.ferry_cards_max < waves:
+        # a game is asked on its current seat's turn: only the ferry cards it holds
+        cards_held = self.rules.ferry_cards_max if game is None else _held(game, game.current)
+        if locos < 0 or locos + 2 * cards_held < waves:
             return out
-        for covered in range(waves + 1):
+        for covered in range(min(waves, 2 * cards_held) + 1):
             for plain in range(length - waves + 1):
                 locos = length - covered - plain
                 if locos > hand[LOCO]:
