@@ -2,12 +2,12 @@
 
     python -m tools.build_maps [REFERENCE_DIR]
 
-Reads REFERENCE_DIR/{usa,europe,switzerland,nordiccountries}.json (the Board Game Arena
-adaptation's data, see /work/shared/ref/maps/SOURCES.md; default /work/shared/ref/maps/
-bga-tickettoride) and writes maps/<id>.json in our `ttr-map/1` format. Only the facts are
-carried over (places, positions, routes, car slots, tickets); the rules come from docs/rules.md,
-which wins over the reference's own rule values. The generated files are committed, so the
-bot never needs the reference data.
+Reads REFERENCE_DIR/<source>.json for every map below (the Board Game Arena adaptation's
+data, see /work/shared/ref/maps/SOURCES.md; default /work/shared/ref/maps/bga-tickettoride) and
+writes maps/<id>.json in our `ttr-map/1` format. Only the facts are carried over (places,
+positions, routes, car slots, tickets, and the six newer maps' per-route and per-city marks);
+the rules come from docs/rules.md and RULES.md §12–§17, which win over the reference's own
+rule values. The generated files are committed, so the bot never needs the reference data.
 """
 import json
 import sys
@@ -77,6 +77,82 @@ MAPS = {
         "decks": ["base"],
         "notes": [FLUSH_NOTE],
     },
+    # ---- RULES.md §12–§17 (every rule value spelled out here; `mechanics` names the
+    # engine's modules in ttr_bot/engine/mechanics/ that play the map's own rules)
+    "india": {   # §12
+        "source": "india", "name": "India",
+        "rules": {"max_players": 4, "start_regular": 4, "start_keep_min": 2,
+                  "mechanics": ["grand_tour"],
+                  "grand_tour_points": {"0": 0, "1": 5, "2": 10, "3": 20, "4": 30, "5": 40}},
+        "variants": {"base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}}},
+        "decks": ["base"],
+        "notes": [],
+    },
+    "legendary_asia": {   # §13
+        "source": "legendaryasia", "name": "Legendary Asia",
+        "rules": {"start_long": 1, "start_regular": 3, "start_keep_min": 2,
+                  "unkept_start": "out", "unkept_draw": "bottom", "longest_path_bonus": 0,
+                  "tie_breaks": ["tickets"], "triple_lanes": {"2": 1, "3": 1, "4": 3, "5": 3},
+                  "mechanics": ["mountains", "asian_explorer"],
+                  "mountain_points": 2, "explorer_bonus": 10},
+        "variants": {"base": {"tickets": {"regular": ["base_regular"], "long": ["base_long"]},
+                              "rules": {}}},
+        "decks": ["base_regular", "base_long"],
+        "notes": [],
+    },
+    "pennsylvania": {   # §14
+        "source": "pennsylvania", "name": "Pennsylvania",
+        "rules": {"start_regular": 5, "start_keep_min": 3, "draw_tickets": 4,
+                  "longest_path_bonus": 0, "globetrotter_bonus": 15, "tie_breaks": ["tickets"],
+                  "mechanics": ["shares"],
+                  "share_points": {"2": [7, 4], "3": [8, 5], "4": [9, 5], "5": [10, 6, 3],
+                                   "6": [12, 7, 3], "7": [15, 9, 5], "8": [16, 10, 5, 1],
+                                   "10": [20, 14, 9, 5, 2], "15": [30, 21, 14, 9, 6]}},
+        "variants": {"base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}}},
+        "decks": ["base"],
+        "notes": [],
+    },
+    "japan": {   # §15
+        "source": "japan", "name": "Japan",
+        "rules": {"trains": 20, "start_regular": 4, "start_keep_min": 2,
+                  "longest_path_bonus": 0, "tie_breaks": ["tickets"], "mechanics": ["bullet"],
+                  "bullet_trains": 16, "bullet_end": 2, "bullet_zero": -20,
+                  "bullet_track_bonus": {"2": [10, -10], "3": [15, 5, -10],
+                                         "4": [20, 10, 0, -10], "5": [25, 15, 5, -5, -10]}},
+        "variants": {"base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}}},
+        "decks": ["base"],
+        "notes": [],
+        "parallel_lengths_differ": False,   # §15.1: parallels of different lengths are not doubles
+    },
+    "italy": {   # §16
+        "source": "italy", "name": "Italy",
+        "rules": {"start_regular": 5, "start_keep_min": 3, "draw_tickets": 4,
+                  "longest_path_bonus": 0, "tie_breaks": ["tickets"],
+                  "triple_lanes": {"2": 1, "3": 1, "4": 3, "5": 3},
+                  "mechanics": ["ferry_cards", "regions"], "ferry_cards_max": 2,
+                  "region_points": {"5": 1, "6": 2, "7": 4, "8": 7, "9": 11, "10": 16, "11": 22,
+                                    "12": 29, "13": 37, "14": 46, "15": 56},
+                  "region_double": [11, 12, 13]},
+        "variants": {"base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}}},
+        "decks": ["base"],
+        "notes": [],
+    },
+    "northern_lights": {   # §17
+        "source": "northernlights", "name": "Northern Lights",
+        "rules": {"trains": 40, "locomotives": 18, "flush_limit": 0, "start_regular": 4,
+                  "start_keep_min": 2, "longest_path_bonus": 0, "tie_breaks": ["tickets"],
+                  "triple_lanes": {"2": 1, "3": 2, "4": 3, "5": 3},
+                  "mechanics": ["ferry_pairs", "draw_bonus", "bonus_cards"],
+                  "bonus_cards": {"A": 5, "B": 7, "C": 7, "D": 10, "E": 10, "F": 10, "G": 12,
+                                  "H": 12, "I": 12, "J": 12, "K": 7},
+                  "bonus_cards_dealt": 4},
+        "variants": {"base": {"tickets": {"regular": ["base"], "long": []}, "rules": {}}},
+        "decks": ["base"],
+        "notes": [],
+        "arctic_ids": [4, 10, 15, 16, 17, 28, 29, 35, 42, 48, 50],   # §17.4 (BGA's list)
+        "capital_ids": [9, 19, 31, 37],
+        "wild_west_city": "Oslo",    # bonus K: the country of Oslo (Norway)
+    },
     "nordic": {   # docs/rules.md §9
         "source": "nordiccountries", "name": "Nordic Countries",
         "rules": {"trains": 40, "min_players": 2, "max_players": 3,
@@ -92,36 +168,117 @@ MAPS = {
 }
 
 
+def _board_size(ref):
+    """The board image's size; without one (Japan, Italy), the smallest frame round every
+    city, inset and car slot with a margin."""
+    image = ref["map_specific"]["board_image"]
+    if image:
+        return image["width"], image["height"]
+    xs = [c["x"] for c in ref["cities"]] + [s["x"] for r in ref["routes"] for s in r["spaces"]]
+    ys = [c["y"] for c in ref["cities"]] + [s["y"] for r in ref["routes"] for s in r["spaces"]]
+    for c in ref["cities"]:
+        if c.get("extraCoordinates"):
+            xs.append(c["extraCoordinates"][0])
+            ys.append(c["extraCoordinates"][1])
+    return max(xs) + 40, max(ys) + 40
+
+
+def _border_points(ref):
+    """{reference id of a border point: its country's name}."""
+    end_points = (ref["map_specific"].get("countriesEndPoints")
+                  or ref["rules"].get("countries_end_points") or {})
+    out = {}
+    for country_id, points in end_points.items():
+        name = next(c["name"] for c in ref["cities"] if c["id"] == int(country_id))
+        out.update({p: name for p in points})
+    return out
+
+
+def _border_nodes(ref, border):
+    """{(border point id, other end's id or None): our node id}. Each border point is one node
+    per city its routes come from: routes meeting at a border point are not connected through
+    it (RULES.md, the preamble before §12). Switzerland's points have one route each, so its
+    ids are those of the points ("France/2")."""
+    ends = {}
+    for r in ref["routes"]:
+        for here, there in ((r["from"], r["to"]), (r["to"], r["from"])):
+            if here in border:
+                ends.setdefault(here, [])
+                if there not in ends[here]:
+                    ends[here].append(there)
+    out, count = {}, {}
+    for point in sorted(border, key=lambda p: (border[p], p)):
+        for there in ends.get(point, [None]):
+            count[border[point]] = count.get(border[point], 0) + 1
+            out[point, there] = f"{border[point]}/{count[border[point]]}"
+    return out
+
+
+def _twins(spec, ref):
+    """{route id: the other lanes' ids}: the reference's twins, less those of another length
+    where the map says parallels of different lengths are not doubles (Japan, §15.1)."""
+    length = {r["id"]: r["length"] for r in ref["routes"]}
+    out = {}
+    for r in ref["routes"]:
+        twins = r["twin_route_ids"]
+        if not spec.get("parallel_lengths_differ", True):
+            twins = [t for t in twins if length[t] == r["length"]]
+        out[r["id"]] = twins
+    return out
+
+
+def _route(r, node_of, twins):
+    """One route in our form: the six newer maps' marks only where a route has them, so the
+    four first maps' files stay as they were."""
+    out = {
+        "id": r["id"], "from": node_of(r["from"], r["to"]), "to": node_of(r["to"], r["from"]),
+        "length": r["length"], "color": "purple" if r["color"] == "pink" else r["color"],
+        "tunnel": r["tunnel"], "ferry": r["ferry_locomotives"],
+        "any_cards": r["any_cards_substitute"] or 0,
+        "twin": (twins[0] if len(twins) == 1 else twins) if twins else None,
+    }
+    extra = {"mountain": r.get("mountain") or 0, "shares": r.get("stock_shares") or [],
+             "bullet": r.get("bullet_train_space_index") is not None,
+             "waves": r.get("ferry_waves") or 0, "pairs": bool(r.get("ferry_pair_substitute")),
+             "draw_bonus": r.get("drawing_bonus") or 0}
+    out.update({k: v for k, v in extra.items() if v})
+    out["slots"] = [[s["x"], s["y"], s["angle"]] for s in r["spaces"]]
+    return out
+
+
 def convert(map_id, ref):
     """One reference document -> our document (a dict in the key order we write)."""
     spec = MAPS[map_id]
-    image = ref["map_specific"]["board_image"]
-    border = {}     # reference id of a border point -> our node id ("France/2")
-    for country_id, points in ref["map_specific"].get("countriesEndPoints", {}).items():
-        name = next(c["name"] for c in ref["cities"] if c["id"] == int(country_id))
-        border.update({p: f"{name}/{i}" for i, p in enumerate(points, 1)})
+    width, height = _board_size(ref)
+    border = _border_points(ref)
+    border_node = _border_nodes(ref, border)
 
     # Countries (ids -1, -2, …: France, Deutschland, Österreich, Italia) are label positions.
     countries = [{"name": c["name"], "x": c["x"], "y": c["y"]}
                  for c in sorted(ref["cities"], key=lambda c: -c["id"]) if c["id"] < 0]
-    node_of, nodes = {}, []
+    city_node, nodes = {}, []
     for c in sorted(ref["cities"], key=lambda c: c["id"]):
         if c["id"] < 0:
             continue
-        node = {"id": border.get(c["id"], c["name"]), "name": c["name"]}
         if c["id"] in border:
-            node["country"] = True
+            nodes += [{"id": node, "name": c["name"], "country": True, "x": c["x"], "y": c["y"]}
+                      for (point, _), node in border_node.items() if point == c["id"]]
+            continue
+        node = {"id": c["name"], "name": c["name"]}
+        if c.get("region"):
+            node["region"] = c["region"]
+        if c.get("country"):
+            node["nation"] = c["country"]
+        if c.get("extraCoordinates"):
+            node["inset"] = list(c["extraCoordinates"])
         nodes.append({**node, "x": c["x"], "y": c["y"]})
-        node_of[c["id"]] = node["id"]
+        city_node[c["id"]] = node["id"]
 
-    routes = [{
-        "id": r["id"], "from": node_of[r["from"]], "to": node_of[r["to"]],
-        "length": r["length"], "color": "purple" if r["color"] == "pink" else r["color"],
-        "tunnel": r["tunnel"], "ferry": r["ferry_locomotives"],
-        "any_cards": r["any_cards_substitute"] or 0,
-        "twin": r["twin_route_ids"][0] if r["twin_route_ids"] else None,
-        "slots": [[s["x"], s["y"], s["angle"]] for s in r["spaces"]],
-    } for r in ref["routes"]]
+    def node_of(here, there):
+        return border_node[here, there] if here in border else city_node[here]
+
+    twins = _twins(spec, ref)
+    routes = [_route(r, node_of, twins[r["id"]]) for r in ref["routes"]]
 
     decks = {}
     for name in spec["decks"]:
@@ -129,7 +286,8 @@ def convert(map_id, ref):
         for t in ref["destination_decks"][name]:
             card = {"from": t["from_name"], "to": t["to_name"], "points": t["points"]}
             # Switzerland: each country-to-country ticket exists twice (42 types, 46 cards).
-            cards += [card, dict(card)] if t["from"] < 0 else [card]
+            twice = t["from"] < 0 and map_id == "switzerland"
+            cards += [card, dict(card)] if twice else [card]
         decks[name] = cards
 
     big = set(ref["map_specific"].get("bigCityIds", []))
@@ -138,15 +296,22 @@ def convert(map_id, ref):
         if v["tickets"].get("only_touching") == "big cities":
             v["tickets"]["only_touching"] = [c["name"] for c in ref["cities"] if c["id"] in big]
 
+    rules = {**BASE_RULES, **spec["rules"]}
+    name_of = {c["id"]: c["name"] for c in ref["cities"]}
+    if "arctic_ids" in spec:
+        rules["arctic"] = [name_of[i] for i in spec["arctic_ids"]]
+        rules["capitals"] = [name_of[i] for i in spec["capital_ids"]]
+        rules["wild_west_nation"] = next(c["country"] for c in ref["cities"]
+                                         if c["name"] == spec["wild_west_city"])
     doc = {
         "format": "ttr-map/1", "id": map_id, "name": spec["name"],
-        "board": {"width": image["width"], "height": image["height"]},
+        "board": {"width": width, "height": height},
         "nodes": nodes,
     }
     if countries:
         doc["countries"] = countries
     doc.update({
-        "routes": routes, "ticket_decks": decks, "rules": {**BASE_RULES, **spec["rules"]},
+        "routes": routes, "ticket_decks": decks, "rules": rules,
         "variants": variants, "notes": spec["notes"],
     })
     return doc

@@ -11,7 +11,8 @@ from ttr_bot.engine.network import components, connected
 from ttr_bot.maps import load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
-PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3}
+PLAYERS = {"usa": 4, "europe": 5, "switzerland": 3, "nordic": 3, "india": 4, "legendary_asia": 5,
+           "pennsylvania": 5, "japan": 5, "italy": 5, "northern_lights": 5}
 
 
 def random_game(map_id, n=None, seed=1, until=None, variant="base"):

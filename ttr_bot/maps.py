@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ttr_bot.engine.board import Board, Node, Route, Rules, Ticket
 from ttr_bot.engine.cards import ROUTE_COLOR_INDEX
+from ttr_bot.engine.mechanics import IMPLEMENTED
 
 
 def _maps_dir():
@@ -28,11 +29,23 @@ TOP_KEYS = {"format", "id", "name", "board", "nodes", "countries", "routes", "ti
 OPTIONAL_TOP_KEYS = {"countries", "notes"}
 ROUTE_KEYS = {"id", "from", "to", "length", "color", "tunnel", "ferry", "any_cards", "twin",
               "slots"}
+# the six newer maps' marks (RULES.md §12–§17), present only where a route has one
+ROUTE_MARKS = {"mountain": "count", "shares": "companies", "bullet": "flag", "waves": "count",
+               "pairs": "flag", "draw_bonus": "count"}
+NODE_MARKS = ("region", "nation", "inset")
+# the engine's modules for a map's own rules (ttr_bot/engine/mechanics), by the name a map file uses
+MECHANICS = {"mountains", "asian_explorer", "grand_tour", "shares", "bullet", "ferry_cards",
+             "regions", "ferry_pairs", "draw_bonus", "bonus_cards"}
+# rule values that are JSON objects keyed by a number: the value's kind
+NUMBER_MAPS = {"route_points": "int", "triple_lanes": "int", "grand_tour_points": "int",
+               "region_points": "int", "share_points": "ints", "bullet_track_bonus": "ints"}
 RULE_FIELDS = {f.name: f.default if f.default is not dataclasses.MISSING else f.default_factory()
                for f in dataclasses.fields(Rules) if f.name != "notes"}
 CHOICES = {"unkept_start": {"bottom", "out"}, "unkept_draw": {"bottom", "out"},
            "locomotives_only_on": {"tunnel", "ferry"},
-           "tie_breaks": {"tickets", "longest_path", "fewest_stations"}}
+           "tie_breaks": {"tickets", "longest_path", "fewest_stations"},
+           "mechanics": MECHANICS}
+SIGNED = {"bullet_zero", "bullet_track_bonus"}   # rule values that may be negative
 
 
 class MapError(ValueError):
@@ -72,22 +85,46 @@ def _rule_problems(rules, where):
         if isinstance(default, bool):
             bad = None if isinstance(value, bool) else "must be true or false"
         elif isinstance(default, int):
-            bad = None if _is_int(value) and value >= 0 else "must be a whole number >= 0"
+            ok = _is_int(value) and (value >= 0 or key in SIGNED)
+            bad = None if ok else "must be a whole number >= 0"
         elif isinstance(default, str) and allowed:
             bad = None if value in allowed else "must be " + " or ".join(f"'{a}'" for a in allowed)
-        elif key == "route_points":
-            ok = isinstance(value, dict) and all(
-                str(k).isdigit() and int(k) >= 1 and _is_int(v) and v >= 0
-                for k, v in value.items())
-            bad = None if ok else 'must map lengths to points, e.g. {"1": 1}'
-        elif allowed:   # locomotives_only_on, tie_breaks: lists of known words
+        elif key in NUMBER_MAPS:
+            bad = _number_map_problem(key, value)
+        elif allowed:   # locomotives_only_on, tie_breaks, mechanics: lists of known words
             ok = isinstance(value, list) and all(v in allowed for v in value)
             bad = None if ok else "must be a list of " + ", ".join(f"'{a}'" for a in allowed)
+        elif key == "bonus_cards":
+            ok = isinstance(value, dict) and all(
+                isinstance(k, str) and len(k) == 1 and k.isupper() and _is_int(v) and v >= 0
+                for k, v in value.items())
+            bad = None if ok else 'must map card letters to points, e.g. {"A": 5}'
+        elif isinstance(default, tuple):   # region_double, arctic, capitals
+            kind = int if key == "region_double" else str
+            ok = isinstance(value, list) and all(
+                isinstance(v, kind) and not isinstance(v, bool) for v in value)
+            bad = None if ok else f"must be a list of {'numbers' if kind is int else 'names'}"
         elif not isinstance(value, type(default)):
             bad = f"must be of type {type(default).__name__}"
         if bad:
             out.append(f"{where}: '{key}' {bad}")
     return out
+
+
+def _number_map_problem(key, value):
+    """None if `value` is a JSON object from whole numbers (as strings) to points (a list of
+    points where the kind is "ints"), else what is wrong."""
+    signed = key in SIGNED
+
+    def points(v):
+        return _is_int(v) and (signed or v >= 0)
+
+    kind = NUMBER_MAPS[key]
+    ok = isinstance(value, dict) and all(
+        str(k).isdigit() and (int(k) >= 1 or key == "grand_tour_points")
+        and (points(v) if kind == "int" else isinstance(v, list) and all(map(points, v)))
+        for k, v in value.items())
+    return None if ok else 'must map numbers to points, e.g. {"1": 1}'
 
 
 def _ticket_problems(t, where, places):
@@ -169,6 +206,7 @@ def _place_problems(data, board):
         if n["id"] in node_name:
             out.append(f"node {i}: duplicate id '{n['id']}'")
             continue
+        out += _node_mark_problems(i, n)
         node_name[n["id"]] = n["name"]
         if n.get("country"):
             countries.add(n["name"])
@@ -189,6 +227,19 @@ def _place_problems(data, board):
                 and _is_num(c.get("x")) and _is_num(c.get("y"))):
             out.append(f"country label {i}: needs the name of a country node and numbers x, y")
     return out, node_name, cities | countries
+
+
+def _node_mark_problems(i, n):
+    out = [f"node {i}: unknown key '{k}'" for k in n
+           if k not in ("id", "name", "x", "y", "country", *NODE_MARKS)]
+    for key in ("region", "nation"):
+        if key in n and not (_is_int(n[key]) and n[key] >= 1):
+            out.append(f"node {i}: {key} must be a whole number >= 1")
+    inset = n.get("inset")
+    if inset is not None and not (isinstance(inset, list) and len(inset) == 2
+                                  and all(map(_is_num, inset))):
+        out.append(f"node {i}: inset must be [x, y]")
+    return out
 
 
 def _route_problems(data, node_ids):
@@ -215,7 +266,8 @@ def _route_problems(data, node_ids):
 def _one_route_problems(rid, r, by_id, node_ids):
     where = f"route {rid}"
     out = [f"{where}: missing key '{k}'" for k in sorted(ROUTE_KEYS) if k not in r]
-    out += [f"{where}: unknown key '{k}'" for k in r if k not in ROUTE_KEYS]
+    out += [f"{where}: unknown key '{k}'" for k in r if k not in ROUTE_KEYS and k not in ROUTE_MARKS]
+    out += _route_mark_problems(where, r)
     for end in ("from", "to"):
         if end in r and not _known(r[end], node_ids):
             out.append(f"{where}: unknown city {r[end]!r}")
@@ -239,15 +291,43 @@ def _one_route_problems(rid, r, by_id, node_ids):
         out.append(f"{where}: slots must be a list of [x, y, angle]")
     elif length is not None and len(slots) != length:
         out.append(f"{where}: length {length} but {len(slots)} slots")
-    twin = r.get("twin")
-    if twin is not None:
+    for twin in _lane_ids(r.get("twin")):
         other = by_id.get(twin) if _is_int(twin) else None
         if other is None or twin == rid:
             out.append(f"{where}: twin {twin!r} is not another route")
-        elif other.get("twin") != rid:
+        elif rid not in _lane_ids(other.get("twin")):
             out.append(f"{where}: twin {twin} does not point back")
         elif {r.get("from"), r.get("to")} != {other.get("from"), other.get("to")}:
             out.append(f"{where}: twin {twin} joins other places")
+    return out
+
+
+def _lane_ids(twin):
+    """A route's other lanes: `twin` is null, one route id, or a list of ids (a triple)."""
+    if twin is None:
+        return []
+    return twin if isinstance(twin, list) and len(twin) >= 2 else [twin]
+
+
+def _route_mark_problems(where, r):
+    out = []
+    for key, kind in ROUTE_MARKS.items():
+        if key not in r:
+            continue
+        v = r[key]
+        if kind == "count":
+            ok = _is_int(v) and 1 <= v <= 9
+        elif kind == "flag":
+            ok = v is True
+        else:
+            ok = isinstance(v, list) and v and all(_is_int(c) and c >= 1 for c in v)
+        if not ok:
+            out.append(f"{where}: {key} must be "
+                       + {"count": "a whole number from 1 to 9", "flag": "true",
+                          "companies": "a non-empty list of companies"}[kind])
+    waves, length = r.get("waves", 0), r.get("length")
+    if _is_int(waves) and _is_int(length) and waves > length:
+        out.append(f"{where}: more waves than spaces")
     return out
 
 
@@ -276,8 +356,35 @@ def _variant_problems(data, decks, places, routes):
         out.append("variants: must be an object with a 'base' variant")
         variants = {}
     lengths = {r.get("length") for r in routes.values()} & set(range(1, 10))
+    if isinstance(rules, dict) and not out:
+        out += _mechanic_problems({**RULE_FIELDS, **rules}, routes)
     for vname, v in variants.items():
         out += _one_variant_problems(f"variant '{vname}'", v, rules, decks, places, lengths)
+    return out
+
+
+def _mechanic_problems(rules, routes):
+    """A map's marks and the rules that play them must go together (RULES.md §12–§17)."""
+    out = []
+    mechanics = set(rules["mechanics"])
+    needs = {"mountain": "mountains", "shares": "shares", "bullet": "bullet",
+             "waves": "ferry_cards", "pairs": "ferry_pairs", "draw_bonus": "draw_bonus"}
+    for key, mechanic in needs.items():
+        marked = sorted(rid for rid, r in routes.items() if isinstance(r, dict) and r.get(key))
+        if marked and mechanic not in mechanics:
+            out.append(f"route {marked[0]}: '{key}' needs the mechanic '{mechanic}'")
+    companies = {str(k) for k in rules["share_points"]}
+    for rid, r in routes.items():
+        for c in (r.get("shares") or []) if isinstance(r, dict) else []:
+            if str(c) not in companies:
+                out.append(f"route {rid}: company {c} has no share_points")
+    params = {"grand_tour": "grand_tour_points", "shares": "share_points",
+              "bullet": "bullet_trains", "regions": "region_points", "bonus_cards": "bonus_cards",
+              "asian_explorer": "explorer_bonus"}
+    out += [f"rules: mechanic '{m}' needs '{k}'" for m, k in params.items()
+            if m in mechanics and not rules[k]]
+    if len(rules["bonus_cards"]) < rules["bonus_cards_dealt"] and "bonus_cards" in mechanics:
+        out.append("rules: bonus_cards_dealt is more than the bonus cards")
     return out
 
 
@@ -339,7 +446,9 @@ def load_board_from_dict(data, variant="base"):
         raise MapError(problems)
     v = data["variants"][variant]
 
-    nodes = tuple(Node(i, n["id"], n["name"], n["x"], n["y"], n.get("country", False))
+    nodes = tuple(Node(i, n["id"], n["name"], n["x"], n["y"], n.get("country", False),
+                       region=n.get("region", 0), nation=n.get("nation", 0),
+                       inset=tuple(n["inset"]) if "inset" in n else None)
                   for i, n in enumerate(data["nodes"]))
     node_index = {n.id: n.index for n in nodes}
     route_index = {r["id"]: i for i, r in enumerate(data["routes"])}
@@ -349,12 +458,16 @@ def load_board_from_dict(data, variant="base"):
         a, b = node_index[r["from"]], node_index[r["to"]]
         key = (frozenset((nodes[a].name, nodes[b].name)), r["color"])
         seen[key] = seen.get(key, 0) + 1
+        lanes = tuple(route_index[t] for t in _lane_ids(r["twin"]))
         routes.append(Route(
             index=i, id=r["id"], a=a, b=b, length=r["length"],
             color=ROUTE_COLOR_INDEX[r["color"]], tunnel=r["tunnel"], ferry=r["ferry"],
             any_cards=r["any_cards"],
-            twin=-1 if r["twin"] is None else route_index[r["twin"]],
-            lane=seen[key], slots=tuple(tuple(s) for s in r["slots"])))
+            twin=lanes[0] if lanes else -1,
+            lane=seen[key], slots=tuple(tuple(s) for s in r["slots"]), lanes=lanes,
+            mountain=r.get("mountain", 0), shares=tuple(r.get("shares", ())),
+            bullet=r.get("bullet", False), waves=r.get("waves", 0), pairs=r.get("pairs", False),
+            draw_bonus=r.get("draw_bonus", 0)))
 
     touching = set(v["tickets"].get("only_touching", []))
     tickets = []
@@ -370,9 +483,11 @@ def load_board_from_dict(data, variant="base"):
     raw = {**RULE_FIELDS, **data["rules"], **v.get("rules", {})}
     rules = Rules(**{
         **raw,
-        "route_points": {int(k): p for k, p in raw["route_points"].items()},
+        **{k: {int(n): (tuple(p) if isinstance(p, list) else p) for n, p in raw[k].items()}
+           for k in NUMBER_MAPS},
+        **{k: tuple(raw[k]) for k in ("tie_breaks", "mechanics", "region_double", "arctic",
+                                      "capitals")},
         "locomotives_only_on": frozenset(raw["locomotives_only_on"]),
-        "tie_breaks": tuple(raw["tie_breaks"]),
         "notes": tuple(data.get("notes", [])) + tuple(v.get("notes", [])),
     })
     return Board(
@@ -383,8 +498,8 @@ def load_board_from_dict(data, variant="base"):
 
 
 def _read(map_id):
-    if map_id not in available_maps():
-        raise MapError([f"unknown map {map_id!r} (known: {', '.join(available_maps())})"])
+    if map_id not in map_files():
+        raise MapError([f"unknown map {map_id!r} (known: {', '.join(map_files())})"])
     path = MAPS_DIR / f"{map_id}.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -422,9 +537,35 @@ def _pickle_board(board):
 copyreg.pickle(Board, _pickle_board)
 
 
-def available_maps():
-    """Ids of the map files, sorted."""
+def map_files():
+    """Ids of every map file, sorted: what a record or a picture may name."""
     return sorted(p.stem for p in MAPS_DIR.glob("*.json"))
+
+
+# Maps the engine may play whose pictures and Discord actions are still to come (issue 32): the
+# replay tool, the arena and the benchmarks take them (`engine_maps`), /ttr new does not yet.
+# The helper who finishes a map's pictures and buttons removes it here.
+AWAITING_PICTURES = frozenset({"india", "legendary_asia", "pennsylvania", "japan", "italy",
+                               "northern_lights"})
+
+
+def available_maps():
+    """Ids of the maps the bot offers, sorted: every map file whose own rules (its
+    `mechanics`) the engine plays (`ready`) and whose pictures are done. A map whose rules are
+    not all written yet can be loaded and replayed as far as the engine goes, but is not
+    offered for a new game."""
+    return [m for m in engine_maps() if m not in AWAITING_PICTURES]
+
+
+def engine_maps():
+    """Ids of the map files whose every rule the engine plays, sorted."""
+    return [m for m in map_files() if ready(m)]
+
+
+def ready(map_id):
+    """Does the engine play every rule of this map (its mechanics, RULES.md §12–§17)? Each
+    mechanic joins `engine.mechanics.IMPLEMENTED` once its RULES.md section is tested."""
+    return set(load_board(map_id).rules.mechanics) <= IMPLEMENTED
 
 
 def variants(map_id):

@@ -13,7 +13,7 @@ from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.final_scores import final_scores
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.network import longest_trail
-from ttr_bot.maps import load_board
+from ttr_bot.maps import engine_maps, load_board
 
 
 def play_random(board, n, seed):
@@ -26,6 +26,12 @@ def play_random(board, n, seed):
         game.apply(rng.choice(game.legal_actions(seat)))
         actions += 1
     return game, actions
+
+
+def bench_maps():
+    """The four first maps, then every newer map whose rules the engine plays."""
+    first = ["usa", "europe", "switzerland", "nordic"]
+    return first + [m for m in engine_maps() if m not in first]
 
 
 def games_per_second(board, n, games, seed=0):
@@ -103,12 +109,12 @@ def main(argv=None):
     for n in (2, 3, 4, 5):
         gps, us_turn, us_action = games_per_second(usa, n, args.games)
         print(f"  {n:>7}  {gps:8.1f}  {us_turn:8.1f}  {us_action:9.1f}")
-    print("Random complete games per map (max players):")
-    for map_id in ("usa", "europe", "switzerland", "nordic"):
+    print("Random complete games per map (max players; every map whose rules the engine plays):")
+    for map_id in bench_maps():
         board = load_board(map_id)
         n = board.rules.max_players
         gps, us_turn, _ = games_per_second(board, n, args.games)
-        print(f"  {map_id:<12} {n} players  {gps:8.1f} games/s  {us_turn:7.1f} µs/turn")
+        print(f"  {map_id:<16} {n} players  {gps:8.1f} games/s  {us_turn:7.1f} µs/turn")
     for map_id in ("usa", "europe"):
         times = longest_path_times(load_board(map_id), args.networks)
         print(f"Longest path, {args.networks} random 45-train networks on {map_id}: "

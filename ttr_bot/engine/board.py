@@ -20,6 +20,9 @@ class Node:
     x: float
     y: float
     country: bool = False
+    region: int = 0     # Italy: the region id (0: none, e.g. a country's border point)
+    nation: int = 0     # Northern Lights: the country id (0: none)
+    inset: tuple[float, float] | None = None   # Japan: a second drawing of the city (Tokyo, Kokura)
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,13 @@ class Route:
     twin: int = -1      # route index of the parallel lane, or -1
     lane: int = 1       # 1 or 2: order among lanes of the same colour between the same places
     slots: tuple[tuple[float, float, float], ...] = ()   # (x, y, angle_degrees_clockwise) per car, for the picture
+    lanes: tuple[int, ...] = ()   # every other lane of the same pair (a triple: two), twin first
+    mountain: int = 0   # Legendary Asia: X marks, one more train each (RULES §13.2)
+    shares: tuple[int, ...] = ()  # Pennsylvania: the companies shown, by their share count (§14)
+    bullet: bool = False          # Japan: a bullet route (§15.2)
+    waves: int = 0      # Italy: wave spaces (§16.3)
+    pairs: bool = False           # Northern Lights: a locomotive symbol may be paid by 2 same-colour cards (§17.2)
+    draw_bonus: int = 0           # Northern Lights: cards drawn after claiming it (§17.3)
 
 
 @dataclass(frozen=True)
@@ -84,11 +94,39 @@ class Rules:
     min_players: int = 2
     max_players: int = 5
     notes: tuple[str, ...] = ()    # open questions settled for this map, shown in /ttr rules
+    # The maps of RULES.md §12–§17. `mechanics` names the map's own rules (engine/mechanics/),
+    # each a module the base game consults at its hooks; the values below are their parameters.
+    mechanics: tuple[str, ...] = ()
+    locomotives: int = 14          # locomotive cards in the deck (Northern Lights: 18)
+    triple_lanes: dict[int, int] = field(default_factory=dict)   # players -> lanes of a triple usable
+    mountain_points: int = 2       # per mountain train (§13.2)
+    explorer_bonus: int = 0        # Asian Explorer (§13.4)
+    grand_tour_points: dict[int, int] = field(default_factory=dict)   # Grand Tours -> points (§12.3)
+    share_points: dict[int, tuple[int, ...]] = field(default_factory=dict)   # company -> by rank (§14.4)
+    bullet_trains: int = 0         # the shared Bullet Train supply (§15.1)
+    bullet_end: int = 2            # the supply at or below which the end may come (§15.3)
+    bullet_track_bonus: dict[int, tuple[int, ...]] = field(default_factory=dict)   # players -> by rank
+    bullet_zero: int = -20         # a marker still at 0 (§15.4)
+    ferry_cards_max: int = 2       # Italy: ferry cards a player may hold (§16.1)
+    region_points: dict[int, int] = field(default_factory=dict)   # regions in a network -> points (§16.4)
+    region_double: tuple[int, ...] = ()   # regions counted twice when whole (§16.4)
+    bonus_cards: dict[str, int] = field(default_factory=dict)     # letter -> points (§17.4)
+    bonus_cards_dealt: int = 4
+    arctic: tuple[str, ...] = ()   # Arctic cities (§17.4)
+    capitals: tuple[str, ...] = ()
+    wild_west_nation: int = 0      # the country bonus K counts (Norway)
 
     def both_lanes_open(self, n_players: int) -> bool:
         """May both lanes of a double route be claimed (by different players) in a game of
         this size? (docs/rules.md §3.4, §8, §9)"""
         return n_players >= self.double_routes_min_players
+
+    def lanes_open(self, n_players: int, lanes: int) -> int:
+        """How many lanes of a pair of `lanes` parallel routes may be claimed (RULES.md, the
+        preamble before §12; §17.1)."""
+        if lanes <= 2:
+            return 2 if self.both_lanes_open(n_players) else 1
+        return self.triple_lanes.get(n_players, lanes if self.both_lanes_open(n_players) else 1)
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,13 @@ LOCOMOTIVES = 14
 DECK_SIZE = COLORED_PER_KIND * N_COLORS + LOCOMOTIVES  # 110
 
 
-def full_deck() -> list[int]:
-    """The 110 train cards, in a fixed order (shuffle it with the game's dealer)."""
+def full_deck(locomotives: int = LOCOMOTIVES) -> list[int]:
+    """The train cards (110; Northern Lights 114: `locomotives` 18), in a fixed order (shuffle
+    it with the game's dealer)."""
     deck = []
     for c in range(N_COLORS):
         deck.extend([c] * COLORED_PER_KIND)
-    deck.extend([LOCO] * LOCOMOTIVES)
+    deck.extend([LOCO] * locomotives)
     return deck
 
 

@@ -12,10 +12,13 @@ from .errors import DeckError
 class Dealer:
     def __init__(self, seed: int = 0, train: Sequence[int] | None = None,
                  tickets: Sequence[int] | None = None, long_tickets: Sequence[int] | None = None,
-                 reshuffles: Iterable[Sequence[int]] = ()) -> None:
+                 reshuffles: Iterable[Sequence[int]] = (), **more: Sequence[int] | None) -> None:
+        """`more`: the orders of a map's own decks (RULES.md §12–§17: `bonus_cards`, …), by
+        kind; only those given are kept, so the base maps' dealers are as they were."""
         self.seed = seed
         self.rng = random.Random(seed)
         self.fixed: dict[str, Sequence[int] | None] = {"train": train, "tickets": tickets, "long_tickets": long_tickets}
+        self.fixed.update({kind: order for kind, order in more.items() if order is not None})
         self.reshuffles = list(reshuffles)
         self.used_reshuffles = 0
         self.dealt: dict[str, list[int]] = {}      # kind -> the initial order used, top first

@@ -23,20 +23,24 @@ def final_scores(game: Game, earned_only: bool = False) -> tuple[list[Score], li
     longest path before any claim, the globetrotter before any completed ticket) goes to
     nobody yet, instead of to every player as at the end (§11.8)."""
     board, rules, n = game.board, game.rules, game.n
+    mechanics = game.mechanics
     players: list[Score] = []
     for p in range(n):
         held = [board.tickets[t] for t in game.tickets[p]]
+        network = game.network_routes(p) if mechanics else game.routes_of[p]
         if game.stations_of[p]:
-            results, borrowed = best_ticket_score(board, p, game.routes_of[p], held,
+            results, borrowed = best_ticket_score(board, p, network, held,
                                                   game.stations_of[p], game.owner)
         else:
-            results, borrowed = tickets_score(board, game.routes_of[p], held), []
+            results, borrowed = tickets_score(board, network, held), []
         tickets = []
         for t, (ok, pts) in zip(held, results):
             to = list(t.dests) if t.multi else t.dests[0]
             tickets.append({"from": t.origin, "to": to, "points": abs(pts), "completed": ok})
         players.append({
-            "route_points": sum(rules.route_points[board.routes[r].length] for r in game.routes_of[p]),
+            "route_points": sum(rules.route_points[board.routes[r].length]
+                                + sum(m.claim_points(board.routes[r], game) for m in mechanics)
+                                for r in game.routes_of[p]),
             "tickets": tickets,
             "tickets_completed": sum(1 for ok, _ in results if ok),
             "ticket_points": sum(pts for _, pts in results),
@@ -50,6 +54,8 @@ def final_scores(game: Game, earned_only: bool = False) -> tuple[list[Score], li
         })
     _award(players, "longest_path", "longest_path", rules.longest_path_bonus, earned_only)
     _award(players, "globetrotter", "tickets_completed", rules.globetrotter_bonus, earned_only)
+    for m in mechanics:
+        m.score(game, players)
     for pl in players:
         pl["total"] = pl["route_points"] + pl["ticket_points"] + sum(pl["bonuses"].values())
     return players, winners(players, rules, [len(s) for s in game.stations_of])

@@ -34,6 +34,7 @@ from .dealer import Dealer
 from .errors import Illegal
 from .events import Event
 from .final_scores import Score, final_scores
+from .mechanics import Mechanic, mechanics_of
 from .network import completed_by
 from .payment import Payment
 from .state import CHOOSING, IDLE, OVER, PLAY, SECOND_CARD, SETUP, TUNNEL, PendingTunnel
@@ -73,6 +74,7 @@ class Game:
     long_deck: deque[int]
     tunnel: PendingTunnel | None
     last_move: tuple[int, str, int | None] | None
+    extra: dict[str, Any]
 
     def __init__(self, board: Board, n_players: int, dealer: Dealer) -> None:
         rules = board.rules
@@ -81,7 +83,7 @@ class Game:
         regular = [t.id for t in board.tickets if not t.long]
         long_ = [t.id for t in board.tickets if t.long]
         self._set_up(board, n_players, dealer, {
-            "deck": dealer.order("train", full_deck())[::-1],
+            "deck": dealer.order("train", full_deck(rules.locomotives))[::-1],
             "discard": [], "faceup": [],
             "hands": [[0] * N_CARD_KINDS for _ in range(n_players)],
             "trains": [rules.trains] * n_players,
@@ -97,9 +99,13 @@ class Game:
             "station_owner": {},
             "ticket_deck": deque(dealer.order("tickets", regular)),
             "long_deck": deque(dealer.order("long_tickets", long_)) if long_ else deque(),
-            "tunnel": None, "last_move": None,
+            "tunnel": None, "last_move": None, "extra": {},
         })
         self._deal()
+        for m in self.mechanics:
+            own = m.setup(self)
+            if own is not None:
+                self.extra[m.name] = own
 
     @classmethod
     def from_state(cls, board: Board, n_players: int, dealer: Dealer, fields: dict[str, Any]) -> Game:
@@ -142,6 +148,17 @@ class Game:
             self.reshuffles += 1
         return self.deck.pop()
 
+    def draw_blind(self, count: int) -> list[int]:
+        """Up to `count` cards from the deck (a reshuffle when it is empty, §11.1), for a map's
+        own rules (a draw bonus); fewer when deck and discard run out."""
+        got = []
+        for _ in range(count):
+            card = self._draw()
+            if card is None:
+                break
+            got.append(card)
+        return got
+
     def _can_draw(self) -> bool:
         return bool(self.deck or self.discard)
 
@@ -170,6 +187,18 @@ class Game:
 
     # ----- queries -----------------------------------------------------------------------
     @property
+    def mechanics(self) -> tuple[Mechanic, ...]:
+        """The map's own rules (engine/mechanics), consulted at each hook; () on the base maps."""
+        return mechanics_of(self.board)
+
+    def network_routes(self, seat: int) -> list[int]:
+        """The routes that count for `seat`'s tickets: its own, and what the map's rules add."""
+        routes = list(self.routes_of[seat])
+        for m in self.mechanics:
+            routes = m.network(self, seat, routes)
+        return routes
+
+    @property
     def over(self) -> bool:
         return self.phase == OVER
 
@@ -191,11 +220,12 @@ class Game:
         """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
         reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or
         None."""
-        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r)
+        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r,
+                                        self)
 
     def route_blocks(self, seat: int) -> list[str | None]:
         """`route_blocked` for every route."""
-        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat])
+        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat], self)
 
     def claimable_routes(self, seat: int) -> list[tuple[Route, list[Payment]]]:
         """[(Route, payments)] `seat` may claim right now and can pay for, with every payment;
@@ -203,7 +233,7 @@ class Game:
         if not seat_rules.idle_turn(self.phase, self.step, self.current, seat):
             return []
         return seat_rules.claimable_routes(self.board, self.n, self.owner, seat,
-                                           self.trains[seat], self.hands[seat])
+                                           self.trains[seat], self.hands[seat], self)
 
     def station_cost(self, seat: int) -> int:
         """Cards `seat`'s next station costs."""
@@ -226,7 +256,7 @@ class Game:
 
     def _affordable_routes(self, seat: int) -> list[tuple[int, list[Payment] | None]]:
         return seat_rules.affordable_routes(self.board, self.n, self.owner, seat,
-                                            self.trains[seat], self.hands[seat])
+                                            self.trains[seat], self.hands[seat], self)
 
     def _any_station(self, seat: int) -> bool:
         return bool(self.station_sites(seat)
@@ -235,7 +265,8 @@ class Game:
     def can_pass(self, seat: int) -> bool:
         """docs/rules.md §3.6, §11.12: only with no other action at all."""
         return not (self._can_draw() or self.faceup or self.ticket_deck
-                    or self._affordable_routes(seat) or self._any_station(seat))
+                    or self._affordable_routes(seat) or self._any_station(seat)
+                    or any(m.blocks_pass(self, seat) for m in self.mechanics))
 
     # ----- legal actions -------------------------------------------------------------------
     def legal_actions(self, seat: int) -> list[Action]:
@@ -258,16 +289,30 @@ class Game:
             out.append(DrawTickets(seat))
         hand = self.hands[seat]
         routes = self.board.routes
+        expanders = seat_rules.claim_expanders(self.board)
         for r, pays in self._affordable_routes(seat):
             if pays is None:
                 pays = payment.route_payments(self.rules, routes[r], hand)
-            out += [ClaimRoute(seat, r, p) for p in pays]
+            if expanders:
+                out += self._claim_variants([ClaimRoute(seat, r, p) for p in pays], expanders)
+            else:
+                out += [ClaimRoute(seat, r, p) for p in pays]
+        for m in self.mechanics:
+            out += m.actions(self, seat)
         if self.stations_left[seat]:
             pays = payment.station_payments(hand, self.station_cost(seat))
             if pays:
                 for node in self.station_sites(seat):
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
+
+    def _claim_variants(self, claims: list[ClaimRoute],
+                        expanders: tuple[Mechanic, ...]) -> list[Action]:
+        """The claims each payment makes on this map (a mechanic's fields: ferry cards, a
+        share's company)."""
+        for m in expanders:
+            claims = [v for c in claims for v in m.claim_variants(self, c)]
+        return list(claims)
 
     def _keep_options(self, seat: int) -> list[Action]:
         offer = self.offers[seat]
@@ -329,6 +374,10 @@ class Game:
             if not self.can_pass(seat):
                 raise Illegal("cannot_pass")
             return lambda: self._do_pass(seat)
+        for m in self.mechanics:
+            plan = m.plan(self, a)
+            if plan is not None:
+                return plan
         raise Illegal("unknown_action")
 
     # keep tickets
@@ -414,9 +463,21 @@ class Game:
         if why:
             raise Illegal(why)
         route = routes[a.route]
+        for m in self.mechanics:
+            refused = m.claim_blocked(self, a.seat, route)
+            if refused:
+                raise Illegal(refused)
         self._check_hand(a.seat, a.cards)
-        color = payment.route_payment(self.rules, route, a.cards)
-        return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color)
+        if a.ferry or a.share or a.dummy_share:
+            read = {f for m in self.mechanics for f in m.action_fields}
+            if a.ferry and "ferry" not in read:
+                raise Illegal("no_ferry_here")
+            if (a.share or a.dummy_share) and "share" not in read:
+                raise Illegal("no_share_here")
+        color = seat_rules.pay(self.board, route, a.cards, self, a)
+        for m in self.mechanics:
+            m.check_claim(self, a)
+        return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color, a)
 
     def _check_hand(self, seat: int, cards: Sequence[int]) -> None:
         if len(cards) != N_CARD_KINDS or any(c < 0 for c in cards):
@@ -425,7 +486,8 @@ class Game:
         if any(cards[i] > hand[i] for i in range(N_CARD_KINDS)):
             raise Illegal("cards_not_in_hand")
 
-    def _do_claim(self, seat: int, r: int, cards: Payment, color: int) -> list[Event]:
+    def _do_claim(self, seat: int, r: int, cards: Payment, color: int,
+                  action: ClaimRoute | None = None) -> list[Event]:
         hand = self.hands[seat]
         for i in range(N_CARD_KINDS):
             hand[i] -= cards[i]
@@ -449,20 +511,28 @@ class Game:
                 return events
             self.discard.extend(revealed)
             return events + self._place_route(seat, r, cards)
-        return self._place_route(seat, r, cards)
+        return self._place_route(seat, r, cards, action)
 
-    def _place_route(self, seat: int, r: int, cards: Payment) -> list[Event]:
+    def _place_route(self, seat: int, r: int, cards: Payment,
+                     action: ClaimRoute | None = None) -> list[Event]:
         route = self.board.routes[r]
         for i in range(N_CARD_KINDS):
             self.discard.extend([i] * cards[i])
         self.owner[r] = seat
         self.routes_of[seat].append(r)
-        self.trains[seat] -= route.length
+        self.trains[seat] -= seat_rules.trains_needed(self.board, r, self)
         pts = self.rules.route_points[route.length]
+        mechanics = self.mechanics
+        for m in mechanics:
+            pts += m.claim_points(route, self)
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
         events = [ev.claim_route(seat, r, cards, pts)]
         self._refill()
+        if mechanics:
+            claim = action if action is not None else ClaimRoute(seat, r, cards)
+            for m in mechanics:
+                events += m.after_claim(self, seat, route, claim)
         return events + self._end_turn(seat, "claim_route", record=False)
 
     # tunnels
@@ -536,6 +606,10 @@ class Game:
         return [ev.pass_turn(seat)] + self._end_turn(seat, "pass")
 
     # ----- turn end (docs/rules.md §4, §3.6, §11.13) ----------------------------------------
+    def end_turn(self, seat: int, kind: str) -> list[Event]:
+        """End `seat`'s turn after a map's own action (a mechanic's), as after any other."""
+        return self._end_turn(seat, kind)
+
     def _end_turn(self, seat: int, kind: str, record: bool = True) -> list[Event]:
         if record:
             self.last_move = (seat, kind, None)
@@ -544,7 +618,7 @@ class Game:
         events: list[Event] = []
         if self.final_turns_left is not None:
             self.final_turns_left -= 1
-        elif self.trains[seat] <= self.rules.end_trains:
+        elif self._ends_now(seat):
             self.final_turns_left = self.n
             self.final_trigger = seat
             events.append(ev.final_round(seat))
@@ -555,6 +629,14 @@ class Game:
         self.current = (seat + 1) % self.n
         events.append(ev.turn(self.current))
         return events
+
+    def _ends_now(self, seat: int) -> bool:
+        """Does the turn `seat` just ended start the last round (§4; a map's own trigger)?"""
+        for m in self.mechanics:
+            decided = m.end_trigger(self, seat)
+            if decided is not None:
+                return decided
+        return self.trains[seat] <= self.rules.end_trains
 
     # ----- scores ------------------------------------------------------------------------
     def scores(self, earned_only: bool = False) -> tuple[list[Score], list[int]]:

@@ -18,6 +18,8 @@ VERSION = 1
 def to_dict(game: Game) -> dict[str, Any]:
     d = {"v": VERSION, "map": game.board.map_id, "variant": game.board.variant, "n": game.n}
     for f in FIELDS:
+        if f.name == "extra" and not game.extra:
+            continue
         d[f.name] = f.to_json(getattr(game, f.name))
     dealer = game.dealer
     d["dealer"] = {"seed": dealer.seed, **dealer.state(), "dealt": dealer.dealt,
@@ -36,4 +38,6 @@ def from_dict(board: Board, d: dict[str, Any]) -> Game:
     dealer.restore(dd)
     dealer.dealt = dd["dealt"]
     dealer.dealt_reshuffles = dd["dealt_reshuffles"]
-    return Game.from_state(board, d["n"], dealer, {f.name: f.from_json(d[f.name]) for f in FIELDS})
+    return Game.from_state(board, d["n"], dealer,
+                           {f.name: f.from_json(d.get(f.name, {}) if f.name == "extra" else d[f.name])
+                            for f in FIELDS})

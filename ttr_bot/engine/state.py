@@ -5,6 +5,7 @@ through this table, so a new field cannot be forgotten in one of them.
 The board, its rules, the number of players and the dealer are what a game is made *from*, not
 state: they are the constructor's arguments.
 """
+import copy
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
@@ -59,6 +60,11 @@ def _last_move_load(m: list[Any] | None) -> tuple[int, str, int | None] | None:
     return None if m is None else tuple(m)
 
 
+def _extra_copy(x: dict[str, Any]) -> dict[str, Any]:
+    """The mechanics' own state is plain JSON data: copied as such (empty on the base maps)."""
+    return copy.deepcopy(x) if x else {}
+
+
 class Field(NamedTuple):
     name: str
     copy: Callable[[Any], Any] | None   # value -> an independent copy (None: immutable, shared)
@@ -93,6 +99,9 @@ FIELDS = (
     Field("long_deck", deque, list, deque),
     Field("tunnel", None, _tunnel_json, _tunnel_load),   # PendingTunnel or None
     Field("last_move", None, _last_move_json, _last_move_load),   # (seat, kind, route/node/None)
+    # mechanic name -> its own state (engine/mechanics; RULES.md §12–§17). A snapshot leaves it
+    # out while it is empty, so the base maps' snapshots are as they were.
+    Field("extra", _extra_copy, _same, _same),
 )
 NAMES = frozenset(f.name for f in FIELDS)
 MUTABLE = tuple((f.name, f.copy) for f in FIELDS if f.copy is not None)

@@ -7,17 +7,20 @@ many tickets it must keep, why an action would be refused. `determinize(view, rn
 full `Game` consistent with the view, dealing the unknown cards and tickets at random: what a
 search-based computer player simulates on.
 """
+import copy
 from collections import Counter, deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
+from typing import Any
 
 from . import network, seat_rules
 from .actions import Action
 from .board import Board, Route
-from .cards import DECK_SIZE, N_CARD_KINDS, full_deck
+from .cards import N_CARD_KINDS, full_deck
 from .dealer import Dealer
 from .errors import Illegal
 from .game import Game
+from .mechanics import mechanics_of
 from .payment import Payment
 from .state import TUNNEL, PendingTunnel
 
@@ -48,6 +51,7 @@ class PlayerView:
     offer: list[int] | None  # own ticket ids to choose from, or None
     tunnel: PendingTunnel | None   # own pending tunnel, or None
     passes: int
+    extra: dict[str, Any] = field(default_factory=dict)   # the mechanics' state this seat may know
 
     def legal_actions(self) -> list[Action]:
         """Same as the game's: legality depends only on what the player knows."""
@@ -60,11 +64,15 @@ class PlayerView:
     def route_blocked(self, r: int) -> str | None:
         """Why this seat may not claim route r whatever its cards and whoever's turn it is (a
         reason key), or None."""
+        if self.extra:      # a map's own rules may read their state (bullet routes)
+            return determinize(self, None).route_blocked(self.seat, r)
         return seat_rules.route_blocked(self.board, self.n, self.owner, self.seat,
                                         self.trains[self.seat], r)
 
     def route_blocks(self) -> list[str | None]:
         """`route_blocked` for every route."""
+        if self.extra:
+            return determinize(self, None).route_blocks(self.seat)
         return seat_rules.route_blocks(self.board, self.n, self.owner, self.seat,
                                        self.trains[self.seat])
 
@@ -73,6 +81,8 @@ class PlayerView:
         its turn with nothing pending."""
         if not seat_rules.idle_turn(self.phase, self.step, self.current, self.seat):
             return []
+        if self.extra:      # a map's own rules may read their state (bullet routes, ferry cards)
+            return determinize(self, None).claimable_routes(self.seat)
         return seat_rules.claimable_routes(self.board, self.n, self.owner, self.seat,
                                            self.trains[self.seat], self.hand)
 
@@ -132,14 +142,25 @@ def view(game: Game, seat: int) -> PlayerView:
         ticket_counts=[len(t) for t in game.tickets], route_points=list(game.route_points),
         hand=list(game.hands[seat]), tickets=list(game.tickets[seat]),
         offer=None if offer is None else list(offer),
-        tunnel=hidden_tunnel, passes=game.passes)
+        tunnel=hidden_tunnel, passes=game.passes,
+        extra={m.name: m.hidden(game.extra[m.name], seat) for m in game.mechanics
+               if m.name in game.extra})
+
+
+def _unhidden(board: Board, extra: dict[str, Any]) -> dict[str, Any]:
+    """The mechanics' state for a determinized game: what the view shows, the hidden parts
+    filled in by each mechanic (`Mechanic.unhide`)."""
+    if not extra:
+        return {}
+    return {m.name: m.unhide(copy.deepcopy(extra[m.name])) for m in mechanics_of(board)
+            if m.name in extra}
 
 
 def determinize(v: PlayerView, rng: Random | None) -> Game:
     """A Game consistent with the view: own cards and tickets as they are, the rest dealt from
     what this player cannot see (shuffled with `rng`; in canonical order when rng is None)."""
     board = v.board
-    unseen = Counter(full_deck())
+    unseen = Counter(full_deck(board.rules.locomotives))
     unseen.subtract(Counter({i: n for i, n in enumerate(v.hand)}))
     unseen.subtract(Counter(v.faceup))
     unseen.subtract(Counter(v.discard))
@@ -160,7 +181,8 @@ def determinize(v: PlayerView, rng: Random | None) -> Game:
                 h[pool.pop()] += 1
         hands.append(h)
     deck = pool[-v.deck_size:] if v.deck_size else []
-    assert len(deck) + sum(map(sum, hands)) + len(v.faceup) + len(v.discard) <= DECK_SIZE
+    assert len(deck) + sum(map(sum, hands)) + len(v.faceup) + len(v.discard) <= (
+        len(full_deck(board.rules.locomotives)))
     mine = set(v.tickets) | set(v.offer or ())
     free = [t.id for t in board.tickets if t.id not in mine and not t.long]
     if rng is not None:
@@ -191,4 +213,5 @@ def determinize(v: PlayerView, rng: Random | None) -> Game:
         "reshuffles": 0, "station_owner": dict(v.station_owner),
         "ticket_deck": deque(free[:v.ticket_deck_size]), "long_deck": deque(),
         "tunnel": v.tunnel, "last_move": None,
+        "extra": _unhidden(board, v.extra),
     })
