@@ -9,6 +9,7 @@ text-only clients, cut to Discord's 1,024 characters.
 import re
 
 from ..i18n import t
+from ..render.extras import alt_lines
 from .format import event_lines, map_title, sep
 
 ALT_LIMIT = 1024        # Discord: an attachment's (and a media gallery item's) description
@@ -94,7 +95,7 @@ def board_alt(game, names, loc, moves=()):
     standings = t("bot.alt.standings", loc, standings=_alt_standings(game, names, loc))
     room = ALT_LIMIT - len(head) - len(standings) - 2
     told = []
-    for line in (plain(m) for m in moves):
+    for line in [*(plain(m) for m in moves), *alt_lines(game, names, loc)]:
         if line and sum(len(x) + 1 for x in told) + len(line) + 1 <= room:
             told.append(line)
     return cut("\n".join([head, *told, standings]))    # a line per move, as on the card
@@ -123,14 +124,16 @@ def _result(game, names, loc):
 
 
 def final_alt(game, names, loc):
-    return cut(t("bot.alt.final", loc, map=plain(map_title(game.board, loc)),
-                 **_result(game, names, loc)))
+    return cut(" ".join([t("bot.alt.final", loc, map=plain(map_title(game.board, loc)),
+                           **_result(game, names, loc)),
+                         *alt_lines(game, names, loc, final=True)]))
 
 
 def film_alt(game, names, loc):
     """The film of the finished `game` in words: what it shows, and how the game ended."""
-    return cut(t("bot.alt.film", loc, map=plain(map_title(game.board, loc)),
-                 **_result(game, names, loc)))
+    return cut(" ".join([t("bot.alt.film", loc, map=plain(map_title(game.board, loc)),
+                           **_result(game, names, loc)),
+                         *alt_lines(game, names, loc, final=True)]))
 
 
 def lines_alt(lines):

@@ -4,6 +4,8 @@ from types import SimpleNamespace
 
 from ..engine.network import longest_trail_routes
 from ..engine.seat_rules import DOUBLE_CLOSED, route_blocked
+from . import extras as EX
+from . import marks as M
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
@@ -89,7 +91,8 @@ def _palette(art):
         elif kind == "final":
             TK.draw_final_ends(img, board, art.layout, marks, scheme)
         samples.append(img)
-    return PNG.make_palette(samples)
+    return PNG.make_palette(samples, P.solid_colours() + M.colours(board) + (
+        [EX.LOOP_RGB] if "grand_tour" in board.rules.mechanics else []))
 
 
 def _art(board, kind, locale):
@@ -192,6 +195,7 @@ def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STA
     art = _art(g.board, "map", locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    EX.draw_box(img, art.layout, g, names, locale)
     return img, art.palette
 
 
@@ -203,6 +207,7 @@ def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=Non
     art = _art(g.board, kind, locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    EX.draw_box(img, art.layout, g, names, locale)
     rows = []
     if viewer is not None:
         rows, marks = TK.private_marks(g, viewer)
@@ -224,6 +229,17 @@ def longest_path_trails(g, players):
     return out
 
 
+def _loops(img, art, g, players):
+    """India's Grand Tours (extras.grand_tour_routes), a band under each one's routes."""
+    loops = set()
+    for seat, pl in enumerate(players):
+        loops.update(EX.grand_tour_routes(g, seat, pl))
+    lay = art.layout
+    for box, mask in art.sprites.trail(loops):
+        img.paste(EX.LOOP_RGB, (box[0] + lay.ox, box[1] + lay.oy, box[2] + lay.ox,
+                                box[3] + lay.oy), mask)
+
+
 def final_picture(g, names, locale="en", scheme=P.STANDARD):
     """(RGB image, the palette to encode it with) of the final picture: every player's tickets
     made and failed on the map (tickets.py), the longest path, the scores."""
@@ -233,8 +249,10 @@ def final_picture(g, names, locale="en", scheme=P.STANDARD):
     marks = TK.final_marks(g, players)
     board, lay = g.board, art.layout
     overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players), scheme=scheme,
-            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
+            under=[lambda im: _loops(im, art, g, players),
+                   lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
     TK.draw_final_ends(img, board, lay, marks, scheme)
+    EX.draw_box(img, lay, g, names, locale)
     PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,
                                                                       players, winners)
     return img, art.palette

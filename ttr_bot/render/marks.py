@@ -46,6 +46,7 @@ def colours(board):
         out += [COMPANY_RGB[c] for c in sorted({c for r in routes for c in r.shares})]
     if any(r.draw_bonus or r.shares for r in routes):
         out.append(BADGE_FILL)
+    out += [region_rgb(g) for g in sorted({n.region for n in board.nodes if n.region})]
     return out
 
 
@@ -184,7 +185,7 @@ def over(d, board, k):
             for x, y, a in route.slots:
                 p, q = along(x, y, a, -19), along(x, y, a, 19)
                 d.line([(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)], fill=BULLET_INK,
-                       width=round(5 * k))
+                       width=round(6 * k))
         for i in (marked_slots(route, route.waves) if route.waves else ()):
             _wave(d, route.slots[i], k)
         for c, x, y in chip_spots(route):
@@ -206,14 +207,14 @@ def over(d, board, k):
 def _cross(d, slot, k):
     x, y, a = slot
     for ang in (45, -45):
-        p = along(x, y, a + ang, -9)
-        q = along(x, y, a + ang, 9)
+        p = along(x, y, a + ang, -14)
+        q = along(x, y, a + ang, 14)
         line = [(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)]
-        d.line(line, fill=P.WHITE, width=round(7 * k))
+        d.line(line, fill=P.WHITE, width=round(10 * k))
     for ang in (45, -45):
-        p = along(x, y, a + ang, -8)
-        q = along(x, y, a + ang, 8)
-        d.line([(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)], fill=MOUNTAIN_INK, width=round(4 * k))
+        p = along(x, y, a + ang, -12.5)
+        q = along(x, y, a + ang, 12.5)
+        d.line([(p[0] * k, p[1] * k), (q[0] * k, q[1] * k)], fill=MOUNTAIN_INK, width=round(6 * k))
 
 
 def _wave(d, slot, k):

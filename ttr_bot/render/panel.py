@@ -192,7 +192,10 @@ def final_rows(rules):
         rows.append("globetrotter")
     if rules.stations:
         rows.append("stations")
-    return rows
+    return rows + [m for m in rules.mechanics if m in MAP_BONUSES]   # a map's own bonuses
+
+
+MAP_BONUSES = ("grand_tour", "asian_explorer", "shares", "bullet", "regions", "bonus_cards")
 
 
 # ----- the panel ------------------------------------------------------------------------------
@@ -678,4 +681,7 @@ def _final_value(key, pl):
         return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])
     if key == "stations":
         return f"+{pl['bonuses']['stations']}"
+    if key in MAP_BONUSES:
+        bonus = pl["bonuses"].get(key, 0)
+        return f"+{bonus}" if bonus >= 0 else f"–{-bonus}"
     return ""

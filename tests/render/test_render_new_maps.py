@@ -1,0 +1,119 @@
+"""The six maps of issue 32 draw what makes each special (render/marks.py, render/extras.py):
+a pixel test per mark, Japan's insets and Italy's countries clear of the city names, the bonus
+cards' box, India's Grand Tour loops, and alt text that says what the picture shows."""
+from types import SimpleNamespace
+
+import pytest
+
+from tools.sample_games import drawn_state, random_game
+from ttr_bot.discord.card_text import board_alt
+from ttr_bot.engine.mechanics.grand_tour import disjoint_paths
+from ttr_bot.maps import load_board
+from ttr_bot.render import draw as D
+from ttr_bot.render import extras as EX
+from ttr_bot.render import marks as M
+from ttr_bot.render import static as S
+
+
+def _colours(img):
+    return {rgb for _, rgb in img.getcolors(1 << 20)}
+
+
+@pytest.mark.parametrize("map_id, colour", [
+    ("legendary_asia", M.MOUNTAIN_INK), ("japan", M.BULLET_INK), ("italy", M.WAVE_INK),
+    ("italy", M.region_rgb(1)), ("pennsylvania", M.COMPANY_RGB[15]),
+    ("pennsylvania", M.COMPANY_RGB[2])])
+def test_each_special_mark_is_drawn_on_its_map_and_on_no_old_map(map_id, colour):
+    img, _ = D.map_picture(drawn_state(map_id), None)
+    assert colour in _colours(img)
+    usa, _ = D.map_picture(drawn_state("usa"), None)
+    assert colour not in _colours(usa)
+
+
+def test_a_mountain_x_is_drawn_on_a_mountain_route_s_middle_slot():
+    board = load_board("legendary_asia")
+    route = next(r for r in board.routes if r.mountain)
+    img, _ = D.map_picture(drawn_state("legendary_asia", 0), None)
+    lay = D.page_layout(board, "map")
+    x, y, _ = route.slots[M.marked_slots(route, route.mountain)[0]]
+    px, py = lay.pt(x, y)
+    near = img.crop((round(px) - 6, round(py) - 6, round(px) + 7, round(py) + 7))
+    assert M.MOUNTAIN_INK in _colours(near)
+
+
+def test_a_draw_bonus_badge_stands_beside_each_marked_route():
+    board = load_board("northern_lights")
+    img, _ = D.map_picture(drawn_state("northern_lights", 0), None)
+    lay = D.page_layout(board, "map")
+    marked = [r for r in board.routes if r.draw_bonus]
+    assert len(marked) == 18
+    for route in marked:
+        px, py = lay.pt(*M.badge_spot(route))
+        ring = img.crop((round(px) - 9, round(py) - 9, round(px) + 10, round(py) + 10))
+        cols = _colours(ring)
+        assert M.BADGE_FILL in cols and any(sum(c) < 150 for c in cols), route.index
+
+
+def test_japan_draws_tokyo_and_kokura_twice_and_routes_reach_the_inset():
+    board = load_board("japan")
+    names = [name for _, _, name, _, _ in S.labels(board, D.MAP_SCALE)]
+    assert names.count("Tokyo") == 2 and names.count("Kokura") == 2
+    tokyo = next(n for n in board.nodes if n.name == "Tokyo")
+    ginza = next(r for r in board.routes if {board.nodes[r.a].name, board.nodes[r.b].name}
+                 == {"Ginza", "Tokyo"})
+    line = S._route_line(board, ginza)
+    assert tokyo.inset in (line[0], line[-1])        # not a line across the map to Tokyo
+
+
+@pytest.mark.parametrize("map_id", ["italy", "pennsylvania", "switzerland"])
+def test_country_names_stay_inside_the_map_and_off_the_city_names(map_id):
+    board = load_board(map_id)
+    s = D.MAP_SCALE
+    from ttr_bot.render import text as T
+    cities = [(x, y, x + T.width(nm, sz, True), y + 0.78 * sz)
+              for x, y, nm, _, sz in S.labels(board, s)]
+    for x, y, text, size in S.country_labels(board, s):
+        w, h = T.width(text, size, True), size * 0.8
+        box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        assert box[0] >= 0 and box[2] <= board.width * s, text
+        assert not any(box[0] < c[2] and c[0] < box[2] and box[1] < c[3] and c[1] < box[3]
+                       for c in cities), text
+
+
+def test_northern_lights_shows_its_four_bonus_cards_on_the_map_and_in_words():
+    g = random_game("northern_lights", 3, seed=3, until=0.2)
+    cards = EX.bonus_cards(g)
+    assert len(cards) == 4
+    plain, _ = D.map_picture(drawn_state("northern_lights"), None)
+    img, _ = D.map_picture(g, ["A", "B", "C"])
+    assert img.tobytes() != plain.tobytes()
+    alt = board_alt(g, ["A", "B", "C"], "en")
+    assert all(EX.t(f"render.bonus_card.{c}", "en") in alt for c, _ in cards)
+    assert "+1 or +2" in alt
+
+
+def test_alt_text_names_the_map_s_marks():
+    g = random_game("legendary_asia", 2, seed=2, until=0.2)
+    assert "X marks" in board_alt(g, ["A", "B"], "en")
+    assert "X" in board_alt(g, ["A", "B"], "ja")
+
+
+def test_a_grand_tour_loop_is_two_paths_sharing_no_route_and_nothing_more():
+    board = load_board("india")
+    tk = board.tickets[0]
+    g = SimpleNamespace(board=board, tickets=[[tk.id]], network_routes=lambda s: range(len(board.routes)))
+    loop = EX.grand_tour_routes(g, 0, {"tickets": [{"completed": True}]})
+    a, b = board.place_nodes[tk.origin], board.place_nodes[tk.dests[0]]
+    assert disjoint_paths(board, loop, a, b) == 2
+    assert all(disjoint_paths(board, [r for r in loop if r != x], a, b) < 2 for x in loop)
+    assert EX.grand_tour_routes(g, 0, {"tickets": [{"completed": False}]}) == []
+
+
+def test_the_final_picture_draws_the_grand_tour_loop():
+    board = load_board("india")
+    g = random_game("india", 2, seed=5)
+    players, _ = g.scores()
+    loops = [EX.grand_tour_routes(g, s, pl) for s, pl in enumerate(players)]
+    img, _ = D.final_picture(g, ["A", "B"])
+    assert (EX.LOOP_RGB in _colours(img)) == any(loops)
+    assert board.rules.mechanics == ("grand_tour",)
