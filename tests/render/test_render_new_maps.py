@@ -1,18 +1,24 @@
 """The six maps of issue 32 draw what makes each special (render/marks.py, render/extras.py):
 a pixel test per mark, Japan's insets and Italy's countries clear of the city names, the bonus
 cards' box, India's Grand Tour loops, and alt text that says what the picture shows."""
+import io
 from types import SimpleNamespace
 
 import pytest
+from PIL import Image
 
+from tests.render.test_film import played
 from tools.sample_games import drawn_state, random_game
-from ttr_bot.discord.card_text import board_alt
+from ttr_bot.discord.card_text import board_alt, closeup_alt, final_alt
 from ttr_bot.engine.mechanics.grand_tour import disjoint_paths
 from ttr_bot.maps import load_board
+from ttr_bot.render import closeup_contents
 from ttr_bot.render import draw as D
 from ttr_bot.render import extras as EX
+from ttr_bot.render import film as F
 from ttr_bot.render import marks as M
 from ttr_bot.render import static as S
+from ttr_bot.render import text as T
 
 
 def _colours(img):
@@ -69,7 +75,6 @@ def test_japan_draws_tokyo_and_kokura_twice_and_routes_reach_the_inset():
 def test_country_names_stay_inside_the_map_and_off_the_city_names(map_id):
     board = load_board(map_id)
     s = D.MAP_SCALE
-    from ttr_bot.render import text as T
     cities = [(x, y, x + T.width(nm, sz, True), y + 0.78 * sz)
               for x, y, nm, _, sz in S.labels(board, s)]
     for x, y, text, size in S.country_labels(board, s):
@@ -109,11 +114,39 @@ def test_a_grand_tour_loop_is_two_paths_sharing_no_route_and_nothing_more():
     assert EX.grand_tour_routes(g, 0, {"tickets": [{"completed": False}]}) == []
 
 
-def test_the_final_picture_draws_the_grand_tour_loop():
-    board = load_board("india")
-    g = random_game("india", 2, seed=5)
+def test_the_final_picture_draws_the_grand_tour_loop_and_its_alt_text_says_whose():
+    g = random_game("india", 2, seed=13)          # the second player makes one Grand Tour
     players, _ = g.scores()
-    loops = [EX.grand_tour_routes(g, s, pl) for s, pl in enumerate(players)]
+    assert [pl["grand_tours"] for pl in players] == [0, 1]
+    assert EX.grand_tour_routes(g, 0, players[0]) == []
+    loop = EX.grand_tour_routes(g, 1, players[1])
+    assert loop
     img, _ = D.final_picture(g, ["A", "B"])
-    assert (EX.LOOP_RGB in _colours(img)) == any(loops)
-    assert board.rules.mechanics == ("grand_tour",)
+    lay = D.page_layout(g.board, "final")
+    ends = [g.board.nodes[g.board.routes[r].a] for r in loop]
+    assert any(EX.LOOP_RGB in _colours(img.crop((round(lay.pt(n.x, n.y)[0]) - 20,
+                                                  round(lay.pt(n.x, n.y)[1]) - 20,
+                                                  round(lay.pt(n.x, n.y)[0]) + 20,
+                                                  round(lay.pt(n.x, n.y)[1]) + 20)))
+               for n in ends)
+    assert "Grand Tours in teal: B." in final_alt(g, ["A", "B"], "en")
+
+
+def test_the_close_up_s_alt_text_says_a_route_s_own_marks():
+    g = drawn_state("legendary_asia", 0)
+    board = g.board
+    route = next(r for r in board.routes if r.mountain == 2)
+    alt = closeup_alt(closeup_contents(g, [route.index]), ["A", "B", "C"], "en")
+    assert "X marks: 2" in alt
+    g = drawn_state("pennsylvania", 0)
+    route = next(r for r in g.board.routes if len(r.shares) >= 2)
+    alt = closeup_alt(closeup_contents(g, [route.index]), ["A", "B", "C"], "en")
+    assert " ".join(map(str, route.shares)) in alt
+
+
+def test_the_film_of_a_new_map_shows_its_marks():
+    game, names, actions, _ = played("legendary_asia", 2, 3)
+    gif = Image.open(io.BytesIO(F.render_film(game, names, actions)))
+    first = gif.convert("RGB")
+    assert any(sum(abs(a - b) for a, b in zip(rgb, M.MOUNTAIN_INK)) < 40
+               for _, rgb in first.getcolors(1 << 20))

@@ -111,6 +111,9 @@ def closeup_alt(shows, names, loc):
     items += [t("bot.alt.closeup_station", loc, city=city, name=who(owner))
               for _, city, owner in shows.get("stations", ())]
     items += [t("bot.alt.closeup_closed", loc, route=label) for _, label in shows.get("closed", ())]
+    items += [t("bot.alt.closeup_marks", loc, route=label, marks=sep(loc).join(
+        t(f"bot.alt.mark.{k}", loc, n=v, companies=" ".join(map(str, v)) if k == "shares" else "")
+        for k, v in marks.items())) for label, marks in shows.get("marks", ())]
     return cut(t("bot.alt.closeup", loc, items=sep(loc).join(items)))
 
 

@@ -102,12 +102,13 @@ def _art(board, kind, locale):
 # ----- the map overlay -------------------------------------------------------------------
 
 def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
-            closed=None, labels=None, scheme=P.STANDARD, under=()):
+            closed=None, labels=None, scheme=P.STANDARD, under=(), bands=()):
     """Draw the state `g` (board, owner, station_owner, last_move, n) over the static page.
     `highlight`: ring `routes` and `cities` (None: what the last move claimed or built);
     `closed`: the lanes to draw closed (None: those the game closes); `labels`: the city names
     to draw over the cars (None: all of them); `scheme`: the players' colours and marks
-    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest."""
+    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest, each
+    of `bands` (img -> None) right after the longest path."""
     lay, sp, board = art.layout, art.sprites, g.board
     style = P.scheme_of(scheme)
     ox, oy = lay.ox, lay.oy
@@ -126,6 +127,8 @@ def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
     for routes in trails:
         for box, mask in sp.trail(routes):
             put(P.TRAIL, box, mask)
+    for draw_band in bands:
+        draw_band(img)
     halos, rung = highlighted(g, routes, cities) if highlight else ((), ())
     for r in halos:
         box, mask = sp.halo(r)
@@ -230,12 +233,13 @@ def longest_path_trails(g, players):
 
 
 def _loops(img, art, g, players):
-    """India's Grand Tours (extras.grand_tour_routes), a band under each one's routes."""
+    """India's Grand Tours (extras.grand_tour_routes): a band along their routes, over the
+    longest path's and narrower (a route on both shows both)."""
     loops = set()
     for seat, pl in enumerate(players):
         loops.update(EX.grand_tour_routes(g, seat, pl))
     lay = art.layout
-    for box, mask in art.sprites.trail(loops):
+    for box, mask in art.sprites.trail(loops, width=18):
         img.paste(EX.LOOP_RGB, (box[0] + lay.ox, box[1] + lay.oy, box[2] + lay.ox,
                                 box[3] + lay.oy), mask)
 
@@ -249,8 +253,8 @@ def final_picture(g, names, locale="en", scheme=P.STANDARD):
     marks = TK.final_marks(g, players)
     board, lay = g.board, art.layout
     overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players), scheme=scheme,
-            under=[lambda im: _loops(im, art, g, players),
-                   lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
+            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)],
+            bands=[lambda im: _loops(im, art, g, players)])
     TK.draw_final_ends(img, board, lay, marks, scheme)
     EX.draw_box(img, lay, g, names, locale)
     PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,

@@ -50,8 +50,15 @@ def colours(board):
     return out
 
 
-def has_marks(board):
-    return bool(colours(board)) or any(n.region or n.inset for n in board.nodes)
+def route_marks(route):
+    """{mark: number} a route carries (for words: the close-up's alt text): mountain X
+    marks, companies (their share counts), bullet, wave spaces, draw bonus."""
+    out = {"mountain": route.mountain, "waves": route.waves, "draw_bonus": route.draw_bonus,
+           "bullet": int(route.bullet)}
+    out = {k: v for k, v in out.items() if v}
+    if route.shares:
+        out["shares"] = list(route.shares)
+    return out
 
 
 # ----- geometry ---------------------------------------------------------------------------------

@@ -229,13 +229,13 @@ class Sprites:
         a slot (one car's mark under it; the route's other cars still show it)."""
         return self._get(("labels",), lambda: labels(self.board, self.scale))
 
-    def trail(self, routes):
+    def trail(self, routes, width=30):
         """[(box, mask)]: a thick line along each of these routes (city to city through its
         slot centres, round at every bend), in a box around that route, inside the map. Not
         cached: it is drawn once per game, and each game's path differs."""
         s, board = self.scale, self.board
         w, h = round(board.width * s), round(board.height * s)
-        half = 15 * s
+        half = width / 2 * s
         out = []
         for r in sorted(routes):
             # the points of the whole map's mask, moved by whole pixels: the same pixels
@@ -247,7 +247,7 @@ class Sprites:
             img = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
             d = ImageDraw.Draw(img)
             pts = [(x - x0 * SS, y - y0 * SS) for x, y in pts]
-            d.line(pts, fill=255, width=round(30 * s * SS), joint="curve")
+            d.line(pts, fill=255, width=round(width * s * SS), joint="curve")
             R = half * SS
             for x, y in pts:
                 d.ellipse((x - R, y - R, x + R, y + R), fill=255)
