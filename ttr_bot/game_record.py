@@ -129,7 +129,7 @@ def open_record(doc):
     actions = doc.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError('"actions" must be a list')
-    more = _map_decks(board, decks)
+    more = {**_map_decks(board, decks), **_dummy_reveal(board, decks, len(names))}
     dealer = Dealer(seed, train=train, tickets=tickets, long_tickets=long_ids, reshuffles=reshuffles,
                     **more)
     try:
@@ -152,9 +152,21 @@ def _map_decks(board, decks):
         if not isinstance(cards, list) or sorted(map(str, cards)) != sorted(letters):
             raise RecordError(f"decks.bonus_cards must list the letters {', '.join(letters)} once each")
         more["bonus_cards"] = [letters.index(c) for c in cards]
-    if "dummy_reveal" in decks and "shares" not in board.rules.mechanics:
-        raise RecordError(f"decks.dummy_reveal: {board.name} has no dummy")
     return more
+
+
+def _dummy_reveal(board, decks, n_players):
+    """Pennsylvania with 2 players: the dummy's shares revealed when the record is scored, as
+    [company, number] pairs (RULES.md §14.6.4); whether they fit is checked then."""
+    if "dummy_reveal" not in decks:
+        return {}
+    pairs = decks["dummy_reveal"]
+    if "shares" not in board.rules.mechanics or n_players != 2:
+        raise RecordError(f"decks.dummy_reveal: this {board.name} game has no dummy")
+    if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(type(x) is int for x in p) for p in pairs):
+        raise RecordError("decks.dummy_reveal must be a list of [company, number] pairs")
+    return {"dummy_reveal": pairs}
 
 
 # ----- actions: record JSON <-> engine --------------------------------------------------------
@@ -164,6 +176,8 @@ def _cards(obj, field="cards"):
         raise Illegal("record_missing_field", field=field)
     out = [0] * N_CARD_KINDS
     for name, n in cards.items():
+        if name == "ferry" and field == "cards":     # Italy's ferry cards: _ferry reads them
+            continue
         if name not in CARD_INDEX:
             raise Illegal("record_unknown_card", card=str(name))
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
@@ -231,7 +245,8 @@ def action_from_json(game, obj, names):
         if lane is not None and (type(lane) is not int or lane not in (1, 2)):
             raise Illegal("record_missing_field", field="lane")
         route = find_route(game, _str(obj, "from"), _str(obj, "to"), _str(obj, "color"), lane)
-        return A.ClaimRoute(seat, route, _cards(obj))
+        return A.ClaimRoute(seat, route, _cards(obj), ferry=_ferry(obj),
+                            share=_company(obj, "share"), dummy_share=_company(obj, "dummy_share"))
     if kind == "tunnel_pay":
         return A.TunnelPay(seat, _cards(obj))
     if kind == "tunnel_decline":
@@ -246,7 +261,28 @@ def action_from_json(game, obj, names):
         return A.BuildStation(seat, nodes[0], _cards(obj))
     if kind == "pass":
         return A.Pass(seat)
+    if kind == "draw_ferry_card":
+        return A.DrawFerryCard(seat)
     raise Illegal("record_unknown_type", type=str(kind))
+
+
+def _company(obj, field):
+    """Pennsylvania: a claim's `share` / `dummy_share`, a company by its number of shares;
+    absent or null: 0."""
+    v = obj.get(field)
+    if v is None:
+        return 0
+    if type(v) is not int or v < 1:
+        raise Illegal("record_missing_field", field=field)
+    return v
+
+
+def _ferry(obj):
+    """Italy: `"ferry": n` in a claim's cards (docs/record-format.md); 0 without it."""
+    n = obj["cards"].get("ferry", 0)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise Illegal("record_bad_count", card="ferry")
+    return n
 
 
 def _match_offer(game, seat, keep):
@@ -291,6 +327,12 @@ def action_to_json(game, action, names):
                {x.a, x.b} == {r.a, r.b}) > 1 or r.lane != 1:
             out["lane"] = r.lane
         out["cards"] = _cards_json(action.cards)
+        if action.ferry:
+            out["cards"]["ferry"] = action.ferry
+        if action.share:
+            out["share"] = action.share
+        if action.dummy_share:
+            out["dummy_share"] = action.dummy_share
     elif isinstance(action, A.TunnelPay):
         out["cards"] = _cards_json(action.cards)
     elif isinstance(action, A.BuildStation):
@@ -307,15 +349,21 @@ def _cards_json(cards):
 def replay(doc):
     """Play a record. Returns (game, names, error) where error is None or (index, Illegal)."""
     game, names, actions = open_record(doc)
+    error = None
     for i, obj in enumerate(actions):
         try:
             action = action_from_json(game, obj, names)
             game.apply(action)
         except Illegal as e:
-            return game, names, (i, e)
+            error = (i, e)
+            break
         except DeckError as e:
             raise RecordError(str(e)) from None
-    return game, names, None
+    try:
+        game.scores()          # a draw made when the game is scored (the dummy's reveal) must fit
+    except DeckError as e:
+        raise RecordError(str(e)) from None
+    return game, names, error
 
 
 def export_record(game, names, actions_json):
@@ -334,6 +382,9 @@ def export_record(game, names, actions_json):
     if "bonus_cards" in dealer.dealt:
         letters = list(board.rules.bonus_cards)
         doc["decks"]["bonus_cards"] = [letters[i] for i in dealer.dealt["bonus_cards"]]
+    for m in game.mechanics:
+        if m.name == "shares" and "dummy" in game.extra["shares"]:
+            doc["decks"]["dummy_reveal"] = m.revealed(game)
     return doc
 
 

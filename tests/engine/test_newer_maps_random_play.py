@@ -1,7 +1,9 @@
 """Random legal play finishes a seeded game on every newer map whose rules the engine plays (RULES.md
 §12–§17), at 2, 3 and the map's most seats: the engine's legal actions always include a move,
-every one of them applies, cards are conserved, and the computer players' view offers the same
-actions (the random player picks among them)."""
+every one of them applies, cards are conserved, the computer players' view offers the same
+actions (the random player picks among them), and a snapshot taken on the way (through JSON)
+plays on exactly as the game does."""
+import json
 import random
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from ttr_bot.ai.random_agent import RandomAgent
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
+from ttr_bot.engine.snapshot import from_dict, to_dict
 from ttr_bot.engine.view import view
 from ttr_bot.maps import engine_maps, load_board
 
@@ -29,13 +32,21 @@ def test_random_legal_play_finishes(map_id, n):
     total = cards_in_play(g)
     agent = RandomAgent(seed=n)
     steps = 0
+    copy = None
     while not g.over:
         seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
         if steps % 25 == 0:    # now and then through the view, as a computer player sees it
+            assert set(view(g, seat).legal_actions()) == set(legal)
             action = agent.act(view(g, seat))
         else:
-            action = rng.choice(g.legal_actions(seat))
+            action = rng.choice(legal)
+        if steps == 60:
+            copy = from_dict(board, json.loads(json.dumps(to_dict(g))))
         g.apply(action)
+        if copy is not None:
+            copy.apply(action)
+            assert to_dict(copy) == to_dict(g)
         steps += 1
         assert cards_in_play(g) == total and steps < 5000
     assert agent.fallbacks == 0

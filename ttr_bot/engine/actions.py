@@ -26,6 +26,9 @@ class ClaimRoute:
     seat: int
     route: int          # route index
     cards: tuple[int, ...]      # 9 counts
+    ferry: int = 0      # Italy: ferry cards spent on the route's wave spaces (RULES.md §16.3)
+    share: int = 0      # Pennsylvania: the company whose share the claimer takes (0: none, §14.2)
+    dummy_share: int = 0        # Pennsylvania, 2 players: the company of the dummy's share (§14.3)
 
 
 @dataclass(slots=True, unsafe_hash=True)
@@ -56,12 +59,18 @@ class Pass:
     seat: int
 
 
+@dataclass(slots=True, unsafe_hash=True)
+class DrawFerryCard:
+    """Italy: the turn's action is one ferry card (RULES.md §16.2; mechanics/ferry_cards.py)."""
+    seat: int
+
+
 Action: TypeAlias = (KeepTickets | DrawCard | ClaimRoute | TunnelPay | TunnelDecline | DrawTickets
-                     | BuildStation | Pass)
+                     | BuildStation | Pass | DrawFerryCard)
 ACTION_TYPES: dict[str, type[Action]] = {
     "keep_tickets": KeepTickets, "draw_card": DrawCard, "claim_route": ClaimRoute,
     "tunnel_pay": TunnelPay, "tunnel_decline": TunnelDecline, "draw_tickets": DrawTickets,
-    "build_station": BuildStation, "pass": Pass,
+    "build_station": BuildStation, "pass": Pass, "draw_ferry_card": DrawFerryCard,
 }
 TYPE_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 

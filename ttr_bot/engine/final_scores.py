@@ -36,7 +36,7 @@ def final_scores(game: Game) -> tuple[list[Score], list[int]]:
             tickets.append({"from": t.origin, "to": to, "points": abs(pts), "completed": ok})
         players.append({
             "route_points": sum(rules.route_points[board.routes[r].length]
-                                + sum(m.claim_points(board.routes[r]) for m in mechanics)
+                                + sum(m.claim_points(board.routes[r], game) for m in mechanics)
                                 for r in game.routes_of[p]),
             "tickets": tickets,
             "tickets_completed": sum(1 for ok, _ in results if ok),

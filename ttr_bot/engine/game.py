@@ -219,11 +219,12 @@ class Game:
         """Why `seat` may not claim route r whatever its cards and whoever's turn it is: a
         reason key ("route_taken", "double_own", "double_closed", "not_enough_trains"), or
         None."""
-        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r)
+        return seat_rules.route_blocked(self.board, self.n, self.owner, seat, self.trains[seat], r,
+                                        self)
 
     def route_blocks(self, seat: int) -> list[str | None]:
         """`route_blocked` for every route."""
-        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat])
+        return seat_rules.route_blocks(self.board, self.n, self.owner, seat, self.trains[seat], self)
 
     def claimable_routes(self, seat: int) -> list[tuple[Route, list[Payment]]]:
         """[(Route, payments)] `seat` may claim right now and can pay for, with every payment;
@@ -287,11 +288,15 @@ class Game:
             out.append(DrawTickets(seat))
         hand = self.hands[seat]
         routes = self.board.routes
+        mechanics = self.mechanics
         for r, pays in self._affordable_routes(seat):
             if pays is None:
                 pays = payment.route_payments(self.rules, routes[r], hand)
-            out += [ClaimRoute(seat, r, p) for p in pays]
-        for m in self.mechanics:
+            if mechanics:
+                out += self._claim_variants([ClaimRoute(seat, r, p) for p in pays])
+            else:
+                out += [ClaimRoute(seat, r, p) for p in pays]
+        for m in mechanics:
             out += m.actions(self, seat)
         if self.stations_left[seat]:
             pays = payment.station_payments(hand, self.station_cost(seat))
@@ -299,6 +304,13 @@ class Game:
                 for node in self.station_sites(seat):
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
+
+    def _claim_variants(self, claims: list[ClaimRoute]) -> list[Action]:
+        """The claims each payment makes on this map (a mechanic's fields: ferry cards, a
+        share's company)."""
+        for m in self.mechanics:
+            claims = [v for c in claims for v in m.claim_variants(self, c)]
+        return list(claims)
 
     def _keep_options(self, seat: int) -> list[Action]:
         offer = self.offers[seat]
@@ -454,7 +466,13 @@ class Game:
             if refused:
                 raise Illegal(refused)
         self._check_hand(a.seat, a.cards)
-        color = seat_rules.pay(self.board, route, a.cards, self)
+        if a.ferry or a.share or a.dummy_share:
+            read = {f for m in self.mechanics for f in m.action_fields}
+            if a.ferry and "ferry" not in read:
+                raise Illegal("no_ferry_here")
+            if (a.share or a.dummy_share) and "share" not in read:
+                raise Illegal("no_share_here")
+        color = seat_rules.pay(self.board, route, a.cards, self, a)
         for m in self.mechanics:
             m.check_claim(self, a)
         return lambda: self._do_claim(a.seat, a.route, tuple(a.cards), color, a)
@@ -500,11 +518,11 @@ class Game:
             self.discard.extend([i] * cards[i])
         self.owner[r] = seat
         self.routes_of[seat].append(r)
-        self.trains[seat] -= seat_rules.trains_needed(self.board, r)
+        self.trains[seat] -= seat_rules.trains_needed(self.board, r, self)
         pts = self.rules.route_points[route.length]
         mechanics = self.mechanics
         for m in mechanics:
-            pts += m.claim_points(route)
+            pts += m.claim_points(route, self)
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
         events = [ev.claim_route(seat, r, cards, pts)]
@@ -586,6 +604,10 @@ class Game:
         return [ev.pass_turn(seat)] + self._end_turn(seat, "pass")
 
     # ----- turn end (docs/rules.md §4, §3.6, §11.13) ----------------------------------------
+    def end_turn(self, seat: int, kind: str) -> list[Event]:
+        """End `seat`'s turn after a map's own action (a mechanic's), as after any other."""
+        return self._end_turn(seat, kind)
+
     def _end_turn(self, seat: int, kind: str, record: bool = True) -> list[Event]:
         if record:
             self.last_move = (seat, kind, None)

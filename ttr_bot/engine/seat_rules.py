@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 from . import payment
 from .cards import LOCO
-from .mechanics import mechanics_of
+from .mechanics import Mechanic, mechanics_of
 from .state import IDLE, PLAY, SETUP
 
 if TYPE_CHECKING:
+    from .actions import ClaimRoute
     from .board import Board, Route, Rules
     from .game import Game
-    from .mechanics import Mechanic
     from .payment import Hand, Payment
 
 # why a route cannot be claimed, whatever the cards (message keys, like Illegal's)
@@ -49,6 +49,9 @@ class _Table:
         # trains a claim takes: the length, and what a map's rules add (mountains)
         self.need = tuple(r.length + sum(m.trains_needed(r) for m in mechanics)
                           for r in board.routes)
+        # the mechanics whose claims take trains the state decides (bullet routes)
+        self.dynamic: tuple[Mechanic, ...] = tuple(
+            m for m in mechanics if type(m).claim_trains is not Mechanic.claim_trains)
         # the mechanics that pay some routes their own way (ferry pairs, ferry cards)
         self.payers: tuple[Mechanic, ...] = tuple(
             m for m in mechanics if any(m.pays(r) for r in board.routes))
@@ -75,7 +78,7 @@ def _table(board: Board) -> _Table:
 
 
 def route_blocked(board: Board, n: int, owner: Sequence[int], seat: int, trains: int | None,
-                  r: int) -> str | None:
+                  r: int, game: Game | None = None) -> str | None:
     """Why `seat` may not claim route r whatever cards it holds (a reason key above), or None.
     `trains=None` leaves the seat's trains out of it."""
     if owner[r] >= 0:
@@ -98,25 +101,35 @@ def route_blocked(board: Board, n: int, owner: Sequence[int], seat: int, trains:
             if taken and taken >= board.rules.lanes_open(n, len(lanes) + 1):
                 return DOUBLE_CLOSED
     if trains is not None:
-        need = _table(board).need[r] if board.rules.mechanics else route.length
+        need = trains_needed(board, r, game) if board.rules.mechanics else route.length
         if need > trains:
             return NOT_ENOUGH_TRAINS
     return None
 
 
-def trains_needed(board: Board, r: int) -> int:
-    """Trains claiming route r takes from the seat's supply (its length; a map's rules may add)."""
-    return _table(board).need[r] if board.rules.mechanics else board.routes[r].length
+def trains_needed(board: Board, r: int, game: Game | None = None) -> int:
+    """Trains claiming route r takes from the seat's supply (its length; a map's rules may add,
+    or decide from the game's state)."""
+    if not board.rules.mechanics:
+        return board.routes[r].length
+    table = _table(board)
+    if game is not None:
+        for m in table.dynamic:
+            taken = m.claim_trains(game, board.routes[r])
+            if taken is not None:
+                return taken
+    return table.need[r]
 
 
-def pay(board: Board, route: Route, cards: Hand, game: Game | None = None) -> int:
+def pay(board: Board, route: Route, cards: Hand, game: Game | None = None,
+        action: ClaimRoute | None = None) -> int:
     """The colour a payment for `route` used (-1: locomotives only), or raise Illegal: the
     map's own payment rule for the routes it pays (a mechanic's), else payment.py's."""
     rules = board.rules
     if rules.mechanics:
         for m in _table(board).payers:
             if m.pays(route):
-                return m.route_payment(rules, route, cards, game)
+                return m.route_payment(rules, route, cards, game, action)
     return payment.route_payment(rules, route, cards)
 
 
@@ -131,9 +144,9 @@ def route_payments(board: Board, route: Route, hand: Hand, game: Game | None = N
 
 
 def route_blocks(board: Board, n: int, owner: Sequence[int], seat: int,
-                 trains: int | None = None) -> list[str | None]:
+                 trains: int | None = None, game: Game | None = None) -> list[str | None]:
     """`route_blocked` for every route, in board order."""
-    return [route_blocked(board, n, owner, seat, trains, r) for r in range(len(board.routes))]
+    return [route_blocked(board, n, owner, seat, trains, r, game) for r in range(len(board.routes))]
 
 
 def affordable_routes(board: Board, n: int, owner: Sequence[int], seat: int, trains: int | None,
@@ -153,11 +166,11 @@ def affordable_routes(board: Board, n: int, owner: Sequence[int], seat: int, tra
         have = payment.usable_cards(hand, color, locos_ok)
         usable_locos = locos if locos_ok else 0
         for r, ferry in rows[:bisect_right(lengths, have)]:
-            if usable_locos >= ferry and route_blocked(board, n, owner, seat, trains, r) is None:
+            if usable_locos >= ferry and route_blocked(board, n, owner, seat, trains, r, game) is None:
                 out.append((r, None))
     for route in table.substituted:
         if ((route.length <= total or not route.any_cards)
-                and route_blocked(board, n, owner, seat, trains, route.index) is None):
+                and route_blocked(board, n, owner, seat, trains, route.index, game) is None):
             pays = route_payments(board, route, hand, game)
             if pays:
                 out.append((route.index, pays))

@@ -20,6 +20,7 @@ from .cards import N_CARD_KINDS, full_deck
 from .dealer import Dealer
 from .errors import Illegal
 from .game import Game
+from .mechanics import mechanics_of
 from .payment import Payment
 from .state import TUNNEL, PendingTunnel
 
@@ -140,6 +141,15 @@ def view(game: Game, seat: int) -> PlayerView:
                if m.name in game.extra})
 
 
+def _unhidden(board: Board, extra: dict[str, Any]) -> dict[str, Any]:
+    """The mechanics' state for a determinized game: what the view shows, the hidden parts
+    filled in by each mechanic (`Mechanic.unhide`)."""
+    if not extra:
+        return {}
+    return {m.name: m.unhide(copy.deepcopy(extra[m.name])) for m in mechanics_of(board)
+            if m.name in extra}
+
+
 def determinize(v: PlayerView, rng: Random | None) -> Game:
     """A Game consistent with the view: own cards and tickets as they are, the rest dealt from
     what this player cannot see (shuffled with `rng`; in canonical order when rng is None)."""
@@ -197,5 +207,5 @@ def determinize(v: PlayerView, rng: Random | None) -> Game:
         "reshuffles": 0, "station_owner": dict(v.station_owner),
         "ticket_deck": deque(free[:v.ticket_deck_size]), "long_deck": deque(),
         "tunnel": v.tunnel, "last_move": None,
-        "extra": copy.deepcopy(v.extra) if v.extra else {},
+        "extra": _unhidden(board, v.extra),
     })

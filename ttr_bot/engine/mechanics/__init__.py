@@ -9,20 +9,26 @@ from typing import TYPE_CHECKING
 from .asian_explorer import AsianExplorer
 from .base import Mechanic
 from .bonus_cards import BonusCards
+from .bullet import Bullet
 from .draw_bonus import DrawBonus
+from .ferry_cards import FerryCards
 from .ferry_pairs import FerryPairs
 from .grand_tour import GrandTour
 from .mountains import Mountains
+from .regions import Regions
+from .shares import Shares
 
 if TYPE_CHECKING:
     from ..board import Board
 
 REGISTRY: dict[str, type[Mechanic]] = {m.name: m for m in (
-    Mountains, AsianExplorer, GrandTour, FerryPairs, DrawBonus, BonusCards)}
+    Mountains, AsianExplorer, GrandTour, FerryPairs, DrawBonus, BonusCards, FerryCards, Regions,
+    Bullet, Shares)}
 # the mechanics whose every precise point is tested (tests/engine/test_s12…s17): a map is
 # offered for new games once all of its are here
 IMPLEMENTED: frozenset[str] = frozenset({"mountains", "asian_explorer", "grand_tour", "ferry_pairs",
-                                       "draw_bonus", "bonus_cards"})
+                                       "draw_bonus", "bonus_cards", "ferry_cards", "regions",
+                                       "bullet", "shares"})
 
 _BY_BOARD: dict[int, tuple[Board, tuple[Mechanic, ...]]] = {}
 

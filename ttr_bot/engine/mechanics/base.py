@@ -9,11 +9,13 @@ mechanics runs exactly the base rules (each loop is over an empty tuple).
 The hooks, where the base game calls them:
 - state: `setup` makes the mechanic's own state (JSON-able, kept in `game.extra[name]`,
   snapshotted and copied with the game), dealt from the game's dealer where it is random;
-  `hidden` says what of it a seat may not see (PlayerView and determinize).
-- a claim: `trains_needed` (trains beyond the route's length), `claim_blocked` (a reason the
+  `hidden` says what of it a seat may see (PlayerView), `unhide` fills the rest for a
+  determinized game.
+- a claim: `trains_needed` (trains beyond the route's length) and `claim_trains` (the trains
+  it takes when the state decides), `claim_blocked` (a reason the
   seat may not claim a route now, whatever its cards), `pays` with `route_payment` /
   `route_payments` (a route this mechanic pays its own way; the others are payment.py's),
-  `check_claim` (the
+  `claim_variants` (the claims one payment makes: the fields of `action_fields`), `check_claim` (the
   action's own fields), `claim_points` (route points beyond the length's), `after_claim`
   (steps after the cards are paid and the route is placed: events).
 - a turn: `actions` (extra actions of an idle turn), `plan` (validate one of them: a Plan, or
@@ -50,6 +52,9 @@ Plan = Callable[[], "list[Event]"]
 class Mechanic:
     """Every hook is a no-op here: a subclass overrides what its rule changes."""
     name: ClassVar[str] = ""
+    # the ClaimRoute fields this mechanic reads ("ferry", "share", …); on a map without it they
+    # must be 0
+    action_fields: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, board: Board) -> None:
         self.board = board
@@ -63,9 +68,19 @@ class Mechanic:
         """The mechanic's state as `seat` may know it (the default: all of it is public)."""
         return state
 
+    def unhide(self, seen: Any) -> Any:
+        """A full state consistent with what `hidden` showed (a determinized game's)."""
+        return seen
+
     # ----- a claim ---------------------------------------------------------------------
     def trains_needed(self, route: Route) -> int:
+        """Trains a claim of `route` takes beyond its length, whatever the state (mountains)."""
         return 0
+
+    def claim_trains(self, game: Game, route: Route) -> int | None:
+        """The trains a claim of `route` takes now, when the state decides it (a bullet route
+        while the Bullet Trains last: none); None leaves it to the length and `trains_needed`."""
+        return None
 
     def claim_blocked(self, game: Game, seat: int, route: Route) -> str | None:
         return None
@@ -74,8 +89,10 @@ class Mechanic:
         """Does this mechanic pay `route` its own way (then the two hooks below answer for it)?"""
         return False
 
-    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None) -> int:
-        """The colour a payment used (-1: locomotives only), or raise Illegal."""
+    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None,
+                      action: ClaimRoute | None = None) -> int:
+        """The colour a payment used (-1: locomotives only), or raise Illegal (`action`: the
+        claim being checked, None when only the cards are asked about)."""
         raise NotImplementedError
 
     def route_payments(self, rules: Rules, route: Route, hand: Hand,
@@ -83,10 +100,17 @@ class Mechanic:
         """Every distinct payment `hand` can make for `route`."""
         raise NotImplementedError
 
+    def claim_variants(self, game: Game, claim: ClaimRoute) -> list[ClaimRoute]:
+        """The legal claims a payment of `claim.cards` makes (with this mechanic's fields set:
+        the ferry cards it spends, the company of a share); [claim] when it adds nothing."""
+        return [claim]
+
     def check_claim(self, game: Game, action: ClaimRoute) -> None:
         return None
 
-    def claim_points(self, route: Route) -> int:
+    def claim_points(self, route: Route, game: Game | None = None) -> int:
+        """Route points beyond the length's (negative takes them away: a bullet claim scores
+        none)."""
         return 0
 
     def after_claim(self, game: Game, seat: int, route: Route, action: ClaimRoute) -> list[Event]:

@@ -16,6 +16,7 @@ from ..errors import Illegal
 from .base import Mechanic
 
 if TYPE_CHECKING:
+    from ..actions import ClaimRoute
     from ..board import Route, Rules
     from ..game import Game
     from ..payment import Hand, Payment
@@ -31,7 +32,8 @@ class FerryPairs(Mechanic):
     def pays(self, route: Route) -> bool:
         return route.pairs and route.ferry > 0
 
-    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None) -> int:
+    def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None,
+                      action: ClaimRoute | None = None) -> int:
         length, symbols = route.length, route.ferry
         total = sum(cards)
         pairs = total - length
@@ -47,10 +49,30 @@ class FerryPairs(Mechanic):
             raise Illegal("pay_route_color")
         raise Illegal("pay_ferry_pairs", count=length, locos=symbols)
 
+    @staticmethod
+    def could_pay(route: Route, hand: Hand) -> bool:
+        """The count test before listing payments: the most cards of one colour on the plain
+        spaces (a card moved from them to a pair frees two spaces for one symbol: never
+        better), locomotives on the rest, then locomotives and pairs on the symbols."""
+        length, symbols = route.length, route.ferry
+        all_pairs = 0
+        for c in range(N_COLORS):
+            all_pairs += hand[c] // 2
+        spaces = length - symbols
+        for x in _colors(route):
+            have = hand[x]
+            plain = have if have < spaces else spaces
+            locos = hand[LOCO] - (spaces - plain)
+            if locos >= 0 and locos + all_pairs - have // 2 + (have - plain) // 2 >= symbols:
+                return True
+        return False
+
     def route_payments(self, rules: Rules, route: Route, hand: Hand,
                        game: Game | None) -> list[Payment]:
         length, symbols = route.length, route.ferry
         out: set[Payment] = set()
+        if not self.could_pay(route, hand):
+            return []
         for pairs in range(symbols + 1):
             for plain in range(length - symbols + 1):
                 locos = length - pairs - plain
@@ -59,7 +81,9 @@ class FerryPairs(Mechanic):
                 for x in (_colors(route) if plain else (0,)):
                     if hand[x] < plain and plain:
                         continue
-                    for combo in combinations_with_replacement(range(N_COLORS), pairs):
+                    rest = [hand[c] - (plain if c == x else 0) for c in range(N_COLORS)]
+                    pairable = [c for c in range(N_COLORS) if rest[c] >= 2]
+                    for combo in combinations_with_replacement(pairable, pairs):
                         p = [0] * N_CARD_KINDS
                         if plain:
                             p[x] += plain

@@ -19,7 +19,7 @@ class Mountains(Mechanic):
     def trains_needed(self, route: Route) -> int:
         return route.mountain
 
-    def claim_points(self, route: Route) -> int:
+    def claim_points(self, route: Route, game: Game | None = None) -> int:
         return route.mountain * self.rules.mountain_points
 
     def score(self, game: Game, players: list[Score]) -> None:
