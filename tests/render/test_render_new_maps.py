@@ -150,3 +150,38 @@ def test_the_film_of_a_new_map_shows_its_marks():
     first = gif.convert("RGB")
     assert any(sum(abs(a - b) for a, b in zip(rgb, M.MOUNTAIN_INK)) < 40
                for _, rgb in first.getcolors(1 << 20))
+
+
+@pytest.mark.parametrize("map_id, words", [
+    ("pennsylvania", "shares"), ("japan", "bullet track"), ("italy", "ferry cards")])
+def test_each_player_s_map_state_is_in_the_box_and_the_alt_text(map_id, words):
+    g = random_game(map_id, 3, seed=4, until=0.5)
+    names = ["Ann", "Bo", "Cy"]
+    said = EX.lines(g, names, "en")
+    assert all(any(line.startswith(f"{n}: ") and words in line for line in said) for n in names)
+    plain, _ = D.map_picture(SimpleNamespace(**{**vars(drawn_state(map_id, 0)), "owner": g.owner,
+                                                "last_move": g.last_move}), names)
+    img, _ = D.map_picture(g, names)
+    assert img.tobytes() != plain.tobytes()
+    assert words in board_alt(g, names, "en")
+
+
+def test_pennsylvania_shares_are_read_from_the_engine_and_the_dummy_s_never():
+    g = random_game("pennsylvania", 2, seed=4, until=0.6)
+    held = g.extra["shares"]["held"]
+    assert EX.shares_held(g) == [{int(c): len(v) for c, v in seat.items() if v} for seat in held]
+    assert sum(len(v) for v in g.extra["shares"]["dummy"].values())      # the dummy holds some
+    assert len(EX.lines(g, ["Ann", "Bo"], "en")) == 2                  # and is not shown
+
+
+def test_a_bullet_route_taken_with_a_bullet_train_is_drawn_as_everyone_s():
+    g = random_game("japan", 3, seed=4, until=0.5)
+    shared = EX.shared_routes(g)
+    assert shared
+    img, _ = D.map_picture(g, ["Ann", "Bo", "Cy"])
+    lay = D.page_layout(g.board, "map")
+    for r in shared:
+        x, y, _ = g.board.routes[r].slots[0]
+        px, py = lay.pt(x, y)
+        assert M.BULLET_INK in _colours(img.crop((round(px) - 3, round(py) - 3,
+                                                  round(px) + 4, round(py) + 4)))

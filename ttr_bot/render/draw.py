@@ -139,15 +139,18 @@ def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
         for box, cover, hatch in sp.closed_pieces(r):
             put(P.CLOSED_FILL, box, cover)
             put(P.CLOSED_LINE, box, hatch)
+    shared = EX.shared_routes(g)
     for r, seat in enumerate(g.owner):
         if seat < 0:
             continue
         cars = sp.car_pieces(r)
         for box, out, _ in cars:            # the outlines first: no car's covers its neighbour's body
             put(P.CAR_LINE, box, out)
-        rgb = P.player_rgb(seat, scheme)
+        rgb = M.BULLET_INK if r in shared else P.player_rgb(seat, scheme)
         for box, _, body in cars:
             put(rgb, box, body)
+        if r in shared:                     # everyone's (Japan's bullet routes): no player's mark
+            continue
         mark = sp.mark(P.player_shape(seat, scheme), round(style.mark_r * k), style.filled)
         ink = P.player_ink(seat, scheme)
         for x, y, _ in board.routes[r].slots:

@@ -51,6 +51,13 @@ def bullet_track(g):
     return list(st["track"][:g.n]), st.get("supply")
 
 
+def shared_routes(g):
+    """The claimed routes that are everyone's (Japan's bullet routes taken with a Bullet
+    Train, §15.5.1: `extra["bullet"]["routes"]`): drawn as the bullet line's, no player's."""
+    st = _state(g, "bullet")
+    return frozenset(st.get("routes", ())) if isinstance(st, dict) else frozenset()
+
+
 def ferry_cards(g):
     """Per seat the ferry cards held (Italy, §16.2: public counts, `extra["ferry_cards"]["held"]`),
     or None."""

@@ -232,7 +232,9 @@ def final_rows(rules):
     return rows + [m for m in rules.mechanics if m in MAP_BONUSES]   # a map's own bonuses
 
 
-MAP_BONUSES = ("grand_tour", "asian_explorer", "shares", "bullet", "regions", "bonus_cards")
+# a map mechanic's row of the final scores -> its key in the engine's score's bonuses
+MAP_BONUSES = {"grand_tour": "grand_tour", "asian_explorer": "asian_explorer", "shares": "shares",
+               "bullet": "bullet_track", "regions": "regions", "bonus_cards": "bonus_cards"}
 
 
 # ----- the panel ------------------------------------------------------------------------------
@@ -719,6 +721,6 @@ def _final_value(key, pl):
     if key == "stations":
         return f"+{pl['bonuses']['stations']}"
     if key in MAP_BONUSES:
-        bonus = pl["bonuses"].get(key, 0)
+        bonus = pl["bonuses"].get(MAP_BONUSES[key], 0)
         return f"+{bonus}" if bonus >= 0 else f"–{-bonus}"
     return ""
