@@ -185,3 +185,15 @@ def test_a_bullet_route_taken_with_a_bullet_train_is_drawn_as_everyone_s():
         px, py = lay.pt(x, y)
         assert M.BULLET_INK in _colours(img.crop((round(px) - 3, round(py) - 3,
                                                   round(px) + 4, round(py) + 4)))
+
+
+@pytest.mark.parametrize("map_id, items", [
+    ("legendary_asia", {"mountain"}), ("japan", {"bullet"}), ("italy", {"waves"}),
+    ("northern_lights", {"draw_bonus"}), ("pennsylvania", {"shares"}), ("usa", set())])
+def test_the_key_explains_the_map_s_own_marks(map_id, items):
+    from ttr_bot.render.panel import legend_items
+    board = load_board(map_id)
+    own = {"mountain", "bullet", "waves", "draw_bonus", "shares", "loop"}
+    assert own & set(legend_items(board, "private")) == items
+    assert ("loop" in legend_items(board, "final")) == (map_id == "india")
+    assert "loop" in legend_items(load_board("india"), "final")

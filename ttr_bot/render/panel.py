@@ -135,11 +135,13 @@ def legend_icon(key, w, h):
         for a, b in dashes:
             d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.CAR_LINE, width=8 * ss)
             d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.INK_SOFT, width=5 * ss)
-    elif key in ("mountain", "bullet", "waves", "draw_bonus", "loop"):
+    elif key in ("mountain", "bullet", "waves", "draw_bonus", "loop", "shares"):
         legend_mark(d, key, cx, cy, ss, slot)
     img = icon.resize((w, h), Image.Resampling.LANCZOS)
     if key == "draw_bonus":
         T.draw(img, w / 2, h / 2, "+1", round(h * 0.5), P.INK + (255,), bold=True, align="center")
+    if key == "shares":
+        T.draw(img, w / 2, h / 2, "15", round(h * 0.45), P.WHITE + (255,), bold=True, align="center")
     if key in ("ticket_open", "ticket_done", "ticket_offer"):
         ink = P.INK if key == "ticket_open" else P.WHITE
         tag = TK.offer_tag(1) if key == "ticket_offer" else "1"
@@ -155,6 +157,10 @@ def legend_mark(d, key, cx, cy, ss, slot):
     if key == "loop":
         d.rounded_rectangle((cx - 21 * ss, cy - 8 * ss, cx + 21 * ss, cy + 8 * ss), 7 * ss,
                             fill=EX.LOOP_RGB)
+        return
+    if key == "shares":
+        d.rounded_rectangle((cx - 10 * ss, cy - 10 * ss, cx + 10 * ss, cy + 10 * ss), 3 * ss,
+                            fill=M.COMPANY_RGB[15])
         return
     if key == "draw_bonus":
         d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), fill=M.BADGE_FILL,
@@ -213,6 +219,7 @@ def legend_items(board, kind):
         ("bullet", any(r.bullet for r in board.routes)),
         ("waves", any(r.waves for r in board.routes)),
         ("draw_bonus", any(r.draw_bonus for r in board.routes)),
+        ("shares", any(r.shares for r in board.routes)),
         ("loop", kind == "final" and "grand_tour" in board.rules.mechanics)) if has]
     if kind == "private":
         items += ["ticket_offer", "ticket_open", "ticket_done"]
