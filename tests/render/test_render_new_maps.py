@@ -197,3 +197,9 @@ def test_the_key_explains_the_map_s_own_marks(map_id, items):
     assert own & set(legend_items(board, "private")) == items
     assert ("loop" in legend_items(board, "final")) == (map_id == "india")
     assert "loop" in legend_items(load_board("india"), "final")
+
+
+def test_the_film_draws_bullet_routes_as_everyone_s():
+    game, names, actions, end = played("japan", 2, 3)
+    _, states = F.replay_states(game, actions)
+    assert set(states[-1].shared) == EX.shared_routes(end) != set()
