@@ -203,3 +203,14 @@ def test_the_film_draws_bullet_routes_as_everyone_s():
     game, names, actions, end = played("japan", 2, 3)
     _, states = F.replay_states(game, actions)
     assert set(states[-1].shared) == EX.shared_routes(end) != set()
+
+
+def test_japan_s_inset_names_overlap_no_other_name():
+    board = load_board("japan")
+    boxes = [(x, y, x + T.width(nm, sz, True), y + 0.78 * sz, nm)
+             for x, y, nm, _, sz in S.labels(board, D.MAP_SCALE)]
+    for a in boxes:
+        if a[4] not in ("Tokyo", "Kokura"):
+            continue
+        assert not any(a is not b and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                       for b in boxes), a[4]
