@@ -189,3 +189,15 @@ def test_golden_record_japan():
     assert (bob["route_points"], bob["ticket_points"], bob["bullet_track"], bob["total"]) \
         == (0, 0, 12, -10)
     assert out["winners"] == ["ann"]
+
+
+def test_the_view_answers_with_the_bullet_supply():
+    from ttr_bot.engine.view import view
+    g = japan(hands={0: cards(red=4)})
+    g.trains[0] = 1
+    r = route(g, "Aomori", "Morioka")
+    v = view(g, 0)
+    assert v.route_blocked(r) is None and v.route_blocks()[r] is None
+    assert r in [ro.index for ro, _ in v.claimable_routes()]
+    bullet(g)["supply"] = 0
+    assert view(g, 0).route_blocked(r) == NOT_ENOUGH_TRAINS

@@ -211,3 +211,12 @@ def test_golden_record_italy():
     assert (ann["total"], ann["ferry_cards"], ann["trains_left"]) == (118, 0, 1)
     assert (bob["route_points"], bob["ticket_points"], bob["bonuses"]["regions"], bob["total"]) \
         == (5, -19, 0, -14)
+
+
+def test_the_menus_offer_only_payments_the_held_ferry_cards_allow():
+    g = italy(hands={0: cards(red=2, locomotive=1)})
+    r = route(g, *CROAZIA)
+    assert all(r != ro.index for ro, _ in view(g, 0).claimable_routes())   # no card: 1 loco < 2 waves
+    g.extra["ferry_cards"]["held"][0] = 1
+    [(ro, pays)] = [(ro, p) for ro, p in view(g, 0).claimable_routes() if ro.index == r]
+    assert set(pays) == {cards(red=2), cards(red=2, locomotive=1), cards(red=1, locomotive=1)}

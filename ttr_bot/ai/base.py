@@ -8,7 +8,15 @@ wrong — a computer player must never stall a game.
 import random
 from abc import ABC, abstractmethod
 
-from ..engine.actions import DrawCard, DrawTickets, KeepTickets, Pass, TunnelDecline, TunnelPay
+from ..engine.actions import (
+    ClaimRoute,
+    DrawCard,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    TunnelDecline,
+    TunnelPay,
+)
 
 
 class Agent(ABC):
@@ -28,9 +36,23 @@ class Agent(ABC):
         if not _is_view(view):
             raise TypeError("agents take a PlayerView (ttr_bot.engine.view.view), never the game")
         action = self.decide(view)
+        if action is not None and view.explain(action) is not None:
+            action = self.completed(view, action)
         if action is None or view.explain(action) is not None:
             self.fallbacks += 1
             action = self.fallback(view)
+        return action
+
+    @staticmethod
+    def completed(view, action):
+        """A claim a level made without a map's own fields (the ferry cards it spends on
+        Italy, a share's company on Pennsylvania), completed to the first legal claim of the
+        same route and cards; any other action as it is."""
+        if not isinstance(action, ClaimRoute) or not view.extra:
+            return action
+        for a in view.legal_actions():
+            if isinstance(a, ClaimRoute) and (a.route, a.cards) == (action.route, action.cards):
+                return a
         return action
 
     @abstractmethod

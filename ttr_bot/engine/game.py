@@ -288,15 +288,15 @@ class Game:
             out.append(DrawTickets(seat))
         hand = self.hands[seat]
         routes = self.board.routes
-        mechanics = self.mechanics
+        expanders = seat_rules.claim_expanders(self.board)
         for r, pays in self._affordable_routes(seat):
             if pays is None:
                 pays = payment.route_payments(self.rules, routes[r], hand)
-            if mechanics:
-                out += self._claim_variants([ClaimRoute(seat, r, p) for p in pays])
+            if expanders:
+                out += self._claim_variants([ClaimRoute(seat, r, p) for p in pays], expanders)
             else:
                 out += [ClaimRoute(seat, r, p) for p in pays]
-        for m in mechanics:
+        for m in self.mechanics:
             out += m.actions(self, seat)
         if self.stations_left[seat]:
             pays = payment.station_payments(hand, self.station_cost(seat))
@@ -305,10 +305,11 @@ class Game:
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
 
-    def _claim_variants(self, claims: list[ClaimRoute]) -> list[Action]:
+    def _claim_variants(self, claims: list[ClaimRoute],
+                        expanders: tuple[Mechanic, ...]) -> list[Action]:
         """The claims each payment makes on this map (a mechanic's fields: ferry cards, a
         share's company)."""
-        for m in self.mechanics:
+        for m in expanders:
             claims = [v for c in claims for v in m.claim_variants(self, c)]
         return list(claims)
 

@@ -52,6 +52,9 @@ class _Table:
         # the mechanics whose claims take trains the state decides (bullet routes)
         self.dynamic: tuple[Mechanic, ...] = tuple(
             m for m in mechanics if type(m).claim_trains is not Mechanic.claim_trains)
+        # the mechanics that turn one payment into claims of their own (ferry cards, shares)
+        self.expanders: tuple[Mechanic, ...] = tuple(
+            m for m in mechanics if type(m).claim_variants is not Mechanic.claim_variants)
         # the mechanics that pay some routes their own way (ferry pairs, ferry cards)
         self.payers: tuple[Mechanic, ...] = tuple(
             m for m in mechanics if any(m.pays(r) for r in board.routes))
@@ -105,6 +108,11 @@ def route_blocked(board: Board, n: int, owner: Sequence[int], seat: int, trains:
         if need > trains:
             return NOT_ENOUGH_TRAINS
     return None
+
+
+def claim_expanders(board: Board) -> tuple[Mechanic, ...]:
+    """The board's mechanics that make several claims of one payment (`claim_variants`)."""
+    return _table(board).expanders if board.rules.mechanics else ()
 
 
 def trains_needed(board: Board, r: int, game: Game | None = None) -> int:

@@ -64,11 +64,15 @@ class PlayerView:
     def route_blocked(self, r: int) -> str | None:
         """Why this seat may not claim route r whatever its cards and whoever's turn it is (a
         reason key), or None."""
+        if self.extra:      # a map's own rules may read their state (bullet routes)
+            return determinize(self, None).route_blocked(self.seat, r)
         return seat_rules.route_blocked(self.board, self.n, self.owner, self.seat,
                                         self.trains[self.seat], r)
 
     def route_blocks(self) -> list[str | None]:
         """`route_blocked` for every route."""
+        if self.extra:
+            return determinize(self, None).route_blocks(self.seat)
         return seat_rules.route_blocks(self.board, self.n, self.owner, self.seat,
                                        self.trains[self.seat])
 
@@ -77,6 +81,8 @@ class PlayerView:
         its turn with nothing pending."""
         if not seat_rules.idle_turn(self.phase, self.step, self.current, self.seat):
             return []
+        if self.extra:      # a map's own rules may read their state (bullet routes, ferry cards)
+            return determinize(self, None).claimable_routes(self.seat)
         return seat_rules.claimable_routes(self.board, self.n, self.owner, self.seat,
                                            self.trains[self.seat], self.hand)
 

@@ -88,7 +88,16 @@ class FerryCards(Mechanic):
         length, waves = route.length, route.waves
         out: list[Payment] = []
         colors = range(N_COLORS) if route.color == GRAY else (route.color,)
-        for covered in range(waves + 1):
+        # the count test: the most cards of one colour on the plain spaces, locomotives on the
+        # rest, then locomotives and the ferry cards the seat could hold on the waves
+        best = max(hand[c] for c in colors)
+        spaces = length - waves
+        locos = hand[LOCO] - (spaces - min(best, spaces))
+        # a game is asked on its current seat's turn: only the ferry cards it holds
+        cards_held = self.rules.ferry_cards_max if game is None else _held(game, game.current)
+        if locos < 0 or locos + 2 * cards_held < waves:
+            return out
+        for covered in range(min(waves, 2 * cards_held) + 1):
             for plain in range(length - waves + 1):
                 locos = length - covered - plain
                 if locos > hand[LOCO]:

@@ -7,8 +7,8 @@ k-th value of `share_points`. The dummy ranks with half its shares, rounded up, 
 when the game is scored (the record's `dummy_reveal`, else the seed), and scores nothing.
 
 The state: `next` (company -> the next share number), `held` (per seat: company -> numbers) and,
-with 2 players, `dummy` (company -> numbers). Companies are JSON keys: strings. A seat sees the
-dummy's count only (`hidden`)."""
+with 2 players, `dummy` (company -> numbers). Companies are JSON keys: strings. A seat's view
+lists the dummy's count, not its shares (`hidden`)."""
 from __future__ import annotations
 
 import random
@@ -39,25 +39,28 @@ class Shares(Mechanic):
         return state
 
     def hidden(self, state: Any, seat: int) -> Any:
-        """With the dummy: its shares and the next numbers (which would tell them) stay out;
-        a seat sees the players' shares, the dummy's count and which companies are open."""
+        """With the dummy: its shares stay out (a seat sees their count). The next number of
+        each company is public, as the stacks of shares are at a table (which share a claim
+        takes, and whether the dummy gets one, depend on it), so the dummy's holdings can be
+        worked out; which half of them counts is drawn only when the game is scored."""
         if "dummy" not in state:
             return state
-        return {"held": state["held"],
-                "open": {c: state["next"][c] <= int(c) for c in state["next"]},
-                "dummy_count": sum(len(v) for v in state["dummy"].values())}
+        shown = {k: v for k, v in state.items() if k != "dummy"}
+        shown["dummy_count"] = sum(len(v) for v in state["dummy"].values())
+        return shown
 
     def unhide(self, seen: Any) -> Any:
-        """A full state consistent with `hidden`'s (for a determinized game): each company's
-        next number after its highest share a player holds (past the last when it is closed);
-        the dummy's shares, unknown, are left out."""
+        """The full state `hidden` came from: the dummy holds every number taken that no
+        player holds."""
         if "dummy_count" not in seen:
             return seen
-        nxt = {}
-        for c, is_open in seen["open"].items():
-            top = max((n for h in seen["held"] for n in h.get(c, [])), default=0)
-            nxt[c] = top + 1 if is_open else int(c) + 1
-        return {"next": nxt, "held": seen["held"], "dummy": {}}
+        dummy: dict[str, list[int]] = {}
+        for c, nxt in seen["next"].items():
+            held = {n for h in seen["held"] for n in h.get(c, [])}
+            numbers = [n for n in range(1, nxt) if n not in held]
+            if numbers:
+                dummy[c] = numbers
+        return {"next": seen["next"], "held": seen["held"], "dummy": dummy}
 
     # ----- taking shares ---------------------------------------------------------------------
     def _left(self, state: dict[str, Any], route: Route, taken: int = 0) -> list[int]:
