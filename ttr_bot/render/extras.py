@@ -68,7 +68,8 @@ def ferry_cards(g):
 
 
 def lines(g, names, locale):
-    """The box's lines: the bonus cards, then per player what the state holds."""
+    """The box's lines: the bonus cards, then per player what the state holds (Pennsylvania's
+    shares as company×shares held, the company by its share count as on the chips)."""
     out = []
     cards = bonus_cards(g)
     if cards:
@@ -77,8 +78,8 @@ def lines(g, names, locale):
     per_seat = []
     shares = shares_held(g)
     if shares is not None:
-        per_seat.append(lambda s: t("render.extra.shares", locale, shares=" ".join(
-            f"{c}×{n}" for c, n in sorted(shares[s].items())) or "–"))
+        per_seat.append(lambda s: t("render.extra.shares", locale, shares="\u2066" + (" ".join(
+            f"{c}×{n}" for c, n in sorted(shares[s].items())) or "–") + "\u2069"))
     bullet = bullet_track(g)
     if bullet is not None:
         if bullet[1] is not None:
@@ -90,7 +91,8 @@ def lines(g, names, locale):
     if per_seat:
         for s in range(g.n):
             name = names[s] if names and s < len(names) and names[s] else t("render.player", locale, n=s + 1)
-            out.append(f"{name}: " + " · ".join(f(s) for f in per_seat))
+            out.append(t("render.extra.row", locale, name=name,
+                         state=" · ".join(f(s) for f in per_seat)))
     return out
 
 
@@ -116,14 +118,17 @@ def draw_box(img, lay, g, names, locale):
         return
     size = max(14, round(22 * lay.scale))
     pad = round(size * 0.5)
-    w = min(lay.map_w - 16, max(T.width(r, size, True) for r in rows) + 2 * pad)
+    base = T.direction(locale)
+    w = min(lay.map_w - 16, max(T.width(r, size, True, base) for r in rows) + 2 * pad)
     h = len(rows) * round(size * 1.35) + 2 * pad
     x0, y0 = _corner(g.board, lay, w, h)
     ImageDraw.Draw(img).rounded_rectangle((x0, y0, x0 + w, y0 + h), 8, fill=P.PANEL_BG,
                                           outline=P.FRAME, width=2)
+    rtl = base == "rtl"
     for i, row in enumerate(rows):
-        T.draw(img, x0 + pad, y0 + pad + i * round(size * 1.35), T.fit(row, size, True, w - 2 * pad),
-               size, P.INK, bold=True, valign="top")
+        T.draw(img, x0 + w - pad if rtl else x0 + pad, y0 + pad + i * round(size * 1.35),
+               T.fit(row, size, True, w - 2 * pad, base), size, P.INK, bold=True, valign="top",
+               align="right" if rtl else "left", base=base)
 
 
 def grand_tour_routes(g, seat, result):
