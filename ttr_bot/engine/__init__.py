@@ -19,6 +19,7 @@ from .actions import (
     BuildStation,
     ClaimRoute,
     DrawCard,
+    DrawFerryCard,
     DrawTickets,
     KeepTickets,
     Pass,
@@ -73,7 +74,7 @@ __all__ = [
     "PendingTunnel", "SETUP", "PLAY", "OVER", "IDLE", "SECOND_CARD", "CHOOSING", "TUNNEL",
     # actions, refusals, events
     "KeepTickets", "DrawCard", "ClaimRoute", "TunnelPay", "TunnelDecline", "DrawTickets",
-    "BuildStation", "Pass", "ACTION_TYPES", "type_name", "Illegal", "DeckError", "events",
+    "BuildStation", "Pass", "DrawFerryCard", "ACTION_TYPES", "type_name", "Illegal", "DeckError", "events",
     "ROUTE_TAKEN", "DOUBLE_OWN", "DOUBLE_CLOSED", "NOT_ENOUGH_TRAINS", "NO_STATIONS_LEFT",
     "UNKNOWN_CITY", "STATION_TAKEN",
     # the board
