@@ -3,6 +3,7 @@
     python -m tools.render_samples [OUT_DIR]   (default docs/images)
 
 For every map, from a computer-played game half-way and then a round or more:
+- `<map>-map-400.png` of each map of issue 32 (`--new`: only those), mid-game with its own marks.
 - `<map>-map-800.png` and `<map>-map-400.png`: the public picture (`render_map`, the map alone)
   with the routes claimed in those rounds highlighted, scaled to 800 and 400 px wide as a phone
   shows it (the bot sends it at full size: `europe-map.png`);
@@ -29,9 +30,9 @@ from pathlib import Path
 
 from PIL import Image
 
-from tools.sample_games import _greedy, greedy_game, names_for, random_game
+from tools.sample_games import _greedy, drawn_state, greedy_game, names_for, random_game
 from ttr_bot.engine.actions import DrawTickets
-from ttr_bot.maps import available_maps
+from ttr_bot.maps import available_maps, ready
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render.draw import closed_lanes
 from ttr_bot.render.stats_card import render_stats
@@ -69,8 +70,13 @@ def one_round_more(game, seed=7):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    only_new = "--new" in argv
+    argv = [a for a in argv if a != "--new"]
     out = Path(argv[0] if argv else "docs/images")
     out.mkdir(parents=True, exist_ok=True)
+    new_maps(out)
+    if only_new:
+        return 0
     for map_id in available_maps():
         mid = greedy_game(map_id, seed=7, until=0.5)
         end = greedy_game(map_id, seed=7)
@@ -109,6 +115,18 @@ def rtl_and_failed(out):
     final = render_final(end, names_for(end))
     for w in WIDTHS:
         _save(Path(out), f"usa-final-many-failed-{w}.png", final, width=w)
+
+
+NEW_MAPS = ("india", "legendary_asia", "pennsylvania", "japan", "italy", "northern_lights")
+
+
+def new_maps(out):
+    """`<map>-map-400.png` of each map of issue 32 mid-game, its own marks drawn (a map whose
+    rules the engine does not play yet: a drawn state, a third of its routes claimed)."""
+    for map_id in NEW_MAPS:
+        g = greedy_game(map_id, seed=7, until=0.5) if ready(map_id) else drawn_state(map_id, 0.3)
+        names = names_for(g) if ready(map_id) else ["A", "B", "C"]
+        _save(out, f"{map_id}-map-400.png", render_map(g, names), width=400)
 
 
 def choosing(out):

@@ -137,3 +137,22 @@ def _greedy(game, seat, acts, rng):
 
 def names_for(game):
     return list(NAMES[:game.n])
+
+
+def drawn_state(map_id, share=0.25, n=3, seed=1):
+    """What the map pictures read of a game (board, owner, station_owner, last_move, n, extra)
+    with `share` of the routes claimed at random (never two lanes of one pair): the pictures of
+    a map whose rules the engine does not play yet (issue 32), and the pixel tests of a map's
+    own marks."""
+    from types import SimpleNamespace
+    board = load_board(map_id)
+    rng = random.Random(seed)
+    owner = [-1] * len(board.routes)
+    claimed = None
+    for r in rng.sample(range(len(board.routes)), round(len(board.routes) * share)):
+        if all(owner[x] < 0 for x in board.routes[r].lanes):
+            owner[r] = rng.randrange(n)
+            claimed = r
+    last = (owner[claimed], "claim_route", claimed) if claimed is not None else None
+    return SimpleNamespace(board=board, owner=owner, station_owner={}, last_move=last, n=n,
+                           extra={})

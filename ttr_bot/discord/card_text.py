@@ -9,6 +9,7 @@ text-only clients, cut to Discord's 1,024 characters.
 import re
 
 from ..i18n import t
+from ..render.extras import alt_lines
 from ..render.palette import COLOURBLIND, STANDARD
 from .format import event_lines, map_title, sep, status_lines
 
@@ -149,7 +150,7 @@ def board_alt(game, names, loc, moves=(), palette=STANDARD):
                   standings=_alt_standings(game, names, loc, palette))
     room = ALT_LIMIT - len(head) - len(standings) - 2
     told = []
-    for line in (plain(m) for m in moves):
+    for line in [*(plain(m) for m in moves), *alt_lines(game, names, loc)]:
         if line and sum(len(x) + 1 for x in told) + len(line) + 1 <= room:
             told.append(line)
     return cut("\n".join([head, *told, standings]))    # a line per move, as on the card
@@ -165,6 +166,9 @@ def closeup_alt(shows, names, loc):
     items += [t("bot.alt.closeup_station", loc, city=city, name=who(owner))
               for _, city, owner in shows.get("stations", ())]
     items += [t("bot.alt.closeup_closed", loc, route=label) for _, label in shows.get("closed", ())]
+    items += [t("bot.alt.closeup_marks", loc, route=label, marks=sep(loc).join(
+        t(f"bot.alt.mark.{k}", loc, n=v, companies=" ".join(map(str, v)) if k == "shares" else "")
+        for k, v in marks.items())) for label, marks in shows.get("marks", ())]
     return cut(t("bot.alt.closeup", loc, items=sep(loc).join(items)))
 
 
@@ -184,14 +188,16 @@ def _result(game, names, loc):
 
 
 def final_alt(game, names, loc):
-    return cut(t("bot.alt.final", loc, map=plain(map_title(game.board, loc)),
-                 **_result(game, names, loc)))
+    return cut(" ".join([t("bot.alt.final", loc, map=plain(map_title(game.board, loc)),
+                           **_result(game, names, loc)),
+                         *alt_lines(game, names, loc, final=True)]))
 
 
 def film_alt(game, names, loc):
     """The film of the finished `game` in words: what it shows, and how the game ended."""
-    return cut(t("bot.alt.film", loc, map=plain(map_title(game.board, loc)),
-                 **_result(game, names, loc)))
+    return cut(" ".join([t("bot.alt.film", loc, map=plain(map_title(game.board, loc)),
+                           **_result(game, names, loc)),
+                         *alt_lines(game, names, loc, final=True)]))
 
 
 def lines_alt(lines):

@@ -4,6 +4,7 @@ each is done are the picture's own (render/tickets.py asks the engine), so the w
 badges agree. Only ever attached to that player's own board: the tickets are hidden
 information."""
 from ..i18n import t
+from ..render.extras import alt_lines
 from ..render.tickets import DONE, OFFER, private_marks
 from .format import map_title, sep
 
@@ -23,5 +24,6 @@ def private_board_alt(game, seat, loc):
         parts.append(t("bot.alt.kept", loc, tickets=sep(loc).join(
             t("bot.alt.ticket_done" if r.state == DONE else "bot.alt.ticket_open", loc,
               n=r.number, ticket=f"{r.label} ({r.points})") for r in kept)))
+    parts += alt_lines(game, None, loc)
     text = " ".join(parts)
     return text if len(text) <= ALT_MAX else text[:ALT_MAX - 1] + "…"

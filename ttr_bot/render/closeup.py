@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from PIL import Image
 
 from . import draw as D
+from . import marks as M
 from . import png as PNG
 from . import static as S
 from .geometry import map_layout
@@ -141,7 +142,8 @@ def closeup_contents(g, routes, cities=()):
     -1)], "stations": [(node, city name, owner seat or -1)], "closed": [(route, label)]: the
     other lanes of those routes that the game has closed, "scale": the close-up's scale over
     the public map's (1.5; 1.0 or less when they are far apart: then the close-up shows little
-    the map does not, and a card may leave it out)}."""
+    the map does not, and a card may leave it out), and where some route carries a map's own
+    marks "marks": [(label, marks.route_marks)]}."""
     board = g.board
     routes, cities = sorted(set(routes)), sorted(set(cities))
     scale = None
@@ -150,6 +152,11 @@ def closeup_contents(g, routes, cities=()):
         scale = round(level / D.MAP_SCALE * size[0] / (box[2] - box[0]), 3)
     shut = D.closed_lanes(board, g.n, g.owner)
     twins = sorted({board.routes[r].twin for r in routes} & shut)
-    return {"routes": [(r, board.route_label(r), g.owner[r]) for r in routes],
-            "stations": [(c, board.nodes[c].name, g.station_owner.get(c, -1)) for c in cities],
-            "closed": [(r, board.route_label(r)) for r in twins], "scale": scale}
+    out = {"routes": [(r, board.route_label(r), g.owner[r]) for r in routes],
+           "stations": [(c, board.nodes[c].name, g.station_owner.get(c, -1)) for c in cities],
+           "closed": [(r, board.route_label(r)) for r in twins], "scale": scale}
+    marks = [(board.route_label(r), M.route_marks(board.routes[r])) for r in routes
+             if M.route_marks(board.routes[r])]
+    if marks:
+        out["marks"] = marks
+    return out

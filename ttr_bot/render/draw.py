@@ -4,6 +4,8 @@ from types import SimpleNamespace
 
 from ..engine.network import longest_trail_routes
 from ..engine.seat_rules import DOUBLE_CLOSED, route_blocked
+from . import extras as EX
+from . import marks as M
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
@@ -89,7 +91,8 @@ def _palette(art):
         elif kind == "final":
             TK.draw_final_ends(img, board, art.layout, marks, scheme)
         samples.append(img)
-    return PNG.make_palette(samples)
+    return PNG.make_palette(samples, P.solid_colours() + M.colours(board) + (
+        [EX.LOOP_RGB] if "grand_tour" in board.rules.mechanics else []))
 
 
 def _art(board, kind, locale):
@@ -99,12 +102,13 @@ def _art(board, kind, locale):
 # ----- the map overlay -------------------------------------------------------------------
 
 def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
-            closed=None, labels=None, scheme=P.STANDARD, under=()):
+            closed=None, labels=None, scheme=P.STANDARD, under=(), bands=()):
     """Draw the state `g` (board, owner, station_owner, last_move, n) over the static page.
     `highlight`: ring `routes` and `cities` (None: what the last move claimed or built);
     `closed`: the lanes to draw closed (None: those the game closes); `labels`: the city names
     to draw over the cars (None: all of them); `scheme`: the players' colours and marks
-    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest."""
+    (palette.SCHEMES); each of `under` (img -> None) is drawn first, under all the rest, each
+    of `bands` (img -> None) right after the longest path."""
     lay, sp, board = art.layout, art.sprites, g.board
     style = P.scheme_of(scheme)
     ox, oy = lay.ox, lay.oy
@@ -123,6 +127,8 @@ def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
     for routes in trails:
         for box, mask in sp.trail(routes):
             put(P.TRAIL, box, mask)
+    for draw_band in bands:
+        draw_band(img)
     halos, rung = highlighted(g, routes, cities) if highlight else ((), ())
     for r in halos:
         box, mask = sp.halo(r)
@@ -133,15 +139,18 @@ def overlay(img, art, g, *, highlight=True, trails=(), routes=None, cities=None,
         for box, cover, hatch in sp.closed_pieces(r):
             put(P.CLOSED_FILL, box, cover)
             put(P.CLOSED_LINE, box, hatch)
+    shared = EX.shared_routes(g)
     for r, seat in enumerate(g.owner):
         if seat < 0:
             continue
         cars = sp.car_pieces(r)
         for box, out, _ in cars:            # the outlines first: no car's covers its neighbour's body
             put(P.CAR_LINE, box, out)
-        rgb = P.player_rgb(seat, scheme)
+        rgb = M.BULLET_INK if r in shared else P.player_rgb(seat, scheme)
         for box, _, body in cars:
             put(rgb, box, body)
+        if r in shared:                     # everyone's (Japan's bullet routes): no player's mark
+            continue
         mark = sp.mark(P.player_shape(seat, scheme), round(style.mark_r * k), style.filled)
         ink = P.player_ink(seat, scheme)
         for x, y, _ in board.routes[r].slots:
@@ -192,6 +201,7 @@ def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STA
     art = _art(g.board, "map", locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    EX.draw_box(img, art.layout, g, names, locale)
     return img, art.palette
 
 
@@ -203,6 +213,7 @@ def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=Non
     art = _art(g.board, kind, locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
+    EX.draw_box(img, art.layout, g, names, locale)
     rows = []
     if viewer is not None:
         rows, marks = TK.private_marks(g, viewer)
@@ -224,6 +235,18 @@ def longest_path_trails(g, players):
     return out
 
 
+def _loops(img, art, g, players):
+    """India's Grand Tours (extras.grand_tour_routes): a band along their routes, over the
+    longest path's and narrower (a route on both shows both)."""
+    loops = set()
+    for seat, pl in enumerate(players):
+        loops.update(EX.grand_tour_routes(g, seat, pl))
+    lay = art.layout
+    for box, mask in art.sprites.trail(loops, width=18):
+        img.paste(EX.LOOP_RGB, (box[0] + lay.ox, box[1] + lay.oy, box[2] + lay.ox,
+                                box[3] + lay.oy), mask)
+
+
 def final_picture(g, names, locale="en", scheme=P.STANDARD):
     """(RGB image, the palette to encode it with) of the final picture: every player's tickets
     made and failed on the map (tickets.py), the longest path, the scores."""
@@ -233,8 +256,10 @@ def final_picture(g, names, locale="en", scheme=P.STANDARD):
     marks = TK.final_marks(g, players)
     board, lay = g.board, art.layout
     overlay(img, art, g, highlight=False, trails=longest_path_trails(g, players), scheme=scheme,
-            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)])
+            under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)],
+            bands=[lambda im: _loops(im, art, g, players)])
     TK.draw_final_ends(img, board, lay, marks, scheme)
+    EX.draw_box(img, lay, g, names, locale)
     PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,
                                                                       players, winners)
     return img, art.palette

@@ -54,6 +54,7 @@ from types import SimpleNamespace
 from PIL import Image, ImageDraw
 
 from ..i18n import t
+from . import extras as EX
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
@@ -84,6 +85,7 @@ class State:
     turn: int                   # turns played so far (the claim's turn number)
     routes: tuple = ()          # routes claimed by this claim
     stations: tuple = ()        # cities where a station was built by it
+    shared: tuple = ()          # claimed routes that are everyone's (extras.shared_routes)
 
 
 @dataclass
@@ -114,7 +116,8 @@ def replay_states(game, actions):
         stations = tuple(e["city"] for e in events if e["type"] == "build_station")
         if routes or stations:
             states.append(State(tuple(game.owner), dict(game.station_owner),
-                                tuple(game.route_points), game.turn, routes, stations))
+                                tuple(game.route_points), game.turn, routes, stations,
+                                tuple(sorted(EX.shared_routes(game)))))
     return game, states
 
 
@@ -224,7 +227,7 @@ class _Frames:
             bx, by = round(px - mask.width / 2), round(py - mask.height / 2)
             img.paste(P.HIGHLIGHT, (bx, by, bx + mask.width, by + mask.height), mask)
         g = SimpleNamespace(board=self.board, owner=owner, station_owner=built, last_move=None,
-                            n=self.n)
+                            n=self.n, extra={"bullet": {"routes": state.shared}})
         overlay(img, art, g, highlight=False, trails=trails, closed=closed, scheme=self.scheme)
 
     def _box(self, kind, what):
@@ -390,7 +393,8 @@ def _film(game, names, actions, locale, max_bytes, max_frames, palette):
     board = game.board
     fr = _Frames(board, names, locale, game.n, palette)
     empty = State(tuple([-1] * len(board.routes)), {}, tuple([0] * game.n), 0)
-    end = State(tuple(game.owner), dict(game.station_owner), tuple(game.route_points), game.turn)
+    end = State(tuple(game.owner), dict(game.station_owner), tuple(game.route_points), game.turn,
+                shared=tuple(sorted(EX.shared_routes(game))))
     players, winners = game.scores()
     over = game.over
     totals = [pl["total"] for pl in players] if over else list(game.route_points)

@@ -6,6 +6,7 @@ changes (titles, column heads, legends) into the cached page, `static=False` the
 this turn. Beside a portrait map the panel is tall and narrow, and everything in it is drawn
 larger (`zoom`). All sentences come from the message catalog (`render.*`).
 """
+import math
 from contextlib import nullcontext
 from functools import lru_cache
 
@@ -136,13 +137,49 @@ def legend_icon(key, w, h):
         for a, b in ((-20, -12), (-4, 4), (12, 20)):
             d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.failed_rgb(P.INK_SOFT),
                    width=3 * ss)
+    elif key in ("mountain", "bullet", "waves", "draw_bonus", "loop", "shares"):
+        legend_mark(d, key, cx, cy, ss, slot)
     img = icon.resize((w, h), Image.Resampling.LANCZOS)
+    if key == "draw_bonus":
+        T.draw(img, w / 2, h / 2, "+1", round(h * 0.5), P.INK + (255,), bold=True, align="center")
+    if key == "shares":
+        T.draw(img, w / 2, h / 2, "15", round(h * 0.45), P.WHITE + (255,), bold=True, align="center")
     if key in ("ticket_open", "ticket_done", "ticket_offer"):
         ink = P.INK if key == "ticket_open" else P.WHITE
         tag = TK.offer_tag(1) if key == "ticket_offer" else "1"
         for bx in (w / 2 - 11 * w / 44, w / 2 + 11 * w / 44):
             T.draw(img, bx, h / 2, tag, round(h * 0.55), ink + (255,), bold=True, align="center")
     return img
+
+
+def legend_mark(d, key, cx, cy, ss, slot):
+    """The key's icon of a map's own mark (marks.py: as drawn on the map)."""
+    from . import extras as EX
+    from . import marks as M
+    if key == "loop":
+        d.rounded_rectangle((cx - 21 * ss, cy - 8 * ss, cx + 21 * ss, cy + 8 * ss), 7 * ss,
+                            fill=EX.LOOP_RGB)
+        return
+    if key == "shares":
+        d.rounded_rectangle((cx - 10 * ss, cy - 10 * ss, cx + 10 * ss, cy + 10 * ss), 3 * ss,
+                            fill=M.COMPANY_RGB[15])
+        return
+    if key == "draw_bonus":
+        d.ellipse((cx - 11 * ss, cy - 11 * ss, cx + 11 * ss, cy + 11 * ss), fill=M.BADGE_FILL,
+                  outline=P.OUTLINE, width=2 * ss)
+        return
+    d.rounded_rectangle(slot, 4 * ss, fill=P.slot_fill(GRAY), outline=P.slot_line(GRAY),
+                        width=2 * ss)
+    if key == "mountain":
+        for a, b in (((-7, -7), (7, 7)), ((-7, 7), (7, -7))):
+            d.line(((cx + a[0] * ss, cy + a[1] * ss), (cx + b[0] * ss, cy + b[1] * ss)),
+                   fill=M.MOUNTAIN_INK, width=4 * ss)
+    elif key == "bullet":
+        d.line(((cx - 14 * ss, cy), (cx + 14 * ss, cy)), fill=M.BULLET_INK, width=5 * ss)
+    else:
+        for n in (-3, 3):
+            d.line([(cx + x * ss, cy + (n + 2 * math.sin(x / 3)) * ss) for x in range(-14, 15, 2)],
+                   fill=M.WAVE_INK, width=2 * ss)
 
 
 def house(d, cx, cy, r, fill, line, width):
@@ -179,6 +216,13 @@ def legend_items(board, kind):
         items.append("ferry")
     if board.rules.stations:
         items.append("station")
+    items += [key for key, has in (                 # a map's own marks (marks.py, extras.py)
+        ("mountain", any(r.mountain for r in board.routes)),
+        ("bullet", any(r.bullet for r in board.routes)),
+        ("waves", any(r.waves for r in board.routes)),
+        ("draw_bonus", any(r.draw_bonus for r in board.routes)),
+        ("shares", any(r.shares for r in board.routes)),
+        ("loop", kind == "final" and "grand_tour" in board.rules.mechanics)) if has]
     if kind == "private":
         items += ["ticket_offer", "ticket_open", "ticket_done"]
     if kind == "final":
@@ -194,7 +238,12 @@ def final_rows(rules):
         rows.append("globetrotter")
     if rules.stations:
         rows.append("stations")
-    return rows
+    return rows + [m for m in rules.mechanics if m in MAP_BONUSES]   # a map's own bonuses
+
+
+# a map mechanic's row of the final scores -> its key in the engine's score's bonuses
+MAP_BONUSES = {"grand_tour": "grand_tour", "asian_explorer": "asian_explorer", "shares": "shares",
+               "bullet": "bullet_track", "regions": "regions", "bonus_cards": "bonus_cards"}
 
 
 # ----- the panel ------------------------------------------------------------------------------
@@ -681,4 +730,7 @@ def _final_value(key, pl, loc="en"):
         return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])
     if key == "stations":
         return f"+{pl['bonuses']['stations']}"
+    if key in MAP_BONUSES:
+        bonus = pl["bonuses"].get(MAP_BONUSES[key], 0)
+        return f"+{bonus}" if bonus >= 0 else f"–{-bonus}"
     return ""

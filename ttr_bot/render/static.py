@@ -18,6 +18,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from ..engine.cards import GRAY
 from ..i18n import t
+from . import marks as M
 from . import palette as P
 from . import text as T
 from .geometry import SLOT_H, SLOT_W, along, rounded_rect, shape
@@ -228,13 +229,13 @@ class Sprites:
         a slot (one car's mark under it; the route's other cars still show it)."""
         return self._get(("labels",), lambda: labels(self.board, self.scale))
 
-    def trail(self, routes):
+    def trail(self, routes, width=30):
         """[(box, mask)]: a thick line along each of these routes (city to city through its
         slot centres, round at every bend), in a box around that route, inside the map. Not
         cached: it is drawn once per game, and each game's path differs."""
         s, board = self.scale, self.board
         w, h = round(board.width * s), round(board.height * s)
-        half = 15 * s
+        half = width / 2 * s
         out = []
         for r in sorted(routes):
             # the points of the whole map's mask, moved by whole pixels: the same pixels
@@ -246,7 +247,7 @@ class Sprites:
             img = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
             d = ImageDraw.Draw(img)
             pts = [(x - x0 * SS, y - y0 * SS) for x, y in pts]
-            d.line(pts, fill=255, width=round(30 * s * SS), joint="curve")
+            d.line(pts, fill=255, width=round(width * s * SS), joint="curve")
             R = half * SS
             for x, y in pts:
                 d.ellipse((x - R, y - R, x + R, y + R), fill=255)
@@ -273,11 +274,12 @@ def filled_mark(kind, r):
 
 
 def _route_line(board, route):
-    a, b = board.nodes[route.a], board.nodes[route.b]
     pts = [(x, y) for x, y, _ in route.slots]
-    if math.dist((a.x, a.y), pts[0]) > math.dist((a.x, a.y), pts[-1]):
+    mid = pts[len(pts) // 2]
+    a, b = M.end_point(board, route.a, mid), M.end_point(board, route.b, mid)
+    if math.dist(a, pts[0]) > math.dist(a, pts[-1]):
         pts.reverse()
-    return [(a.x, a.y)] + pts + [(b.x, b.y)]
+    return [a] + pts + [b]
 
 
 # ----- the map --------------------------------------------------------------------------------
@@ -339,6 +341,7 @@ def place_labels(board, scale, size=LABEL_SIZE):
             for dd in (-20, -7, 7, 20):
                 px, py = along(x, y, a, dd)
                 obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s, 4))
+    obstacles += M.obstacles(board, s)
     markers = [(n.x * s, n.y * s, (CITY_R + 3) * s, 40) for n in board.nodes]
     if board.rules.stations:            # where a station will stand (draw.STATION_AT)
         markers += [((n.x + STATION_AT[0]) * s, (n.y + STATION_AT[1]) * s, 14 * s, 40)
@@ -349,9 +352,12 @@ def place_labels(board, scale, size=LABEL_SIZE):
     h = round(size * 0.78)                                  # capitals and descenders
     order = sorted((n for n in board.nodes if not n.country),
                    key=lambda n: (-len(board.node_routes[n.index]), n.index))
-    for n in order:
-        w = T.width(n.name, size, True)
-        cx, cy = n.x * s, n.y * s
+    spots = [(n.index, n.name, n.x, n.y) for n in order]
+    spots += [(len(board.nodes) + n.index, n.name, *n.inset)      # Japan's insets (marks.py)
+              for n in board.nodes if n.inset is not None]
+    for key, name, nx, ny in spots:
+        w = T.width(name, size, True)
+        cx, cy = nx * s, ny * s
         rm = (CITY_R + 4) * s
         reach = (w + 80 * s) ** 2
         near = [o for o in obstacles + markers if (o[0] - cx) ** 2 + (o[1] - cy) ** 2 < reach]
@@ -382,7 +388,7 @@ def place_labels(board, scale, size=LABEL_SIZE):
         _, x, y, box = best
         placed.append(box)
         clear = not any(_hits(box, ox, oy, orr) for ox, oy, orr, c in near if c == 60)
-        out[n.index] = (x, y, clear)
+        out[key] = (x, y, clear)
     return out
 
 
@@ -402,11 +408,44 @@ def labels(board, scale):
     got = _LABELS.get(key)
     if got is None:
         size = label_size(scale)
-        got = tuple((x, y - round(0.22 * size), board.nodes[n].name, clear, size)
+        n_nodes = len(board.nodes)
+        got = tuple((x, y - round(0.22 * size), board.nodes[n % n_nodes].name, clear, size)
                     for n, (x, y, clear) in sorted(place_labels(board, scale, size).items()))
         with _LOCK:
             _LABELS.setdefault(key, got)
     return got
+
+
+def country_labels(board, scale):
+    """[(x, y, text, size)]: the countries' names, centred on their data positions in picture
+    pixels, moved (the least way) inside the map and off the city names where they would
+    cover one (Italy's Francia and Croazia stand at the map's edge)."""
+    size = round(34 * scale)
+    W, H = board.width * scale, board.height * scale
+    names = [(x - 2, y - 2, x + T.width(nm, sz, True) + 2, y + round(0.78 * sz) + 2)
+             for x, y, nm, _, sz in labels(board, scale)] if board.countries else []
+    slots = [(sx * scale, sy * scale) for r in board.routes for sx, sy, _ in r.slots]
+    out = []
+    for name, x, y in board.countries:
+        text = name.upper()
+        w, h = T.width(text, size, True), size * 0.8
+        best = None
+        for dy in (0, 30, -30, 60, -60, 90, -90, 120, -120):
+            for dx in (0, 40, -40, 80, -80, 120, -120):
+                cx = min(max(x * scale + dx * scale, w / 2 + 6), W - w / 2 - 6)
+                cy = min(max(y * scale + dy * scale, h / 2 + 6), H - h / 2 - 6)
+                box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+                hit = sum(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                          for b in names)
+                hit += sum(box[0] - 8 < sx < box[2] + 8 and box[1] - 8 < sy < box[3] + 8
+                           for sx, sy in slots) / 4
+                cost = hit * 1000 + abs(dx) + abs(dy) + abs(cx - x * scale - dx * scale)
+                if best is None or cost < best[0]:
+                    best = (cost, cx, cy)
+            if best[0] < 200:
+                break
+        out.append((best[1], best[2], text, size))
+    return out
 
 
 def draw_labels(img, items, ox=0, oy=0):
@@ -443,21 +482,25 @@ def build_map(board, scale, locale):
     big = Image.new("RGB", (w * SS, h * SS), P.BOARD_BG)
     d = ImageDraw.Draw(big)
     k = scale * SS
+    M.under(d, board, k)
     _draw_routes(d, board, k)
     _draw_cities(d, board, k)
+    M.over(d, board, k)
     img = _downsample(big)
     # Letters on the slots and names are drawn at final size: crisper than reduced text.
-    for name, x, y in board.countries:
-        T.draw(img, x * scale, y * scale, name.upper(), round(34 * scale), P.COUNTRY_INK,
+    for x, y, name, size in country_labels(board, scale):
+        T.draw(img, x, y, name, size, P.COUNTRY_INK,
                bold=True, halo=P.BOARD_BG, halo_width=4, align="center")
+    M.texts(img, board, scale)
     for route in board.routes:
         if route.color == GRAY:
             continue
         letter = t(f"render.letter.{P.card_name(route.color)}", locale)
         ink = P.CARD_INK[route.color]
         size = slot_letter_size(letter, scale)
+        bare = M.no_letter(route)
         for i, (x, y, _) in enumerate(route.slots):
-            if i < route.ferry:
+            if i < route.ferry or i in bare:
                 continue
             T.draw(img, x * scale, y * scale, letter, size, ink, bold=True, align="center")
     # (the city names are drawn by each turn's overlay, over the cars)

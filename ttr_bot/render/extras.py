@@ -1,0 +1,179 @@
+"""A map's own state in its pictures (issue 32): what the engine keeps in `game.extra` for a
+map's mechanics, read through one named accessor each, and drawn in one box in the map's
+emptiest corner (`draw_box`), on the public map, the private board and the final picture.
+India's Grand Tours are drawn on the final picture (`grand_tour_routes`).
+
+Each accessor returns None (or []) when the game's state does not hold what it reads, so a map
+whose mechanic's state is not kept yet draws nothing of it, and a map without mechanics draws
+exactly what it drew before. Nothing hidden is read: a dummy's shares are not.
+"""
+from PIL import ImageDraw
+
+from ..engine.mechanics.grand_tour import disjoint_paths
+from ..i18n import t
+from . import palette as P
+from . import text as T
+
+LOOP_RGB = (0, 150, 160)      # the final picture: the routes of a Grand Tour
+
+
+def _state(g, name):
+    extra = getattr(g, "extra", None) or {}
+    return extra.get(name)
+
+
+def bonus_cards(g):
+    """[(letter, points)]: Northern Lights' bonus cards of this game (public, §17.4)."""
+    st = _state(g, "bonus_cards")
+    if not st or "cards" not in st:
+        return []
+    pts = g.board.rules.bonus_cards
+    return [(c, pts.get(c, 0)) for c in st["cards"]]
+
+
+def shares_held(g):
+    """Per seat {company: shares}, or None: Pennsylvania's shares each player holds (§14),
+    when the game's state keeps them (`extra["shares"]["held"]`: per seat, company -> share
+    numbers). The dummy's (2 players) are hidden until the end and never read here."""
+    st = _state(g, "shares")
+    held = st.get("held") if isinstance(st, dict) else None
+    if not held:
+        return None
+    return [{int(c): len(nums) for c, nums in dict(seat).items() if nums} for seat in held[:g.n]]
+
+
+def bullet_track(g):
+    """Per seat the bullet-track position, or None (Japan, §15.2: `extra["bullet"]["track"]`),
+    and the Bullet Trains left in the supply (`extra["bullet"]["supply"]`)."""
+    st = _state(g, "bullet")
+    if not isinstance(st, dict) or "track" not in st:
+        return None
+    return list(st["track"][:g.n]), st.get("supply")
+
+
+def shared_routes(g):
+    """The claimed routes that are everyone's (Japan's bullet routes taken with a Bullet
+    Train, §15.5.1: `extra["bullet"]["routes"]`): drawn as the bullet line's, no player's."""
+    st = _state(g, "bullet")
+    return frozenset(st.get("routes", ())) if isinstance(st, dict) else frozenset()
+
+
+def ferry_cards(g):
+    """Per seat the ferry cards held (Italy, §16.2: public counts, `extra["ferry_cards"]["held"]`),
+    or None."""
+    st = _state(g, "ferry_cards")
+    if not isinstance(st, dict) or "held" not in st:
+        return None
+    return list(st["held"][:g.n])
+
+
+def lines(g, names, locale):
+    """The box's lines: the bonus cards, then per player what the state holds (Pennsylvania's
+    shares as company×shares held, the company by its share count as on the chips)."""
+    out = []
+    cards = bonus_cards(g)
+    if cards:
+        out.append(t("render.final.bonus_cards", locale))
+        out += [f"{c} · {t(f'render.bonus_card.{c}', locale)} +{p}" for c, p in cards]
+    per_seat = []
+    shares = shares_held(g)
+    if shares is not None:
+        per_seat.append(lambda s: t("render.extra.shares", locale, shares="\u2066" + (" ".join(
+            f"{c}×{n}" for c, n in sorted(shares[s].items())) or "–") + "\u2069"))
+    bullet = bullet_track(g)
+    if bullet is not None:
+        if bullet[1] is not None:
+            out.append(t("render.extra.bullet_supply", locale, n=bullet[1]))
+        per_seat.append(lambda s: t("render.extra.bullet", locale, n=bullet[0][s]))
+    ferries = ferry_cards(g)
+    if ferries is not None:
+        per_seat.append(lambda s: t("render.extra.ferry_cards", locale, n=ferries[s]))
+    if per_seat:
+        for s in range(g.n):
+            name = names[s] if names and s < len(names) and names[s] else t("render.player", locale, n=s + 1)
+            out.append(t("render.extra.row", locale, name=name,
+                         state=" · ".join(f(s) for f in per_seat)))
+    return out
+
+
+def _corner(board, lay, w, h):
+    """The corner of the map (picture pixels) where a w x h box covers the fewest cities and
+    slots."""
+    k = lay.scale
+    pts = [(n.x, n.y) for n in board.nodes] + [(x, y) for r in board.routes for x, y, _ in r.slots]
+    best = None
+    for cx, cy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        x0 = lay.ox + 8 if cx == 0 else lay.ox + lay.map_w - w - 8
+        y0 = lay.oy + 8 if cy == 0 else lay.oy + lay.map_h - h - 8
+        hits = sum(x0 <= lay.ox + x * k <= x0 + w and y0 <= lay.oy + y * k <= y0 + h for x, y in pts)
+        if best is None or hits < best[0]:
+            best = (hits, x0, y0)
+    return best[1], best[2]
+
+
+def draw_box(img, lay, g, names, locale):
+    """The map's own state in a box in its emptiest corner; nothing when there is none."""
+    rows = lines(g, names, locale)
+    if not rows:
+        return
+    size = max(14, round(22 * lay.scale))
+    pad = round(size * 0.5)
+    base = T.direction(locale)
+    w = min(lay.map_w - 16, max(T.width(r, size, True, base) for r in rows) + 2 * pad)
+    h = len(rows) * round(size * 1.35) + 2 * pad
+    x0, y0 = _corner(g.board, lay, w, h)
+    ImageDraw.Draw(img).rounded_rectangle((x0, y0, x0 + w, y0 + h), 8, fill=P.PANEL_BG,
+                                          outline=P.FRAME, width=2)
+    rtl = base == "rtl"
+    for i, row in enumerate(rows):
+        T.draw(img, x0 + w - pad if rtl else x0 + pad, y0 + pad + i * round(size * 1.35),
+               T.fit(row, size, True, w - 2 * pad, base), size, P.INK, bold=True, valign="top",
+               align="right" if rtl else "left", base=base)
+
+
+def grand_tour_routes(g, seat, result):
+    """The routes of `seat`'s Grand Tours (India, §12.3): for each completed ticket whose ends
+    the engine finds joined by two paths sharing no route (grand_tour.disjoint_paths), a
+    smallest set of the seat's routes that still holds two such paths (the loop)."""
+    if "grand_tour" not in g.board.rules.mechanics:
+        return []
+    board = g.board
+    routes = list(g.network_routes(seat))
+    out = set()
+    for tid, res in zip(g.tickets[seat], result["tickets"]):
+        if not res["completed"]:
+            continue
+        tk = board.tickets[tid]
+        a, b = board.place_nodes[tk.origin], board.place_nodes[tk.dests[0]]
+        if disjoint_paths(board, routes, a, b) < 2:
+            continue
+        keep = list(routes)
+        for r in routes:
+            trial = [x for x in keep if x != r]
+            if disjoint_paths(board, trial, a, b) >= 2:
+                keep = trial
+        out.update(keep)
+    return sorted(out)
+
+
+def alt_lines(g, names, locale, final=False):
+    """The words for what this map's marks and state add to its picture (its alt text): one
+    sentence per kind of mark the map has, the box's lines, and on the final picture the
+    players whose Grand Tours are drawn."""
+    board = g.board
+    routes = board.routes
+    out = [t(f"bot.alt.marks.{key}", locale) for key, has in (
+        ("mountain", any(r.mountain for r in routes)), ("shares", any(r.shares for r in routes)),
+        ("bullet", any(r.bullet for r in routes)), ("waves", any(r.waves for r in routes)),
+        ("regions", any(n.region for n in board.nodes)),
+        ("draw_bonus", any(r.draw_bonus for r in routes))) if has]
+    insets = [n.name for n in board.nodes if n.inset is not None]
+    if insets:
+        out.append(t("bot.alt.marks.inset", locale, cities=", ".join(insets)))
+    out += lines(g, names, locale)
+    if final and "grand_tour" in board.rules.mechanics:
+        players, _ = g.scores()
+        who = [names[s] for s, pl in enumerate(players) if grand_tour_routes(g, s, pl)]
+        if who:
+            out.append(t("bot.alt.marks.loops", locale, names=", ".join(who)))
+    return out
