@@ -98,3 +98,8 @@ async def test_a_game_whose_saved_log_is_damaged_says_so(table, caplog):
     assert sent(table) == posts
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any(f"game {loaded.id}" in line and "bot.py doctor" in line for line in said), said
+    caplog.clear()                          # what the doctor (`bot.py doctor`) then says
+    await table.bot.service.check_timers()
+    named = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any(f"game {loaded.id} cannot be loaded" in line for line in named), named
+    assert not [r for r in caplog.records if r.exc_info]
