@@ -12,6 +12,7 @@ from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import open_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.state import P
+from ttr_bot.discord.membership import PING_FOR
 from ttr_bot.i18n import t
 from ttr_bot.service import MEMBER_LOBBIES, SERVER_LOBBIES
 
@@ -155,5 +156,51 @@ async def test_a_banned_member_leaves_the_lobby(fake, tmp_path):
     await table.settle()
     assert [s.name for s in (await table.game()).seats] == ["alice"]
     assert "bob" not in fake.state.messages[lobby.id].content      # the lobby message too
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+def member_lookups(fake):
+    return [r for r in fake.requests if r.method == "GET" and "/members/" in r.path]
+
+
+async def test_a_removed_player_who_never_clicks_is_not_pinged_on_their_turn(fake, tmp_path):
+    """A kick sends the bot nothing (no Server Members intent): the turn post that would ping
+    the removed player looks them up first, hands their seat to a computer player, tells the
+    channel once and pings nobody; a membership Discord confirmed is believed for an hour,
+    so the lookups stay one per player per hour."""
+    table = Table(fake, db_file(tmp_path))
+    await table.start_bot(sync=True)
+    alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)
+    game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
+    players = {u.id: Player(table, u, seed=3) for u in (alice, bob)}
+    turns = 0
+    while True:             # a few turns each, both still members
+        loaded = await table.wait_for_humans()
+        mover = loaded.seats[loaded.game.to_move()[0]].user_id
+        if loaded.game.phase == "play" and mover == alice.id:
+            turns += 1
+            if turns == 3:
+                break
+        await players[mover].move()
+    assert len(member_lookups(fake)) <= 2          # once per player, not once per turn
+    mark = max(m.id for m in table.public_messages())
+    await fake.remove_member(table.guild, bob)     # bob never clicks again
+    table.clock.advance(PING_FOR + 1)              # past what his last lookup proved
+    await table.settle()
+    before = len(member_lookups(fake))
+    await players[alice.id].move()                 # the next turn is bob's
+    await table.settle()
+    hosted = await table.game()
+    assert hosted.seats[1].is_bot and hosted.seats[1].former_user_id == bob.id
+    after = [m for m in fake.messages_in(table.channel) if m.id > mark]
+    assert not any(bob.id in m.pinged() for m in after)
+    told = [m.text() for m in after]
+    assert sum("🚪" in x and "bob" in x for x in told) == 1, told     # the channel is told once
+    loaded = await table.wait_for_humans()
+    assert loaded.id == game_id and loaded.seats[loaded.game.to_move()[0]].user_id == alice.id
+    # bob's at his turn post (Unknown Member), alice's at her next one (an hour on)
+    assert [r.status for r in member_lookups(fake)[before:]] == [404, 200]
+    print("member lookups:", before, "before the kick,", len(member_lookups(fake)), "in all")
     fake.assert_clean()
     await fake.stop_bot(table.bot)

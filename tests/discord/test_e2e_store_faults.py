@@ -4,6 +4,7 @@ their language that the move could not be saved and nothing changed (never "done
 traceback), nothing is posted, the log says which file and what to do; once the fault is gone
 the same button works and the game goes on. The faults are test_service_store_faults.py's."""
 import logging
+import sqlite3
 
 import pytest
 import pytest_asyncio
@@ -75,3 +76,30 @@ async def test_a_click_the_database_cannot_save_is_answered_and_works_once_it_cl
     assert answer.content != t("bot.error.not_saved", mover.locale)
     assert (await table.game()).seq > loaded.seq
     assert sent(table) > posts          # the next turn is posted
+
+
+async def test_a_game_whose_saved_log_is_damaged_says_so(table, caplog):
+    """A game's log and snapshot edited behind the bot's back (store.CorruptData): the click is
+    answered with the sentence for a damaged game in the player's language, not "something went
+    wrong", nothing is posted, and the log names the game and what to run."""
+    loaded, mover, card, button = await first_turn(table)
+    path = table.db_path
+    with sqlite3.connect(path) as db:       # past the log's append-only trigger, as a hand edit
+        db.execute("DROP TRIGGER actions_no_update")
+        db.execute("UPDATE snapshots SET state = '{\"v\": 1}' WHERE game_id = ?", (loaded.id,))
+        db.execute("UPDATE actions SET action = '{\"type\": \"nonsense\"}' "
+                   "WHERE game_id = ? AND seq = 1", (loaded.id,))
+    table.bot.service.forget(loaded.id)     # as after a restart: read from the database
+    posts = sent(table)
+    caplog.clear()
+    answer = await table.click(mover, card, button)
+    await table.settle()
+    assert answer.content == t("bot.error.corrupt", mover.locale)
+    assert sent(table) == posts
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any(f"game {loaded.id}" in line and "bot.py doctor" in line for line in said), said
+    caplog.clear()                          # what the doctor (`bot.py doctor`) then says
+    await table.bot.service.check_timers()
+    named = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any(f"game {loaded.id} cannot be loaded" in line for line in named), named
+    assert not [r for r in caplog.records if r.exc_info]

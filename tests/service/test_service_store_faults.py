@@ -23,6 +23,7 @@ import shutil
 import signal
 import sqlite3
 import tempfile
+import time
 
 import pytest
 
@@ -306,3 +307,42 @@ def _open_as_a_user(path):
         said = f.read().decode()
     os.waitpid(child, 0)
     return said
+
+
+@pytest.mark.asyncio
+@pytest.mark.drivers("postgresql")
+async def test_on_postgresql_a_row_another_session_locks_refuses_the_move_not_waits(db_path):
+    """Another session (a hand-run UPDATE, a stuck tool) holds the game's row lock: the move is
+    refused as "locked" after the store's lock_timeout (5 s by default, not command_timeout's
+    60 s), nothing of it written, and accepted once that session ends. Migrations still wait."""
+    import asyncpg
+    store = await open_store(db_path, lock_timeout=0.2)
+    other = await asyncpg.connect(str(db_path))
+    try:
+        svc = make_service(store)
+        rng = random.Random(6)
+        game_id, _ = await started(svc, 2, players=2)
+        before = raw_counts(db_path, game_id)
+        move = await next_move(svc, game_id, rng)
+        held = other.transaction()
+        await held.start()
+        await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game_id)
+        began = time.monotonic()
+        with pytest.raises(StoreUnavailable) as caught:
+            await svc.act(game_id, *move)
+        assert time.monotonic() - began < 5.0       # not command_timeout's minute
+        assert caught.value.kind == "locked" and "pg_stat_activity" in str(caught.value)
+        assert raw_counts(db_path, game_id) == before
+        await held.rollback()
+        assert (await svc.act(game_id, *move)).seq == before[1] + 1
+        async with store._pool_or_fail().acquire() as conn:
+            assert await conn.fetchval("SHOW lock_timeout") == "200ms"
+    finally:
+        await other.close()
+        await store.close()
+    default = await open_store(db_path)
+    try:
+        async with default._pool_or_fail().acquire() as conn:
+            assert await conn.fetchval("SHOW lock_timeout") == "5s"
+    finally:
+        await default.close()

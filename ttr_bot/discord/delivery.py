@@ -66,6 +66,7 @@ from .format import (
     summary_lines,
 )
 from .hands import HandMessages
+from .membership import PING_FOR
 from .palettes import game_palette
 from .retries import time_left
 
@@ -323,7 +324,11 @@ class Delivery(HandMessages):
         current = at.seats[game.current]
         palette = game_palette(at)
         tail, kwargs, panel, since = [], {}, None, None
-        if current.user_id is not None:
+        if p.ping and not await self._still_member(at, p.ping):
+            current = None      # gone: a computer has their seat now, nobody is pinged
+        if current is None:
+            tail.append(t("bot.turn.computer", loc, name=at.seats[game.current].name))
+        elif current.user_id is not None:
             since = await self.service.since_last_turn(at.id, game.current, at.seq)
             mention = f"<@{current.user_id}>"
             if since is not None:
@@ -356,6 +361,18 @@ class Delivery(HandMessages):
         msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)
         if panel is not None:
             await self._replace_panel(at.id, at.channel_id, msg.id)
+
+    async def _still_member(self, hosted, user_id):
+        """Whether the player a turn post pings is still in the game's server; if Discord says
+        they left (a kick sends the bot nothing), their seats go to computer players first
+        (membership.py). A membership confirmed within the hour is believed."""
+        if not hosted.guild_id:
+            return True
+        membership = self.bot.membership
+        if await membership.is_member(hosted.guild_id, user_id, fresh_for=PING_FOR):
+            return True
+        await membership.left(hosted.guild_id, user_id)
+        return False
 
     async def _post_thinking(self, row, **_):
         """A human's move handed the turn to computer players: their card comes when the next

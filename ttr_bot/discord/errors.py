@@ -7,7 +7,8 @@ and an expired one (10062 unknown interaction, 10015 unknown webhook) is only lo
 answer would go nowhere. Expected refusals (illegal moves, not your turn, stale buttons) are
 answered with the reason in the player's language; a database that cannot be written now
 (`StoreUnavailable`) is answered with "not saved, nothing changed" and logged as one line
-naming the file and what to do; anything else is logged with its context and answered with a
+naming the file and what to do; a game whose stored log or snapshot is damaged (`CorruptData`)
+with a sentence saying so, logged with the game and what to run; anything else is logged with its context and answered with a
 polite sentence, never a traceback.
 """
 import contextlib
@@ -17,7 +18,7 @@ import discord
 from discord import app_commands
 
 from ..i18n import reason, t
-from ..service import ServiceError, StoreUnavailable
+from ..service import CorruptData, ServiceError, StoreUnavailable
 from . import ack
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ def message_for(error, loc):
         return t(error.key, loc, **error.params), True
     if isinstance(error, StoreUnavailable):     # nothing of it was written: the player may retry
         return t("bot.error.not_saved", loc), True
+    if isinstance(error, CorruptData):          # the game's stored rows: the operator's to check
+        return t("bot.error.corrupt", loc), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("bot.error.guild_only", loc), True
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -140,6 +143,10 @@ async def _handle(interaction, error):
         text, expected = t("bot.error.unexpected", loc), False
     if isinstance(original, StoreUnavailable):      # the operator's to fix: the file, what to do
         log.error("%s not done: %s", _context(interaction), original)
+    elif isinstance(original, CorruptData):
+        log.error("%s not done: %s (game %s); `python bot.py doctor` lists every game that "
+                  "cannot be loaded: restore the database from a backup", _context(interaction),
+                  original, getattr(original, "game_id", "?"))
     elif expected:
         log.debug("%s refused: %r", _context(interaction), original)
     else:

@@ -12,8 +12,9 @@ player tapping through a turn costs one lookup, not one per tap.
 A ban is heard at once: the moderation intent (not privileged) brings GUILD_BAN_ADD, and the
 seat goes the same way before the banned player clicks anything. A kick or a member who leaves
 sends GUILD_MEMBER_REMOVE, which only the privileged Server Members intent receives; the bot does
-not ask for it (docs/discord-setup.md says why), and finds out at the player's next click, or
-when a reminder or a host-only command looks them up (delivery.py, cogs/seats.py).
+not ask for it (docs/discord-setup.md says why), and finds out at the player's next click, when
+a turn post is about to ping them (a membership confirmed within PING_FOR is believed), or when
+a reminder or a host-only command looks them up (delivery.py, cogs/seats.py).
 """
 import logging
 
@@ -25,6 +26,7 @@ from .errors import UserFacing
 
 log = logging.getLogger(__name__)
 MEMBER_FOR = 60.0           # seconds a confirmed membership is believed without asking again
+PING_FOR = 3600.0           # ...before a turn post pings them: one lookup a player an hour
 REMEMBERED = 10_000         # (server, user) pairs remembered at most
 UNKNOWN_MEMBER = 10007
 
@@ -35,15 +37,16 @@ class Membership:
         self.clock = clock
         self._confirmed = LRUDict(REMEMBERED)      # (guild id, user id) -> when Discord said so
 
-    async def is_member(self, guild_id, user_id):
+    async def is_member(self, guild_id, user_id, fresh_for=MEMBER_FOR):
         """False only when Discord says the user is not in the server (10007 Unknown Member);
         any other failure (the server unknown to this process, a timeout) is not taken as
-        proof that they left."""
+        proof that they left. A membership confirmed less than `fresh_for` seconds ago is
+        believed without asking."""
         if not guild_id:
             return True
         key = (guild_id, user_id)
         seen = self._confirmed.get(key)
-        if seen is not None and self.clock() - seen < MEMBER_FOR:
+        if seen is not None and self.clock() - seen < fresh_for:
             return True
         try:
             await self.bot.http.get_member(guild_id, user_id)

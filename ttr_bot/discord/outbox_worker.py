@@ -20,7 +20,9 @@ no send waits on a silent connection for aiohttp's five minutes, none outlives i
 given up after a day of them, its game's players told (retries.py states the rules); other
 refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with the
 error logged and kept on the row. Nothing that fails while a retry is scheduled leaves a row
-to be taken again at once: it is held back in memory (`_held`) until its retry time. A row this version cannot read (service/messages.py's
+to be taken again at once: it is held back in memory (`_held`) until its retry time. While the
+database cannot be read or written (`StoreUnavailable`) the loop logs one warning line naming
+the file and what to do, at most once a minute (service/faultlog.py), no traceback. A row this version cannot read (service/messages.py's
 `Unreadable`: an unknown kind, a payload lacking what its kind needs) is given up at once,
 logged, and the rows behind it go on.
 
@@ -40,8 +42,9 @@ from contextlib import suppress
 import aiohttp
 import discord
 
-from ..service import MESSAGE_LEASE, Unreadable
+from ..service import MESSAGE_LEASE, StoreUnavailable, Unreadable
 from ..service.clock import cancel_and_wait, sleep
+from ..service.faultlog import FaultLog
 from .refusals import REFUSED, Refusals
 from .retries import (
     TRANSIENT_TRIES,
@@ -85,6 +88,8 @@ class OutboxWorker(Refusals):
         self._last_purge = None
         self._blocks = {}              # Lane -> DestinationBlock, as last read
         self._held = {}                # row id -> clock time it may be taken again (memory)
+        self._faults = FaultLog(log, clock, "outbox")  # a database fault: a line a minute
+        self.error_pause = 5.0         # real seconds the loop rests after its step failed
 
     @property
     def service(self):
@@ -175,9 +180,10 @@ class OutboxWorker(Refusals):
                 await self._step()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("the outbox loop failed; looking again in 5 s")
-                await asyncio.sleep(5)
+            except Exception as exc:
+                self._faults.failed(exc, "the outbox loop failed; looking again in %s s",
+                                    self.error_pause)
+                await asyncio.sleep(self.error_pause)
 
     async def _step(self):
         self._wake.clear()
@@ -216,6 +222,7 @@ class OutboxWorker(Refusals):
         delay = min(soonest - now, self.idle_poll) if soonest < math.inf else self.idle_poll
         if not self._busy:
             self._resting_until = now + max(0.0, delay)
+        self._faults.worked()       # the database answered this step's questions
         try:
             await sleep(self.clock, max(0.0, delay), self._wake)
         finally:
@@ -231,8 +238,8 @@ class OutboxWorker(Refusals):
             tried = await self.service.claim_messages(_unit_ids(*unit), self.lease)
             if tried:
                 await self._attempt(*unit)
-        except Exception:
-            log.exception("outbox destination %s could not be handled", lane)
+        except Exception as exc:
+            self._faults.failed(exc, "outbox destination %s could not be handled", lane)
             self._hold(unit[0], HOLD_ON_ERROR)
         finally:
             self._busy.pop(lane, None)
@@ -246,14 +253,15 @@ class OutboxWorker(Refusals):
             self._last_purge = now
             try:
                 await self.service.forget_sent(KEEP_SENT, KEEP_VOTES)
-            except Exception:
-                log.warning("outbox housekeeping failed; trying again in an hour", exc_info=True)
+            except Exception as exc:
+                self._faults.failed(exc, "outbox housekeeping failed; trying again in an hour")
 
     async def _deliver(self, lane, head, parts, merged):
         try:
             await self._attempt(head, parts, merged)
-        except Exception:   # not even its retry could be written: it rests a while
-            log.exception("outbox row %s (%s) could not be handled", head.id, head.kind)
+        except Exception as exc:    # not even its retry could be written: it rests a while
+            self._faults.failed(exc, "outbox row %s (%s) could not be handled", head.id,
+                                head.kind)
             self._hold(head, HOLD_ON_ERROR)
         finally:
             self._busy.pop(lane, None)
@@ -299,6 +307,8 @@ class OutboxWorker(Refusals):
                 return False
             await self._refused(head, ids, exc)
             return False
+        except StoreUnavailable:    # the database's fault, not the row's: it rests a while
+            raise
         except Exception:
             log.exception("delivering outbox row %s (%s) failed", head.id, head.kind)
             await self._refused(head, ids, None)

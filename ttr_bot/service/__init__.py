@@ -7,10 +7,11 @@ refused destination's `DestinationBlock`), and the values of a server's game lif
 film input and rating changes are records.py's); never a store type, but for one error:
 `StoreUnavailable`, the database cannot be read or written now (read-only, full, locked by
 another program, damaged), raised by whatever met it with nothing of it written; the adapter
-answers it with `bot.error.not_saved`. `open_service` builds the service on the database the configuration names.
+answers it with `bot.error.not_saved`; and `CorruptData`, a game's stored log or snapshot that
+fails validation (answered with `bot.error.corrupt`, the operator told to run the doctor). `open_service` builds the service on the database the configuration names.
 """
 from ..maps import available_maps, load_board, variants
-from ..store import Shards, StoreUnavailable, open_store
+from ..store import CorruptData, Shards, StoreUnavailable, open_store
 from .adapter_state import PostedMessage
 from .confirm import CLAIMS_FROM, MAX_CLAIMS_FROM, ConfirmSettings
 from .delivery_queue import MESSAGE_LEASE
@@ -90,7 +91,7 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "MESSAGE_LEASE", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "StoreUnavailable", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
+           "SeatInfo", "ServiceError", "StoreUnavailable", "CorruptData", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
            "MEMBER_LOBBIES", "SERVER_LOBBIES",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",

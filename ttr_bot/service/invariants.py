@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from ..store import NewTimer, Owed, Shards
+from ..store import CorruptData, NewTimer, Owed, Shards
 from .core import Core
 from .turns import (
     BOT_MOVE,
@@ -75,6 +75,9 @@ class TimerInvariants:
                                                                   shards=shards):
             try:
                 problems += await self.check_game_timers(game_id, repair=repair)
+            except CorruptData as exc:      # one line: the game and the damage, no traceback
+                log.error("game %s cannot be loaded (%s): restore the database from a backup",
+                          game_id, exc)
             except Exception:
                 log.exception("could not check the timers of game %s", game_id)
         return problems

@@ -20,7 +20,9 @@ dropped: from its `max_attempts`-th try on, its handler is told it is the last t
 (`timer.attempts >= max_attempts - 1`) and takes the simplest safe action (a turn played as
 `easy` in this process, see absence.py); should even that fail, it is tried again every
 `max_retry_delay`. Logged once each: the first failure (a warning with its traceback), and
-the failure of a last try (an error); the tries in between are one info line each.
+the failure of a last try (an error); the tries in between are one info line each. A database
+that cannot be read or written (`StoreUnavailable`) is one warning line naming the file and what
+to do, at most once a minute while it lasts, no traceback (faultlog.py).
 
 Timers fire side by side, up to `concurrency` at once, so a slow handler (a computer player
 thinking in a worker process) holds up neither the other games' timers nor the loop; a game's
@@ -50,8 +52,9 @@ from contextlib import suppress
 from typing import Any
 
 from ..bounded import KeyedLocks
-from ..store import Shards, Store, Timer
+from ..store import Shards, Store, StoreUnavailable, Timer
 from .clock import cancel_and_wait, sleep
+from .faultlog import FaultLog
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,7 @@ class Scheduler:
         self._task: asyncio.Task | None = None
         self._firing: dict[int, asyncio.Task] = {}   # timer id -> the task running its handler
         self._games = KeyedLocks()      # game id -> the lock its timers fire under
+        self._faults = FaultLog(log, clock, "timer loop")   # a database fault: a line a minute
 
     def on(self, kind: str, handler: Handler) -> None:
         """`handler` fires the timers of `kind` (a feature registers the kinds it owns). A kind
@@ -165,14 +169,15 @@ class Scheduler:
             try:
                 await self._coalesce_overdue()
                 break
-            except Exception:
-                log.exception("could not coalesce overdue timers; retrying")
+            except Exception as exc:
+                self._faults.failed(exc, "could not coalesce overdue timers; retrying")
                 await asyncio.sleep(self.error_pause)
         while True:
             try:
                 await self._step()
-            except Exception:
-                log.exception("timer loop failed; retrying in %ss", self.error_pause)
+                self._faults.worked()
+            except Exception as exc:
+                self._faults.failed(exc, "timer loop failed; retrying in %ss", self.error_pause)
                 self._waiting_for = None
                 await asyncio.sleep(self.error_pause)
 
@@ -202,6 +207,7 @@ class Scheduler:
             self._waiting_for = math.inf if due_at is None else due_at
             now = self.clock()      # read again: time may have moved while we read the store
             delay = self.max_sleep if due_at is None else min(due_at - now, self.max_sleep)
+        self._faults.worked()       # the database answered this step's questions
         await sleep(self.clock, max(delay, 0.0), self._wake)
 
     def _start(self, timer: Timer) -> None:
@@ -242,12 +248,14 @@ class Scheduler:
     async def _fire(self, timer: Timer) -> None:
         try:
             await self.handler(timer)
-        except Exception:
+        except Exception as exc:
             attempts = timer.attempts + 1
             delay = min(self.retry_delay * 2 ** min(attempts - 1, 32), self.max_retry_delay)
             what = (f"timer {timer.id} ({timer.kind}, game {timer.game_id}, payload "
                     f"{timer.payload!r}) failed (attempt {attempts}")
-            if attempts == 1:
+            if isinstance(exc, StoreUnavailable):   # one line, once a minute: the file, what to do
+                self._faults.failed(exc, what)
+            elif attempts == 1:
                 log.warning("%s); retry in %ss", what, delay, exc_info=True)
             elif attempts == self.max_attempts:
                 log.error("%s, its last try); it is kept and tried again every %ss", what,
@@ -256,15 +264,15 @@ class Scheduler:
                 log.info("%s); retry in %ss", what, delay)
             try:
                 await self.store.retry_timer(timer.id, self.clock() + delay)
-            except Exception:    # the timer stays as it was: it fires again
-                log.exception("could not record the failure of timer %s", timer.id)
+            except Exception as e:   # the timer stays as it was: it fires again
+                self._faults.failed(e, "could not record the failure of timer %s", timer.id)
             return
         finally:
             self.fired += 1
         try:
             await self.store.delete_timer(timer.id)
-        except Exception:        # it fires again: handlers are idempotent
-            log.exception("could not delete fired timer %s", timer.id)
+        except Exception as exc:     # it fires again: handlers are idempotent
+            self._faults.failed(exc, "could not delete fired timer %s", timer.id)
 
     def last_try(self, timer: Timer) -> bool:
         """Whether this firing should take the simplest safe action (its earlier tries

@@ -59,6 +59,10 @@ from .shards import on_shards as _on
 from .sql import SqlStore
 
 log = logging.getLogger(__name__)
+# the game's connections (not its migrations, nor the lock pool's wait for a game's lock) wait
+# at most this many seconds for a row lock another session holds: a click is then answered
+# "not saved" (StoreUnavailable "locked") instead of waiting for command_timeout
+LOCK_TIMEOUT = 5.0
 # the first key of the transaction-scoped advisory locks on a user's ratings ("TTR1"); the
 # second is a hash of the user id (two users sharing a hash only wait for each other)
 RATING_LOCK = 0x54545231
@@ -149,7 +153,7 @@ class PostgresStore(SqlStore):
     def __init__(
         self, dsn: str, *, pool_size: int = 10, pool_min_size: int = 1,
         migrations_dir: Path = MIGRATIONS_DIR, connect_timeout: float = 10.0,
-        command_timeout: float | None = 60.0,
+        command_timeout: float | None = 60.0, lock_timeout: float = LOCK_TIMEOUT,
     ):
         if pool_size < 1 or not 0 <= pool_min_size <= pool_size:
             raise ValueError("pool_size must be at least 1 and pool_min_size at most pool_size")
@@ -160,6 +164,7 @@ class PostgresStore(SqlStore):
         self.migrations_dir = migrations_dir
         self.connect_timeout = connect_timeout
         self.command_timeout = command_timeout
+        self.lock_timeout = lock_timeout
         self.schema_version: int | None = None
         self._pool: asyncpg.Pool | None = None
         self._lock_pool: asyncpg.Pool | None = None   # connections that hold games' locks
@@ -175,15 +180,18 @@ class PostgresStore(SqlStore):
             pool = await asyncpg.create_pool(
                 self.dsn, min_size=self.pool_min_size, max_size=self.pool_size,
                 timeout=self.connect_timeout, command_timeout=self.command_timeout,
-                server_settings={"synchronous_commit": "on", "application_name": "ttr-bot"},
+                server_settings={"synchronous_commit": "on", "application_name": "ttr-bot",
+                                 "lock_timeout": f"{round(self.lock_timeout * 1000)}ms"},
                 reset=_keep_session,
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, TimeoutError) as exc:
             raise StoreError(f"cannot connect to PostgreSQL at {redact(self.dsn)}: "
                              f"{exc or type(exc).__name__}") from exc
         try:
-            async with pool.acquire() as conn:
+            async with pool.acquire() as conn:     # a migration waits for another's lock
+                await conn.execute("SET lock_timeout = 0")
                 self.schema_version = await migrate_postgres(conn, self.migrations_dir)
+                await conn.execute("RESET lock_timeout")   # to the pool's setting
         except StoreError as exc:          # e.g. written by a newer bot: name the database
             await pool.close()
             error = fault(exc.__cause__, self._where) if exc.__cause__ else None
