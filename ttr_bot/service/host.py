@@ -32,6 +32,10 @@ the other collaborators it calls:
   since         SinceLastMove(core)          since.py: what the others did since a player's move
   hints         Hints(core)                  hints.py: /ttr hint
   adapter_state AdapterState(core)           adapter_state.py: what the adapter asks it to keep
+  seasons       Seasons(core)                seasons.py: a server's seasons and their standings;
+                                             SeasonEnd (typed; its store subject SeasonStore)
+  board         ServerBoard(core, seasons)   board.py: the live board; BoardTick (BoardStore)
+The last two are reached by name (`service.seasons.standings(...)`), not through the table.
 Each registers the timer kinds it owns with the scheduler (`Scheduler.on`). The façade below
 names, for each public operation, the part that does it (the `_Part` table); nothing else is
 behind it.
@@ -47,6 +51,7 @@ from ..store import Store
 from .absence import Absence
 from .adapter_state import AdapterState
 from .away import AwayPeriods
+from .board import ServerBoard
 from .core import Core
 from .delivery_queue import DeliveryQueue
 from .handover import SeatHandover
@@ -56,6 +61,7 @@ from .listing import Listing
 from .lobby import Lobby
 from .moves import Moves
 from .records import GameRecords
+from .seasons import Seasons
 from .since import SinceLastMove
 from .votes import Votes
 
@@ -97,6 +103,8 @@ class GameService:
         self.since = SinceLastMove(core)
         self.hints = Hints(core)
         self.adapter_state = AdapterState(core)
+        self.seasons = Seasons(core)
+        self.board = ServerBoard(core, seasons=self.seasons)
 
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self) -> None:

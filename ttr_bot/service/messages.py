@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
+from .community_messages import BoardPost, SeasonEndPost
 from .effects import Handover
 
 Payload = dict[str, Any]
@@ -327,10 +328,11 @@ class Unreadable:
 
 
 Message = Union[StartPost, TurnPost, ThinkingEdit, HandoverPost, ClosingPost, Notice, Reminder,
-                VotePost, VoteResult, HandUpdate, DirectMessage, Unreadable]
+                VotePost, VoteResult, HandUpdate, DirectMessage, SeasonEndPost, BoardPost,
+                Unreadable]
 KINDS: dict[str, Any] = {cls.KIND: cls for cls in (
     StartPost, TurnPost, ThinkingEdit, HandoverPost, ClosingPost, Notice, Reminder, VotePost,
-    VoteResult, HandUpdate, DirectMessage)}
+    VoteResult, HandUpdate, DirectMessage, SeasonEndPost, BoardPost)}
 
 
 def parse(kind: str, payload: Payload) -> Message:

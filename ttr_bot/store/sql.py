@@ -21,6 +21,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, NoReturn, Protocol
 
 from .base import UNSET, Store
+from .community_sql import CommunitySql
 from .errors import (
     ChannelBusy,
     CorruptSnapshot,
@@ -110,7 +111,7 @@ _SEAT = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 AND seat = $2"
 _MESSAGE_COLUMNS = "game_id, kind, channel_id, message_id, updated_at"
 
 
-class SqlStore(Store):
+class SqlStore(CommunitySql, Store):
     IntegrityError: ClassVar[type[Exception]] = Exception
     # what seating a new game's host may raise on bad data (PostgreSQL: any server error)
     HostSeatError: ClassVar[type[Exception] | tuple[type[Exception], ...]] = Exception

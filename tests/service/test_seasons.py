@@ -1,0 +1,134 @@
+"""Seasons through the service (service/seasons.py) on a ManualClock: the standings of a
+season by placement points checked against a hand computation, a game finishing on each side
+of a boundary counted in its own season only, the season's end posted once through the outbox
+with the champion and the role passing on, the time zone moving the boundary, and bad input."""
+import random
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.service.svckit import (
+    open_store,
+    owed,
+    play_to_end,
+    run_timers,
+    started,
+    timed_service,
+)
+from ttr_bot.service import ServiceError
+from ttr_bot.service.clock import ManualClock
+from ttr_bot.service.messages import parse
+from ttr_bot.service.season_calendar import season_at, season_named
+from ttr_bot.service.seasons import standings
+from ttr_bot.store import ResultRecord
+
+GUILD = 1
+BANGKOK = ZoneInfo("Asia/Bangkok")
+
+
+def result(game, seat, user, rank, score, *, won=None, left=False):
+    return ResultRecord(game_id=game, seat=seat, user_id=None if left else user, score=score,
+                        rank=rank, won=rank == 1 if won is None else won, tickets_completed=0,
+                        former_user_id=user if left else None, name=f"U{user}",
+                        handover="left" if left else None, rated=True, map="usa",
+                        variant="base", finished_at=0.0, guild_id=GUILD)
+
+
+def test_placement_points_by_hand():
+    rows = [result(1, 0, 10, 1, 120), result(1, 1, 11, 2, 90), result(1, 2, 12, 3, 60),
+            result(2, 0, 11, 1, 100), result(2, 1, 10, 2, 80),
+            # a game 12 won on points, but 10 left it: last, as the ratings say
+            result(3, 0, 12, 2, 70), result(3, 1, 10, 1, 99, left=True), result(3, 2, 11, 3, 50)]
+    lines = standings(rows)
+    # 10: 2 + 0 + 0 = 2, one win; 11: 1 + 1 + 1 = 3 (beat 10 who left), one win;
+    # 12: 0 + 2 = 2, no win (the leaver's points do not make 12 a winner)
+    assert [(x.user_id, x.rank, x.points, x.games, x.wins, x.score) for x in lines] == [
+        (11, 1, 3, 3, 1, 240), (10, 2, 2, 3, 1, 299), (12, 3, 2, 2, 0, 130)]
+    tie = standings([result(1, 0, 10, 1, 50), result(1, 1, 11, 1, 50, won=True)])
+    assert [(x.rank, x.points) for x in tie] == [(1, 0), (1, 0)]
+
+
+def test_months_and_quarters_in_the_servers_zone():
+    t = datetime(2026, 12, 31, 23, 30, tzinfo=BANGKOK).timestamp()
+    assert season_at(t, "monthly", "Asia/Bangkok").name == "2026-12"
+    assert season_at(t, "monthly", "UTC").name == "2026-12"
+    assert season_at(t + 3600, "monthly", "Asia/Bangkok").name == "2027-01"   # midnight there
+    assert season_at(t + 3600, "monthly", "UTC").name == "2026-12"            # 17:30 UTC
+    q = season_named("2026-Q4", "Asia/Bangkok")
+    assert (q.start, q.end) == (datetime(2026, 10, 1, tzinfo=BANGKOK).timestamp(),
+                                datetime(2027, 1, 1, tzinfo=BANGKOK).timestamp())
+
+
+@pytest.mark.asyncio
+async def test_a_boundary_between_two_games_and_the_end_post(db_path):
+    end = datetime(2026, 12, 1, tzinfo=BANGKOK).timestamp()     # November ends here
+    clock = ManualClock(end - 3 * 86400)
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    try:
+        assert await svc.seasons.set_timezone(GUILD, "asia/bangkok") == "Asia/Bangkok"
+        await svc.seasons.set_period(GUILD, "monthly", channel_id=77, role_id=5, user_id=1)
+        before, users = await started(svc, 100)
+        clock.set(end - 0.5)                          # finishes half a second before the end
+        await play_to_end(svc, before, random.Random(1))
+        after, _ = await started(svc, 200)
+        clock.set(end)                                # finishes at the boundary: December's
+        await play_to_end(svc, after, random.Random(2))
+        await run_timers(svc)
+        rows = await owed(store, "season_end")
+        assert len(rows) == 1 and rows[0].lane == "c77"
+        post = parse(rows[0].kind, rows[0].payload)
+        assert post.season == "2026-11" and post.role == 5 and post.previous is None
+        done = await store.load_results(before)
+        winner = next(r.user_id for r in done if r.rank == 1)
+        assert [line.user_id for line in post.lines][0] == winner
+        assert {line.user_id for line in post.lines} == set(users)
+        assert all(line.games == 1 for line in post.lines)
+
+        december = await svc.seasons.standings(GUILD)
+        assert december.season.name == "2026-12"
+        assert {line.user_id for line in december.lines} == {2000, 2001}
+        november = await svc.seasons.standings(GUILD, previous=True)
+        assert november.lines == post.lines
+
+        clock.advance(3600)
+        await run_timers(svc)              # nothing posted twice
+        assert len(await owed(store, "season_end")) == 1
+        # December ends: its post names November's champion as the role's last holder
+        clock.set(datetime(2027, 1, 1, tzinfo=BANGKOK).timestamp())
+        await run_timers(svc)
+        rows = await owed(store, "season_end")
+        last = parse(rows[-1].kind, rows[-1].payload)
+        assert last.season == "2026-12" and last.previous == winner
+    finally:
+        await svc.close()
+
+
+@pytest.mark.asyncio
+async def test_off_bad_input_and_an_empty_season(db_path):
+    clock = ManualClock(datetime(2026, 5, 20, tzinfo=ZoneInfo("UTC")).timestamp())
+    store = await open_store(db_path)
+    svc = timed_service(store, clock)
+    await svc.resume()
+    try:
+        with pytest.raises(ServiceError) as err:
+            await svc.seasons.standings(GUILD)
+        assert err.value.key == "service.season.off"
+        with pytest.raises(ServiceError) as err:
+            await svc.seasons.set_timezone(GUILD, "Mars/Olympus")
+        assert err.value.key == "service.season.bad_zone"
+        with pytest.raises(ServiceError):
+            await svc.seasons.set_period(GUILD, "weekly", channel_id=1, role_id=None, user_id=1)
+        await svc.seasons.set_period(GUILD, "quarterly", channel_id=1, role_id=None, user_id=1)
+        table = await svc.seasons.standings(GUILD)
+        assert table.season.name == "2026-Q2" and table.lines == ()
+        clock.set(table.season.end + 1)
+        await run_timers(svc)
+        assert not await owed(store, "season_end")
+        assert [c.season for c in await svc.seasons.store.closed_seasons(GUILD)] == ["2026-Q2"]
+        await svc.seasons.set_period(GUILD, None, channel_id=1, role_id=None, user_id=1)
+        assert await svc.seasons.settings(GUILD) is None
+    finally:
+        await svc.close()

@@ -1,0 +1,209 @@
+"""Seasons: a server's rated games fall into monthly or quarterly seasons (docs/seasons.md), off
+until someone with Manage Server sets a period. A collaborator of the service's core with its
+own store subject (`SeasonStore`); registers SeasonEnd with the scheduler.
+
+Standings are placement points, read from the stored results of the rated games that finished
+in the season (season_calendar.py: [start, end) in the server's time zone): a player gets a
+point for every rated player who finished behind them in a game. Ties: wins, then the sum of
+their scores. Nothing of a season is stored but its close, so a game counts in exactly one
+season and the all-time ratings are untouched.
+
+At a season's end (its durable timer) one post is owed through the outbox, in the transaction
+that closes the season (`close_season`: once per season): the standings, the champion, and the
+champion's role passing from the last champion to the new one where the server named a role.
+The timers form a chain named by the settings' time (`SeasonSettings.updated_at`): a new
+setting or time zone starts a new chain, and a timer of an older one does nothing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..store import NewTimer, OutboxItem, Owed, ResultRecord, Timer
+from ..store.community import SeasonSettings, SeasonStore, season_store
+from .community_messages import SeasonEndPost, SeasonLine
+from .core import Core
+from .effects import ServiceError
+from .messages import Lane
+from .notify import BadSetting, zone_name
+from .season_calendar import (
+    PERIODS,
+    Season,
+    next_season,
+    previous_season,
+    season_at,
+    season_named,
+)
+
+DEFAULT_ZONE = "UTC"
+
+
+def wake(core: Core, owed: Owed | None) -> None:
+    """Owed rows and timers were written outside a game: wake whoever sends and fires them
+    (what the core does after a game's change)."""
+    if not owed:
+        return
+    if owed.timers:
+        core.scheduler.notify(min(t.due_at for t in owed.timers))
+    if owed.outbox and core.on_outbox is not None:
+        core.on_outbox()
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonEnd:
+    """The timer of a season's end: the server, the season, the chain it belongs to."""
+    KIND: ClassVar[str] = "season_end"
+    guild: int
+    season: str
+    chain: float
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"guild": self.guild, "season": self.season, "chain": self.chain}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> SeasonEnd:
+        return cls(int(payload["guild"]), str(payload["season"]), float(payload["chain"]))
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStandings:
+    """A season as /ttr server season shows it (`lines` best first; empty: no rated game yet)."""
+    season: Season
+    zone: str
+    lines: tuple[SeasonLine, ...]
+    current: bool
+
+
+def standings(results: list[ResultRecord]) -> tuple[SeasonLine, ...]:
+    """The placement standings of these rated seats (several games' results)."""
+    games: dict[int, list[ResultRecord]] = {}
+    for r in results:
+        games.setdefault(r.game_id, []).append(r)
+    table: dict[int, dict[str, Any]] = {}
+    for seats in games.values():
+        # a player who left by /ttr leave is last, as the ratings rate them (ratings.placings)
+        last = max(r.rank for r in seats) + 1
+        place = {r.seat: last if r.handover == "left" else r.rank for r in seats}
+        for r in seats:
+            user = r.user_id if r.user_id is not None else r.former_user_id
+            if user is None:
+                continue
+            row = table.setdefault(user, {"points": 0, "games": 0, "wins": 0, "score": 0,
+                                          "name": str(user)})
+            row["points"] += sum(1 for o in seats if place[o.seat] > place[r.seat])
+            row["games"] += 1
+            row["wins"] += 1 if r.won and place[r.seat] == r.rank else 0
+            row["score"] += r.score
+            row["name"] = r.name or row["name"]
+    order = sorted(table, key=lambda u: (-table[u]["points"], -table[u]["wins"],
+                                         -table[u]["score"], u))
+    lines: list[SeasonLine] = []
+    for i, user in enumerate(order):
+        row = table[user]
+        key = (row["points"], row["wins"], row["score"])
+        rank = i + 1
+        if lines and (lines[-1].points, lines[-1].wins, lines[-1].score) == key:
+            rank = lines[-1].rank
+        lines.append(SeasonLine(rank, user, row["name"], row["points"], row["games"],
+                                row["wins"], row["score"]))
+    return tuple(lines)
+
+
+class Seasons:
+    def __init__(self, core: Core, store: SeasonStore | None = None) -> None:
+        self.core = core
+        self.store: SeasonStore = store if store is not None else season_store(core.store)
+        core.scheduler.on(SeasonEnd.KIND, self._on_season_end)
+
+    # ----- settings ---------------------------------------------------------------------------
+    async def settings(self, guild_id: int) -> SeasonSettings | None:
+        return await self.store.get_season_settings(guild_id)
+
+    async def timezone(self, guild_id: int) -> str:
+        """The server's time zone (/ttr server timezone), UTC without one."""
+        return await self.store.get_guild_timezone(guild_id) or DEFAULT_ZONE
+
+    async def set_timezone(self, guild_id: int, zone: str | None) -> str:
+        """Set the server's time zone (None: back to UTC); the season's end moves with it.
+        ServiceError for a name that is no time zone. Returns the zone now in force."""
+        name = None
+        if zone is not None:
+            try:
+                name = zone_name(zone)
+            except BadSetting:
+                raise ServiceError("service.season.bad_zone", zone=str(zone)[:60]) from None
+        now = self.core.clock()
+        settings = await self.settings(guild_id)
+        owed = None if settings is None else self._first_timer(
+            guild_id, settings.period, name or DEFAULT_ZONE, now)
+        await self.store.set_guild_timezone(guild_id, name, now=now, owed=owed)
+        wake(self.core, owed)
+        return name or DEFAULT_ZONE
+
+    async def set_period(self, guild_id: int, period: str | None, *, channel_id: int,
+                         role_id: int | None, user_id: int) -> SeasonSettings | None:
+        """Seasons on (`period`: monthly, quarterly; their end posted in `channel_id`, the
+        champion given `role_id`) or off (None). The current season's end gets its timer."""
+        if period is not None and period not in PERIODS:
+            raise ServiceError("service.season.bad_period")
+        now = self.core.clock()
+        owed = None if period is None else self._first_timer(
+            guild_id, period, await self.timezone(guild_id), now)
+        await self.store.set_season_settings(guild_id, period, channel_id=channel_id,
+                                             role_id=role_id, set_by=user_id, now=now, owed=owed)
+        wake(self.core, owed)
+        return await self.settings(guild_id)
+
+    def _first_timer(self, guild_id: int, period: str, zone: str, now: float) -> Owed:
+        season = season_at(now, period, zone)
+        return Owed(timers=(NewTimer(SeasonEnd.KIND, season.end,
+                                     SeasonEnd(guild_id, season.name, now).to_payload()),))
+
+    # ----- standings --------------------------------------------------------------------------
+    async def standings(self, guild_id: int, *, previous: bool = False) -> SeasonStandings:
+        """The current season's standings (or the last one's); ServiceError when seasons are
+        off in this server."""
+        settings = await self.settings(guild_id)
+        if settings is None:
+            raise ServiceError("service.season.off")
+        zone = await self.timezone(guild_id)
+        season = season_at(self.core.clock(), settings.period, zone)
+        if previous:
+            season = previous_season(season, zone)
+        return SeasonStandings(season, zone, await self.lines(guild_id, season), not previous)
+
+    async def lines(self, guild_id: int, season: Season) -> tuple[SeasonLine, ...]:
+        return standings(await self.store.season_results(guild_id, season.start, season.end))
+
+    # ----- a season's end ---------------------------------------------------------------------
+    async def _on_season_end(self, timer: Timer) -> None:
+        due = SeasonEnd.from_payload(timer.payload)
+        settings = await self.settings(due.guild)
+        if settings is None or abs(settings.updated_at - due.chain) > 1e-6:
+            return                      # seasons off, or set again since: another chain runs
+        zone = await self.timezone(due.guild)
+        ended = season_named(due.season, zone)
+        if ended.end > self.core.clock():       # not over yet (the zone moved it): wait
+            await self._arm(due.guild, ended, due.chain)
+            return
+        lines = await self.lines(due.guild, ended)
+        champion = lines[0].user_id if lines else None
+        closed = await self.store.closed_seasons(due.guild, limit=1)
+        previous = closed[0].champion_id if closed else None
+        rows: tuple[OutboxItem, ...] = ()
+        if lines:
+            post = SeasonEndPost(due.guild, ended.name, lines, settings.role_id, previous)
+            rows = (OutboxItem(post.KIND, str(Lane.channel(settings.channel_id)),
+                               post.to_payload(), key=f"season:{due.guild}:{ended.name}"),)
+        following = next_season(ended, zone)
+        owed = Owed(rows, (NewTimer(SeasonEnd.KIND, following.end, SeasonEnd(
+            due.guild, following.name, due.chain).to_payload()),))
+        if await self.store.close_season(due.guild, ended.name, champion,
+                                         now=self.core.clock(), owed=owed):
+            wake(self.core, owed)
+
+    async def _arm(self, guild_id: int, season: Season, chain: float) -> None:
+        owed = Owed(timers=(NewTimer(SeasonEnd.KIND, season.end,
+                                     SeasonEnd(guild_id, season.name, chain).to_payload()),))
+        await self.store.write_owed(owed, None, self.core.clock())
+        wake(self.core, owed)
