@@ -8,11 +8,11 @@ with what it owes (outbox rows, timers) in one transaction, and only if the cup 
 `version` the writer read (`save_cup`): two writers never both win, and nothing is said of a
 change that was not stored.
 """
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .models import Owed, Timer
+from .models import Owed, RatingRecord, ResultRecord, Timer
 
 CUP_STATUSES = ("signup", "running", "finished", "cancelled")
 OPEN_CUP = ("signup", "running")
@@ -55,6 +55,14 @@ class CupStore(Protocol):
         """Every cup in sign-up or running (what start-up checks the timers of)."""
 
     async def set_cup_message(self, cup_id: int, message_id: int | None) -> None: ...
+
+    async def get_ratings(self, scope: int, user_ids: Sequence[int]
+                          ) -> dict[int, RatingRecord]: ...
+
+    async def load_results(self, game_id: int) -> list[ResultRecord]: ...
+
+    async def write_owed(self, owed: Owed, game_id: int | None = None,
+                         now: float | None = None) -> None: ...
 
     async def cup_timers(self) -> list[Timer]:
         """The pending timers of every cup (kinds starting with `cup_`)."""
