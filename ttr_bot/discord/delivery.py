@@ -53,6 +53,7 @@ from .card_text import (
     since_lines,
     standings_lines,
 )
+from .cup_posts import CupPosts
 from .format import (
     chunks,
     event_lines,
@@ -102,6 +103,7 @@ class Delivery(HandMessages):
             VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
             DirectMessage: self._dm,
         }
+        self.handlers.update(CupPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------
     @property

@@ -21,8 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bounded import KeyedLocks
-from ..store import OutboxItem, Owed, Timer
-from ..store.cups import CupRow, CupStore, cup_store
+from ..store import CupRow, CupStore, OutboxItem, Owed, Timer, cup_store
 from .core import Core
 from .cup_messages import CupFinal, CupPost, CupTableOpen
 from .cup_pairing import Entrant, pair

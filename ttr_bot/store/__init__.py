@@ -21,6 +21,7 @@ from .errors import (
     VoteOpen,
     WrongStatus,
 )
+from .cups import CupRow, CupStore, cup_store
 from .factory import open_store, parse_db_url, redact
 from .models import (
     GLOBAL_SCOPE,
@@ -59,6 +60,7 @@ __all__ = [
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
     "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD", "LaneBlock",
+    "CupRow", "CupStore", "cup_store",
 ]
 
 

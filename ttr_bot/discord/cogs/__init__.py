@@ -4,6 +4,7 @@ what one reads of a game at the top (/ttr draw); a player's own settings (langua
 notifications, away) under /ttr me; this server's games and its language under /ttr server."""
 from .absence import Absence
 from .base import ttr_group
+from .cups import Cups
 from .games import Games
 from .hint import Hint
 from .history import History
@@ -18,7 +19,8 @@ from .server import Server
 
 
 def all_cogs():
-    return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server)
+    return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server,
+            Cups)
 
 
 __all__ = ["all_cogs", "ttr_group"]
