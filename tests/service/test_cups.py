@@ -134,3 +134,42 @@ async def test_a_whole_cup(tmp_path):
     print(f"cup: {len(cup.rounds)} rounds, simulated {(clock() - t0) / HOUR:.1f} h, "
           f"wall {time.perf_counter() - started:.1f} s")
     await svc.close()
+
+
+async def test_bad_settings_and_the_boards_section(tmp_path):
+    clock = ManualClock()
+    store = await open_store(tmp_path / "cup.sqlite")
+    svc = timed_service(store, clock)
+    base = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=ADMIN, name="Cup", maps=["nordic"],
+                variant="base", seats=3, rounds=3, deadline=24, signup_hours=24,
+                round_hours=72)
+    for change, key in [({"seats": 4}, "service.cup_seats"),        # Nordic: 2-3 players
+                        ({"seats": 6}, "service.cup_seats_range"),
+                        ({"maps": ["atlantis"]}, "service.unknown_map"),
+                        ({"rounds": 0}, "service.cup_rounds"),
+                        ({"deadline": 5}, "service.bad_option"),
+                        ({"round_hours": 12}, "service.cup_round_hours"),
+                        ({"fill": "coin"}, "service.bad_option"),
+                        ({"name": "   "}, "service.cup_name")]:
+        with pytest.raises(ServiceError) as err:
+            await svc.cups.create(**{**base, **change})
+        assert err.value.key == key, change
+    assert await svc.cups.cups_of(GUILD) == []                       # nothing was made
+    cup = await svc.cups.create(**{**base, "seats": 5, "maps": ["usa", "europe"]})
+    with pytest.raises(ServiceError) as err:
+        await svc.cups.add_computer(cup.id, MEMBER)                  # not the organiser
+    assert err.value.key == "service.cup_organiser"
+    with pytest.raises(ServiceError) as err:
+        await svc.cups.withdraw(cup.id, MEMBER)
+    assert err.value.key == "service.cup_not_in"
+    with pytest.raises(ServiceError) as err:
+        await svc.cups.join(cup.id, MEMBER, "Mo", guild_id=GUILD + 1)   # another server's cup
+    assert err.value.key == "service.cup_none"
+    await svc.cups.join(cup.id, MEMBER, "Mo")
+    sections = {s.name: s.items for s in await svc.board.content(GUILD)}
+    assert [(i["name"], i["status"], i["players"]) for i in sections["cups"]] == [
+        ("Cup", "signup", 1)]
+    cancelled = await svc.cups.cancel(cup.id, ADMIN)
+    assert cancelled.status == "cancelled"
+    assert {s.name: s.items for s in await svc.board.content(GUILD)}["cups"] == ()
+    await svc.close()

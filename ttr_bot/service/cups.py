@@ -71,6 +71,21 @@ class Cups:
         return [cup_of(r) for r in await self.store.cups_in_guild(guild_id,
                                                                    open_only=open_only)]
 
+    async def board_items(self, guild_id: int) -> tuple[dict[str, Any], ...]:
+        """The live board's "cups" section (board.py): each open cup as plain values: its
+        name, round, next deadline (sign-up's close or the round's end) and top three."""
+        items = []
+        for cup in reversed(await self.cups_of(guild_id)):
+            deadline = cup.settings.signup_close if cup.status == "signup" else \
+                cup.rounds[-1]["ends_at"]
+            items.append({"cup": cup.id, "name": cup.name, "status": cup.status,
+                          "channel": cup.channel_id, "message": cup.message_id,
+                          "round": cup.round, "rounds": cup.settings.rounds,
+                          "players": len(cup.active()), "deadline": round(deadline),
+                          "top": [[x.name, x.points] for x in cup.standings[:3]]
+                          if cup.status == "running" else []})
+        return tuple(items)
+
     async def _cup(self, cup_id: int, guild_id: int | None = None) -> Cup:
         cup = await self.get(cup_id)
         if cup is None or guild_id is not None and cup.guild_id != guild_id:

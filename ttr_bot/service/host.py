@@ -109,6 +109,7 @@ class GameService:
         self.seasons = Seasons(core)
         self.board = ServerBoard(core, seasons=self.seasons)
         self.cups = Cups(core, lobby=self.lobby)
+        self.board.register("cups", self.cups.board_items)   # the board's running cups
 
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self) -> None:

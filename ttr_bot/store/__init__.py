@@ -8,6 +8,7 @@ database setting: a path or sqlite:///path is SQLite, postgresql://... is Postgr
 `copy.py` moves a database from one to the other (`python bot.py migrate-db`).
 """
 from .base import UNSET, Store
+from .cups import CupRow, CupStore, cup_store
 from .errors import (
     ChannelBusy,
     CorruptData,
@@ -21,7 +22,6 @@ from .errors import (
     VoteOpen,
     WrongStatus,
 )
-from .cups import CupRow, CupStore, cup_store
 from .factory import open_store, parse_db_url, redact
 from .models import (
     GLOBAL_SCOPE,
