@@ -35,12 +35,13 @@ class Cups(GroupedCog):
 
     @app_commands.command(name="cup_create", description=text("bot.cmd.cup_create"))
     @app_commands.describe(name=text("bot.opt.cup_name"), map=text("bot.opt.map"),
+                           map2=text("bot.opt.cup_map2"), map3=text("bot.opt.cup_map3"),
                            seats=text("bot.opt.cup_seats"), rounds=text("bot.opt.cup_rounds"),
                            deadline=text("bot.opt.deadline"),
                            signup_hours=text("bot.opt.cup_signup"),
                            round_hours=text("bot.opt.cup_round_hours"),
                            fill=text("bot.opt.cup_fill"))
-    @app_commands.choices(map=MAP_CHOICES,
+    @app_commands.choices(map=MAP_CHOICES, map2=MAP_CHOICES, map3=MAP_CHOICES,
                           deadline=[app_commands.Choice(name=str(h), value=h)
                                     for h in DEADLINES if h],
                           fill=[app_commands.Choice(name=text(f"bot.cup.fill_{f}"), value=f)
@@ -50,13 +51,15 @@ class Cups(GroupedCog):
                      rounds: app_commands.Range[int, 1, 12] = 4, deadline: int = 24,
                      signup_hours: app_commands.Range[int, 1, 720] = 48,
                      round_hours: app_commands.Range[int, 12, 1440] = 168,
-                     fill: str = "computer"):
+                     fill: str = "computer", map2: str | None = None,
+                     map3: str | None = None):
         loc = await begin(interaction)
         if not is_admin(interaction):
             raise UserFacing("bot.cup.admin_only")
         cup = await interaction.client.service.cups.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
-            user_id=interaction.user.id, name=name, maps=[map], variant="base", seats=seats,
+            user_id=interaction.user.id, name=name,
+            maps=[m for m in (map, map2, map3) if m is not None], variant="base", seats=seats,
             rounds=rounds, deadline=deadline, signup_hours=signup_hours,
             round_hours=round_hours, fill=fill)
         await answer(interaction, t("bot.cup.created", loc, name=cup.name, cup=cup.id))
