@@ -21,22 +21,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..bounded import KeyedLocks
-from ..store import CupRow, CupStore, OutboxItem, Owed, Timer, cup_store
+from ..store import CupRow, CupStore, Owed, Timer, cup_store
 from .core import Core
-from .cup_messages import CupFinal, CupPost, CupTableOpen
-from .cup_pairing import Entrant, pair
+from .cup_rounds import CHECK_EVERY, next_round, post_row
 from .cup_rules import CupCheck, CupRoundEnd, CupSignup, check_settings, timer
-from .cup_state import Cup, CupSettings, history, standings
+from .cup_state import Cup, CupSettings, standings
 from .effects import ServiceError
 from .finish import finished_results
+from .hints import GAME_HINTS
 from .hosted import HostedGame
 from .lobby import Lobby
-from .messages import Lane
-from .owed import owed_row
 
 log = logging.getLogger(__name__)
 HOUR = 3600.0
-CHECK_EVERY = 300.0          # how often a running round looks whether its games have ended
 OPEN_CUPS = 5                # cups a server may have in sign-up or running at once
 MAX_PLAYERS = 256
 NAME_LIMIT = 60
@@ -110,7 +107,7 @@ class Cups:
                  "seed": self.core.seeds.randrange(2 ** 62)}
 
         def owed_for(cup_id: int) -> Owed:
-            return Owed((self._post(cup_id, channel_id, 0),),
+            return Owed((post_row(cup_id, channel_id, 0),),
                         (timer(CupSignup(cup_id), settings.signup_close),))
         cup_id = await self.store.create_cup(guild_id=guild_id, channel_id=channel_id,
                                              created_by=user_id, name=name, state=state,
@@ -127,7 +124,7 @@ class Cups:
             state["players"].append({"id": -n, "name": f"Bot {n} ({cup.settings.level})",
                                      "level": cup.settings.level, "rating": 0.0,
                                      "withdrawn": False})
-            return cup.status, Owed((self._post(cup.id, cup.channel_id, cup.version + 1),))
+            return cup.status, Owed((post_row(cup.id, cup.channel_id, cup.version + 1),))
         return await self._change(cup_id, change)
 
     async def cancel(self, cup_id: int, user_id: int, *, guild_id: int | None = None,
@@ -138,7 +135,7 @@ class Cups:
             self._organiser(cup, user_id, is_admin)
             if cup.status not in ("signup", "running"):
                 raise ServiceError("service.cup_over")
-            return "cancelled", Owed((self._post(cup.id, cup.channel_id, cup.version + 1),))
+            return "cancelled", Owed((post_row(cup.id, cup.channel_id, cup.version + 1),))
         await self._cup(cup_id, guild_id)
         return await self._change(cup_id, change)
 
@@ -164,7 +161,7 @@ class Cups:
                 raise ServiceError("service.cup_full", limit=MAX_PLAYERS)
             state["players"].append({"id": user_id, "name": name[:32], "level": None,
                                      "rating": rating, "withdrawn": False})
-            return cup.status, Owed((self._post(cup.id, cup.channel_id, cup.version + 1),))
+            return cup.status, Owed((post_row(cup.id, cup.channel_id, cup.version + 1),))
         return await self._change(cup_id, change)
 
     async def withdraw(self, cup_id: int, user_id: int, *, guild_id: int | None = None) -> Cup:
@@ -180,7 +177,7 @@ class Cups:
                 me["withdrawn"] = True
             else:
                 raise ServiceError("service.cup_over")
-            return cup.status, Owed((self._post(cup.id, cup.channel_id, cup.version + 1),))
+            return cup.status, Owed((post_row(cup.id, cup.channel_id, cup.version + 1),))
         await self._cup(cup_id, guild_id)
         return await self._change(cup_id, change)
 
@@ -201,7 +198,7 @@ class Cups:
             p: Any = cup.player(pid)
             seats.append((None, p["name"], p["level"]) if pid < 0 else (pid, p["name"], None))
         seats += [(None, f"Bot {i + 1} ({s.level})", s.level) for i in range(table["computers"])]
-        options = {"deadline": s.deadline, "hints": False, "cup": cup.id, "cup_round": round_no}
+        options = {"deadline": s.deadline, GAME_HINTS: False, "cup": cup.id, "cup_round": round_no}
         try:
             hosted = await self.lobby.open_table(
                 guild_id=cup.guild_id, channel_id=channel_id, host_id=cup.created_by,
@@ -217,7 +214,7 @@ class Cups:
             if t.get("game") is not None:
                 return None
             t["game"], t["channel"] = hosted.id, channel_id
-            return cup.status, Owed((self._post(cup.id, cup.channel_id, cup.version + 1),))
+            return cup.status, Owed((post_row(cup.id, cup.channel_id, cup.version + 1),))
         await self._change(cup_id, change)
         return hosted
 
@@ -228,7 +225,7 @@ class Cups:
         async def change(cup: Cup, state: dict[str, Any], now: float) -> tuple[str, Owed] | None:
             if cup.status != "signup":
                 return None
-            return await self._next_round(cup, state, now)
+            return next_round(cup, state, now)
         await self._change(t.cup, change, quiet=True)
 
     async def _on_check(self, timer: Timer) -> None:
@@ -261,7 +258,7 @@ class Cups:
             for i, result in results.items():
                 rnd["tables"][i]["result"] = result
             rnd["done"] = True
-            return await self._next_round(cup, state, now)
+            return next_round(cup, state, now)
         await self._change(t.cup, change, quiet=True)
 
     async def _recheck(self, t: CupCheck) -> None:
@@ -292,42 +289,6 @@ class Cups:
         return [{"id": ids[seat], "rank": rank, "score": score}
                 for seat, rank, score in sorted(ranked)]
 
-    # ----- rounds -----------------------------------------------------------------------------
-    async def _next_round(self, cup: Cup, state: dict[str, Any], now: float
-                          ) -> tuple[str, Owed]:
-        """Pair the next round into `state` (or end the cup): the new status and what it owes."""
-        s = cup.settings
-        done = len(state["rounds"])
-        table = standings(state["players"], state["rounds"], s.seats)
-        active = [x for x in table if not x.withdrawn]
-        post = self._post(cup.id, cup.channel_id, cup.version + 1)
-        too_few = len(active) < (s.seats if s.fill == "bye" else 2)
-        if done >= s.rounds or too_few:
-            if done == 0:           # nobody to play: the cup closes without a round
-                return "cancelled", Owed((post,))
-            final = owed_row(Lane.channel(cup.channel_id), CupFinal(cup.id),
-                             key=f"cup:{cup.id}:final")
-            return "finished", Owed((post, final))
-        rating = {p["id"]: float(p["rating"]) for p in state["players"]}
-        met, filled = history(state["rounds"])
-        pairing = pair([Entrant(x.id, x.points, x.opponents * 1000 + x.score, rating[x.id])
-                        for x in active], seats=s.seats, fill=s.fill, met=met, filled=filled,
-                       seed=(int(state["seed"]) + done * 7919) % 2 ** 62)
-        n = done + 1
-        ends = now + s.round_hours * HOUR
-        tables: list[dict[str, Any]] = [{"no": i + 1, "map": s.map_of(n), "players": list(tb.players),
-                   "computers": tb.computers, "game": None, "channel": None, "result": None}
-                  for i, tb in enumerate(pairing.tables)]
-        state["rounds"].append({"n": n, "ends_at": ends, "byes": list(pairing.byes),
-                                "done": False, "tables": tables})
-        lane = Lane.channel(cup.channel_id)
-        rows = [post] + [owed_row(lane, CupTableOpen(cup.id, n, tb["no"], tuple(
-            p for p in tb["players"] if p > 0)), key=f"cup:{cup.id}:r{n}:t{tb['no']}")
-            for tb in tables]
-        timers = (timer(CupCheck(cup.id, n), now + CHECK_EVERY),
-                  timer(CupRoundEnd(cup.id, n), ends))
-        return "running", Owed(tuple(rows), timers)
-
     # ----- writing ----------------------------------------------------------------------------
     async def _change(self, cup_id: int, change: Change, *, quiet: bool = False) -> Cup:
         """Apply `change` to the cup as stored and write it at that version with what it owes
@@ -350,9 +311,6 @@ class Cups:
                     self._wake(owed)
                     return await self._cup(cup_id)
             raise ServiceError("service.stale")
-
-    def _post(self, cup_id: int, channel_id: int, version: int) -> OutboxItem:
-        return owed_row(Lane.channel(channel_id), CupPost(cup_id), key=f"cup:{cup_id}:v{version}")
 
     def _wake(self, owed: Owed) -> None:
         if owed.timers:
