@@ -226,7 +226,7 @@ class Cups:
             if cup.status != "signup":
                 return None
             return next_round(cup, state, now)
-        await self._change(t.cup, change, quiet=True)
+        await self._change(t.cup, change)
 
     async def _on_check(self, timer: Timer) -> None:
         await self._end_round(CupCheck.from_payload(timer.payload), deadline=False)
@@ -259,7 +259,7 @@ class Cups:
                 rnd["tables"][i]["result"] = result
             rnd["done"] = True
             return next_round(cup, state, now)
-        await self._change(t.cup, change, quiet=True)
+        await self._change(t.cup, change)
 
     async def _recheck(self, t: CupCheck) -> None:
         """The round goes on: look again in CHECK_EVERY (the round's deadline timer stays)."""
@@ -290,7 +290,7 @@ class Cups:
                 for seat, rank, score in sorted(ranked)]
 
     # ----- writing ----------------------------------------------------------------------------
-    async def _change(self, cup_id: int, change: Change, *, quiet: bool = False) -> Cup:
+    async def _change(self, cup_id: int, change: Change) -> Cup:
         """Apply `change` to the cup as stored and write it at that version with what it owes
         (read again and retried if another writer got there first); then wake the senders."""
         async with self._locks[cup_id]:
