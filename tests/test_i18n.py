@@ -16,7 +16,7 @@ import pytest
 
 from ttr_bot import i18n
 from ttr_bot.engine.errors import Illegal
-from ttr_bot.i18n import DEFAULT, LOCALES, normalize, reason, t
+from ttr_bot.i18n import CATEGORIES, DEFAULT, LOCALES, forms, normalize, plural_categories, reason, t
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -46,18 +46,63 @@ def placeholders(text):
             for _, field, _, _ in string.Formatter().parse(text) if field is not None}
 
 
+def placeholders_of(value):
+    """The placeholders of a catalog value: a string's, or those its plural forms share
+    (test_plural_forms_share_their_placeholders checks that they all have the same)."""
+    return set().union(*(placeholders(text) for text in forms(value)))
+
+
 EN = load(DEFAULT)
+PLURAL_KEYS = sorted(k for k, v in EN.items() if isinstance(v, dict))
+# a number in each CLDR category of each language (and beyond: 0, 1.5, 21, 101)
+SAMPLES = (0, 1, 2, 3, 5, 11, 21, 101, 1.5)
 
 
 # ----- the files -------------------------------------------------------------------------------
 @pytest.mark.parametrize("locale", LOCALES)
-def test_catalog_is_a_flat_json_object_of_strings(locale):
+def test_catalog_is_a_flat_json_object_of_strings_or_plural_forms(locale):
+    """key -> a non-empty string, or an object of plural forms with exactly the language's
+    CLDR categories (English and Persian: one, other; Thai and Japanese: other)."""
     path = CATALOG_DIR / f"{locale}.json"
     assert path.exists(), f"{path.name} is missing"
     cat = load(locale)
     assert isinstance(cat, dict) and cat
-    bad = [k for k, v in cat.items() if not isinstance(k, str) or not isinstance(v, str) or not v]
+    bad = [k for k, v in cat.items() if not isinstance(k, str)
+           or not all(isinstance(text, str) and text for text in forms(v))]
     assert not bad, f"{locale}: keys whose text is not a non-empty string: {bad}"
+    wrong = {k: sorted(v) for k, v in cat.items()
+             if isinstance(v, dict) and set(v) != plural_categories(locale)}
+    assert not wrong, f"{locale}: plural forms other than {sorted(plural_categories(locale))}: {wrong}"
+
+
+def test_the_languages_plural_categories_are_cldrs():
+    """Babel's CLDR rules, as the catalogs are written against them."""
+    assert {loc: sorted(plural_categories(loc)) for loc in LOCALES} == {
+        "en": ["one", "other"], "th": ["other"], "fa": ["one", "other"], "ja": ["other"]}
+    assert all(set(plural_categories(loc)) <= set(CATEGORIES) for loc in LOCALES)
+
+
+@pytest.mark.parametrize("locale", OTHERS)
+def test_plural_in_english_is_plural_in_every_language(locale):
+    """A key is a plural object in every catalog or in none (a string where English has forms
+    would print the same text for 1 and 2)."""
+    wrong = [k for k, v in load(locale).items() if k in EN and isinstance(v, dict) != (k in PLURAL_KEYS)]
+    assert not wrong, wrong
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_plural_forms_share_their_placeholders(locale):
+    wrong = {k: [sorted(placeholders(text)) for text in v.values()]
+             for k, v in load(locale).items()
+             if isinstance(v, dict) and len({frozenset(placeholders(text)) for text in v.values()}) > 1}
+    assert not wrong, wrong
+
+
+def test_plural_forms_print_their_count():
+    """Every plural form shows the number it was chosen for (Persian's "one" covers 0 and 1)."""
+    wrong = [(loc, k) for loc in LOCALES for k, v in load(loc).items()
+             if isinstance(v, dict) and "count" not in placeholders_of(v)]
+    assert not wrong, wrong
 
 
 @pytest.mark.parametrize("locale", OTHERS)
@@ -69,19 +114,20 @@ def test_no_keys_that_english_lacks(locale):
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_entry_is_a_valid_format_string(locale):
     broken = []
-    for key, text in load(locale).items():
-        try:
-            placeholders(text)
-        except ValueError as e:
-            broken.append(f"{key}: {e}")
+    for key, value in load(locale).items():
+        for text in forms(value):
+            try:
+                placeholders(text)
+            except ValueError as e:
+                broken.append(f"{key}: {e}")
     assert not broken, broken
 
 
 @pytest.mark.parametrize("locale", OTHERS)
 def test_placeholders_match_english(locale):
-    wrong = {key: (sorted(placeholders(EN[key])), sorted(placeholders(text)))
+    wrong = {key: (sorted(placeholders_of(EN[key])), sorted(placeholders_of(text)))
              for key, text in load(locale).items()
-             if key in EN and placeholders(text) != placeholders(EN[key])}
+             if key in EN and placeholders_of(text) != placeholders_of(EN[key])}
     assert not wrong, f"{locale}: key -> (English placeholders, translated placeholders): {wrong}"
 
 
@@ -91,7 +137,8 @@ def test_markdown_and_commands_are_kept(locale):
     def marks(text):
         return (text.count("**"), text.count("__"), text.count("`"),
                 sorted(re.findall(r"/ttr [a-z]+", text)))
-    wrong = [key for key, text in load(locale).items() if key in EN and marks(text) != marks(EN[key])]
+    wrong = [key for key, value in load(locale).items() if key in EN
+             and any(marks(text) != marks(forms(EN[key])[-1]) for text in forms(value))]
     assert not wrong, f"{locale}: Markdown or /ttr commands differ from English in {wrong}"
 
 
@@ -111,11 +158,58 @@ def test_locale_covers_most_english_keys(locale):
 # ----- rendering -------------------------------------------------------------------------------
 @pytest.mark.parametrize("locale", LOCALES)
 def test_every_key_renders_in_every_locale(locale):
-    for key, text in EN.items():
-        params = {name: 3 for name in placeholders(text)}
-        out = t(key, locale, **params)
-        assert isinstance(out, str) and out, key
-        assert "{" not in out or "{" in text.format(**params), f"{locale}: {key} left a placeholder"
+    for key, value in EN.items():
+        params = {name: 3 for name in placeholders_of(value)}
+        for n in SAMPLES if isinstance(value, dict) else (None,):
+            if n is not None:
+                params["count"] = n
+            out = t(key, locale, **params)
+            assert isinstance(out, str) and out, key
+            assert "{" not in out or "{" in forms(value)[-1].format(**params), \
+                f"{locale}: {key} left a placeholder"
+
+
+FAKE = {"en": {"x.cards": {"one": "{count} card", "other": "{count} cards"},
+               "x.left": {"one": "{name}: {count} left", "other": "{name}: {count} left!"},
+               "x.plain": "Trains: {count}"},
+        "fa": {"x.cards": {"one": "{count} کارت", "other": "{count} کارت‌ها"}},
+        "ja": {"x.cards": {"other": "カード{count}枚"}}}
+
+
+@pytest.mark.parametrize("locale, n, expected", [
+    ("en", 1, "1 card"), ("en", 0, "0 cards"), ("en", 2, "2 cards"), ("en", 1.5, "1.5 cards"),
+    ("en", 21, "21 cards"),
+    ("fa", 0, "0 کارت"), ("fa", 1, "1 کارت"), ("fa", 2, "2 کارت‌ها"),     # CLDR: i = 0 or n = 1
+    ("ja", 1, "カード1枚"), ("ja", 2, "カード2枚"),
+    ("th", 1, "1 card"),                                                   # no Thai text: English
+])
+def test_count_selects_the_plural_form_by_cldr(monkeypatch, locale, n, expected):
+    monkeypatch.setattr(i18n, "catalog", lambda loc: FAKE.get(loc, {}))
+    assert t("x.cards", locale, count=n) == expected
+
+
+def test_plural_forms_take_other_parameters_and_plain_texts_take_count(monkeypatch):
+    monkeypatch.setattr(i18n, "catalog", lambda loc: FAKE.get(loc, {}))
+    assert t("x.left", "en", count=1, name="Ann") == "Ann: 1 left"
+    assert t("x.left", "en", count=4, name="Ann") == "Ann: 4 left!"
+    assert t("x.plain", "en", count=4) == "Trains: 4"
+    with pytest.raises(TypeError):          # a plural text needs its number
+        t("x.cards", "en")
+
+
+def test_every_plural_key_is_given_its_count_in_the_code():
+    """A call that names a plural key literally passes `count=` (a missing one would raise
+    TypeError when the message is shown)."""
+    missing, seen = [], 0
+    for path, tree in _trees():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and node.args and _str(node.args[0]) in PLURAL_KEYS:
+                seen += 1
+                kws = {kw.arg for kw in node.keywords}
+                if "count" not in kws and None not in kws:          # **params may carry it
+                    missing.append(f"{path}:{node.lineno} {_str(node.args[0])}")
+    assert not missing, missing
+    assert seen >= 30                       # the scan sees the calls
 
 
 @pytest.mark.parametrize("locale", LOCALES)
@@ -157,8 +251,11 @@ def test_discord_limits(locale):
     long = []
     for key, text in load(locale).items():
         if key.startswith(("bot.cmd.", "bot.opt.", "bot.map.", "bot.variant.", "bot.level.",
-                           "bot.lang.", "bot.card.", "bot.choice.")) and len(text) > 100:
+                           "bot.lang.", "bot.card.", "bot.choice.")) and \
+                (not isinstance(text, str) or len(text) > 100):       # Discord's translator: strings
             long.append(key)
+        if isinstance(text, dict):
+            continue
         if key.startswith("bot.btn.") and len(text.format(cards="2 🟥 red, 1 🚂 loco")) > 80:
             long.append(key)
     assert not long, f"{locale}: too long for Discord: {long}"
@@ -180,18 +277,19 @@ def test_persian_placeholders_are_bidi_isolated():
     text: in Discord texts and in picture labels (render.*) alike, whose bidi layout
     (render/bidi.py) resolves isolates and draws nothing for their marks."""
     wrong = []
-    for key, text in load("fa").items():
-        depth, ok = 0, True
-        for _i, ch in enumerate(text):
-            if ch == FSI:
-                depth += 1
-            elif ch == PDI:
-                depth -= 1
-                ok = ok and depth >= 0
-            elif ch == "{" and depth == 0:
-                ok = False
-        if not ok or depth:
-            wrong.append(key)
+    for key, value in load("fa").items():
+        for text in forms(value):
+            depth, ok = 0, True
+            for ch in text:
+                if ch == FSI:
+                    depth += 1
+                elif ch == PDI:
+                    depth -= 1
+                    ok = ok and depth >= 0
+                elif ch == "{" and depth == 0:
+                    ok = False
+            if not ok or depth:
+                wrong.append(key)
     assert not wrong, wrong
 
 
@@ -300,3 +398,49 @@ def test_keys_built_at_run_time_have_a_family_in_english():
     orphan = {p: w for p, w in prefixes.items()
               if p != "illegal." and not any(k.startswith(p) for k in EN)}
     assert not orphan, f"key prefixes built in the code that match nothing in en.json: {orphan}"
+
+
+# ----- one word per concept: the glossary -------------------------------------------------------
+GLOSSARY = json.loads((CATALOG_DIR / "glossary.json").read_text(encoding="utf-8"))["concepts"]
+SPACED = {"en", "fa"}          # scripts with spaces between words: terms match as whole words
+
+
+def _glossary_pattern(regex, locale):
+    if locale in SPACED:
+        regex = rf"(?<!\w)(?:{regex})(?!\w)"
+    return re.compile(regex, re.IGNORECASE if locale == "en" else 0)
+
+
+def _readable(locale):
+    """(key, text) for every text of a catalog, placeholders and bidi isolates taken out."""
+    for key, value in load(locale).items():
+        for text in forms(value):
+            yield key, re.sub(r"\{[^}]*\}", " ", text).replace(FSI, "").replace(PDI, "")
+
+
+def test_the_glossary_names_every_concept_in_every_language():
+    assert {"ticket", "train car", "route", "claim", "station", "turn", "points", "locomotive",
+            "deck", "face-up card", "tunnel", "ferry", "longest path", "computer player", "host",
+            "lobby"} <= set(GLOSSARY)
+    for concept, per in GLOSSARY.items():
+        assert set(per) == set(LOCALES), concept
+        for loc, entry in per.items():
+            assert entry["term"] and isinstance(entry["rejected"], list), (concept, loc)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_catalog_speaks_the_glossary(locale):
+    """Each concept's chosen term is used, and none of its rejected synonyms anywhere (Thai
+    ตา not เทิร์น, Persian بلیت not کارت مقصد, Japanese ルート not 路線, ...)."""
+    texts = list(_readable(locale))
+    unused, rejected = [], []
+    for concept, per in GLOSSARY.items():
+        entry = per[locale]
+        if not any(_glossary_pattern(entry["term"], locale).search(x) for _, x in texts):
+            unused.append(concept)
+        for regex in entry["rejected"]:
+            pattern = _glossary_pattern(regex, locale)
+            rejected += [f"{key}: {concept}: {m.group(0)!r}" for key, x in texts
+                         for m in pattern.finditer(x)]
+    assert not unused, f"{locale}: glossary terms the catalog never uses: {unused}"
+    assert not rejected, f"{locale}: rejected synonyms in the catalog: {rejected}"

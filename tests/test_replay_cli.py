@@ -198,7 +198,7 @@ def test_every_refusal_has_a_message():
     a placeholder the engine does not fill, would crash the replay instead of reporting."""
     import re
 
-    from ttr_bot.i18n import catalog
+    from ttr_bot.i18n import catalog, forms
     messages = catalog("en")
     found = 0
     for path in (REPO / "ttr_bot").rglob("*.py"):
@@ -208,7 +208,7 @@ def test_every_refusal_has_a_message():
             found += 1
             assert "illegal." + key in messages, f"{path.name}: no message for {key!r}"
             given = set(re.findall(r"(\w+)=", rest))
-            wanted = set(re.findall(r"{(\w+)}", messages["illegal." + key]))
+            wanted = set(re.findall(r"{(\w+)}", "".join(forms(messages["illegal." + key]))))
             assert wanted <= given, (path.name, key, wanted - given)
     assert found > 30
     for key in ("route_taken", "double_own", "double_closed", "not_enough_trains"):

@@ -91,8 +91,8 @@ def test_text_fallback_english():
         "Longest-path bonuses: 2",
         "Left early: 1",
         "Favourite map: USA",
-        "USA: 3 games, 2 wins, mean score 116.7",
-        "Europe: 2 games, 0 wins, mean score 101.0",
+        "USA: 3 games, 2 won, mean score 116.7",
+        "Europe: 2 games, 0 won, mean score 101.0",
     ]
 
 

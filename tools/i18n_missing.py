@@ -4,7 +4,8 @@
 
 For each language it prints the keys that en.json has and the language lacks (they are shown in
 English meanwhile), keys the language has that en.json lacks, and entries whose `{placeholders}`
-differ from the English ones (or that are not valid format strings). Exit status 1 if anything
+differ from the English ones (or that are not valid format strings, or have plural forms where
+English has none or the reverse). Exit status 1 if anything
 is listed, 0 when every language is complete and consistent.
 """
 import argparse
@@ -13,7 +14,7 @@ import string
 import sys
 from pathlib import Path
 
-from ttr_bot.i18n import DEFAULT, LOCALES
+from ttr_bot.i18n import DEFAULT, LOCALES, forms
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,12 +44,15 @@ def check(locale, en):
     for key, text in cat.items():
         if key not in en:
             continue
-        if not isinstance(text, str):
+        if isinstance(text, dict) != isinstance(en[key], dict):
+            mismatched.append((key, "plural forms in one language, a string in the other"))
+            continue
+        if not all(isinstance(form, str) for form in forms(text)):
             mismatched.append((key, "not a string"))
             continue
-        want = placeholders(en[key])
+        want = set().union(*map(placeholders, forms(en[key])))
         try:
-            got = placeholders(text)
+            got = set().union(*map(placeholders, forms(text)))
         except ValueError as e:
             mismatched.append((key, f"not a valid format string: {e}"))
             continue

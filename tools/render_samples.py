@@ -16,7 +16,11 @@ drawn closed), `usa-map-ja-800.png` (the USA map in Japanese), `europe-choosing.
 drawing tickets: the offer lettered on the map as in the choice menu, the kept tickets
 numbered), `europe-map-colourblind-800.png` and `-400.png` (the public picture in the
 colour-blind palette) and `europe-private-colourblind-800.png` (that ticket choice in it), and
-`usa-private-cjk-800.png` and `-400.png` (players named in Korean, Chinese, rare kanji, emoji).
+`usa-private-cjk-800.png` and `-400.png` (players named in Korean, Chinese, rare kanji, emoji),
+`usa-private-rtl-800.png` and `-400.png` (an English board whose player to move has a Persian
+name, "پریسا رضایی to play", and a player named with CJK Extension B's 𠮷), and
+`usa-final-many-failed-800.png` and `-400.png` (a random game's end: most tickets failed, drawn
+thin, dashed and faded under the made ones).
 """
 import io
 import random
@@ -25,7 +29,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tools.sample_games import _greedy, greedy_game, names_for
+from tools.sample_games import _greedy, greedy_game, names_for, random_game
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
@@ -88,7 +92,23 @@ def main(argv=None):
     any_names(out)
     cjk_names(out)
     choosing(out)
+    rtl_and_failed(out)
     return 0
+
+
+def rtl_and_failed(out):
+    """An English private board with a right-to-left name to play and an Extension B name, and
+    a final picture where most tickets failed."""
+    usa = greedy_game("usa", seed=7, until=0.5)
+    names = ["Chidi", "𠮷田 花子", "Dörte", "Amélie"][:usa.n]
+    names[usa.current] = "پریسا رضایی"
+    board = render_board(usa, names, viewer=0)
+    for w in WIDTHS:
+        _save(Path(out), f"usa-private-rtl-{w}.png", board, width=w)
+    end = random_game("usa", 4, seed=3)
+    final = render_final(end, names_for(end))
+    for w in WIDTHS:
+        _save(Path(out), f"usa-final-many-failed-{w}.png", final, width=w)
 
 
 def choosing(out):

@@ -22,7 +22,8 @@ those files from Debian's font packages, installed or only unpacked:
 - a second cut of Noto Sans CJK JP, Regular only, is for players' names: what the first lacks
   of the whole JIS sets (JIS X 0208 levels 1 and 2, JIS X 0213, Windows' CP932 extensions such
   as 髙 and 﨑), Chinese GB 2312 (simplified) and Big5 (traditional), Korean KS X 1001 and all
-  11,172 Hangul syllables with the jamo. Bold names in it are emboldened when drawn (text.py);
+  11,172 Hangul syllables with the jamo, and every ideograph of the supplementary planes the
+  font has (CJK Extensions B to G: 2,365, 𠮷 among them). Bold names in it are emboldened when drawn (text.py);
   a Bold cut would add 11 MiB;
 - Noto Color Emoji is subset to the emoji without skin-tone modifiers (text.py drops a
   modifier, so 👍🏽 draws 👍), and its colour bitmaps, 136 x 128 pixels at 109 ppem, are
@@ -85,6 +86,10 @@ CJK_FAMILY = "Noto Sans CJK JP"
 COPYRIGHT = {"NotoSansCJKjp": "Copyright 2014-2021 Adobe (http://www.adobe.com/), "
                               "with Reserved Font Name 'Source'."}
 
+# The supplementary ideographic planes (CJK Extensions B to G and the Compatibility Ideographs
+# Supplement): Noto Sans CJK JP 2.004 maps 2,365 of them (2,108 of Extension B), among them the
+# name characters outside every double-byte set, such as 𠮷 (U+20BB7, the 吉 of 𠮷田 and 𠮷野家)
+SIP = (0x20000, 0x323AF)
 JIS_ROWS = list(range(1, 6)) + [8] + list(range(16, 48))     # 6-7 (Greek, Cyrillic): Noto Sans
 BLOCKS = [(0x3000, 0x303F),      # CJK Symbols and Punctuation
           (0x3040, 0x309F),      # Hiragana
@@ -109,7 +114,8 @@ def jis_x_0208(rows):
 
 def catalog_chars(locale, prefix=""):
     data = json.loads((I18N_DIR / f"{locale}.json").read_text(encoding="utf-8"))
-    return {ch for key, text in data.items() if key.startswith(prefix) for ch in text}
+    return {ch for key, value in data.items() if key.startswith(prefix)
+            for text in (value.values() if isinstance(value, dict) else [value]) for ch in text}
 
 
 def japanese_chars():
@@ -145,7 +151,8 @@ def names_chars(already):
                             (0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F),
                             (0xD7B0, 0xD7FF),      # jamo
                             (0x3100, 0x312F), (0x31A0, 0x31BF),   # bopomofo
-                            (0x3200, 0x32FF)]:     # enclosed CJK letters
+                            (0x3200, 0x32FF),      # enclosed CJK letters
+                            SIP]:                  # Ext B-G (what the font has of them)
         cps.update(range(lo, hi + 1))
     return {c for c in cps if c > 0x7F} - already
 

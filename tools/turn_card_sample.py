@@ -8,7 +8,9 @@ through buttons and commands by tests/discord/e2e_driver). Mid-game, the first c
 close-up, the map and since-your-last-turn lines is taken as Discord received it: its text
 displays in order (mentions shown as Discord shows them, @name; a timestamp as its relative
 time), its buttons by row, each picture's alt text, and the two pictures scaled to a phone's
-width (`turn-card-closeup-400.png`, `turn-card-map-400.png`, `turn-card-map-800.png`).
+width (`turn-card-closeup-400.png`, `turn-card-map-400.png`, `turn-card-map-800.png`); and the
+whole card drawn as a phone shows it in Discord's dark theme (tools/card_picture.py:
+`turn-card-800.png`, `turn-card-400.png`), the README's picture.
 """
 import asyncio
 import logging
@@ -19,6 +21,7 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+from tools.card_picture import draw_card
 from tools.render_samples import _save
 
 MIN_TURN = 30           # mid-game: enough on the board to show
@@ -55,13 +58,16 @@ async def play(out):
             names = {u.id: u.username for u in users}
             now = table.clock()
             text = [_readable(x, names, now) for x in card.text_displays()]
-            rows = [[f"{b.get('emoji', {}).get('name', '')} {b.get('label', '')}".strip()
+            rows = [[(f"{b.get('emoji', {}).get('name', '')} {b.get('label', '')}".strip(),
+                      b.get("style", 2))
                      for b in row.get("components", [])]
                     for row in card.components if row.get("type") == 1]
+            accent = next((c.get("accent_color") for c in card.components
+                           if c.get("type") == 17), None)
             alts = {a.filename: a.description for a in card.attachments}
             files = card.files
             await fake.stop_bot(table.bot)
-    write(out, text, rows, alts, files)
+    write(out, text, rows, alts, files, accent)
 
 
 def _readable(text, names, now):
@@ -80,8 +86,11 @@ def _readable(text, names, now):
     return re.sub(r"<t:(\d+):(\w)>", when, text)
 
 
-def write(out, text, rows, alts, files):
+def write(out, text, rows, alts, files, accent=None):
     out = Path(out)
+    card = draw_card(text, rows, files, accent)
+    _save(out, "turn-card-800.png", card)
+    _save(out, "turn-card-400.png", card, width=400)
     _save(out, "turn-card-closeup-400.png", files["closeup.png"], width=400)
     _save(out, "turn-card-map-400.png", files["map.png"], width=400)
     _save(out, "turn-card-map-800.png", files["map.png"], width=800)
@@ -92,7 +101,7 @@ def write(out, text, rows, alts, files):
         elif i:
             quoted += ["> ———", ">"]
         quoted += [f"> {line}" if line else ">" for line in block.splitlines()] + [">"]
-    buttons = "\n".join("  " + " ".join(f"`[{label}]`" for label in row) for row in rows)
+    buttons = "\n".join("  " + " ".join(f"`[{label}]`" for label, _ in row) for row in rows)
     doc = f"""# A turn card
 
 One card as the bot posted it, in a real Europe game between two people (Ann and Bea) and two
@@ -103,6 +112,9 @@ happened since the last card (a line per move; the computers' turns fold into th
 next person to move), the pictures when the board changed, the standings in words, what the
 others did since the pinged player's last turn, the ping and the deadline; under it, the turn's
 buttons (the previous card has lost its own).
+
+The card as a phone shows it (drawn from what Discord received: `tools/card_picture.py`):
+![the whole card at 400 px](turn-card-400.png)
 
 {chr(10).join(quoted).rstrip('>').rstrip()}
 

@@ -79,11 +79,12 @@ def describe(game, names, events):
 
 
 def standings(game, names):
+    """Each player's route points and trains left: not the total the scores would give if the
+    game ended now (tickets not yet made count against it, the longest path moves between
+    players), which would have a player who did not move lose points."""
     players, _ = game.scores()
-    score = _t("render.col.score")
-    trains = _t("render.col.trains")
-    return " | ".join(f"{names[p]}: {score.lower()} {players[p]['total']}, {trains.lower()} "
-                      f"{game.trains[p]}" for p in range(game.n))
+    return " | ".join(_t("bot.demo.standing", name=names[p], points=players[p]["route_points"],
+                         trains=game.trains[p]) for p in range(game.n))
 
 
 def run(map_id="usa", levels=None, seed=1, out="out/demo", variant="base", echo=print,

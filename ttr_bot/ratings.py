@@ -214,5 +214,5 @@ RULE_KEYS = ("bot.ratings.rules.title", "bot.ratings.rules.model", "bot.ratings.
 def rules_lines(locale="en"):
     """The rating rules for players (`/ttr help`, the docs), one line per rule."""
     params = {"share": f"{round(MAX_COMPUTER_SHARE * 100)}%", "players": MIN_PLAYERS, "z": Z,
-              "games": MIN_GAMES}
+              "count": MIN_GAMES}
     return [t(key, locale, **params) for key in RULE_KEYS]

@@ -153,7 +153,7 @@ def stats_lines(stats, locale="en"):
     if state == "rated":
         out.append(t("bot.stats.rating", locale, **rating_figures(stats)))
     elif state == "provisional":
-        out.append(t("bot.stats.provisional", locale, count=stats.rated_games, need=MIN_GAMES))
+        out.append(t("bot.stats.provisional", locale, played=stats.rated_games, count=MIN_GAMES))
     else:
         out.append(t("bot.stats.unrated", locale))
     if stats.mean_score is not None:
@@ -173,5 +173,5 @@ def stats_lines(stats, locale="en"):
     if len(stats.maps) > 1 or stats.map_filter:
         for line in stats.maps:
             out.append(t("bot.stats.map_line", locale, map=map_name(line.map, locale),
-                         games=line.games, wins=line.wins, mean=figure(line.mean_score)))
+                         count=line.games, wins=line.wins, mean=figure(line.mean_score)))
     return out

@@ -44,3 +44,21 @@ def test_demo_main(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "record.json" in out
     assert (tmp_path / "record.json").exists()
+
+
+def test_the_running_standings_are_route_points_a_player_who_waits_keeps(tmp_path):
+    """The transcript's running figures are route points: they never fall, so a player who
+    did not move does not "lose" points (the total with unmade tickets and the longest path
+    did: 31 between two turns of one player)."""
+    lines = []
+    game, names, _ = demo.run("usa", ["medium", "easy"], seed=2, out=str(tmp_path),
+                              echo=lines.append, pictures=False)
+    seen = {name: [] for name in names}
+    for line in lines[:-1]:
+        for part in line.rsplit("  (", 1)[1].rstrip(")").split(" | "):
+            name, rest = part.split(": route points ")
+            seen[name].append(int(rest.split(",")[0]))
+    for name, points in seen.items():
+        assert points == sorted(points) and points[-1] > 0, name
+    players, _ = game.scores()
+    assert [seen[n][-1] for n in names] == [p["route_points"] for p in players]

@@ -16,7 +16,7 @@ from tests.discord.e2e_driver import Table, find_cid
 from tests.fakediscord import FakeDiscord
 from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
-from ttr_bot.i18n import LOCALES, catalog
+from ttr_bot.i18n import LOCALES, catalog, forms
 
 ANSWER_TIMEOUT = 15.0       # seconds for the follow-up of a deferred interaction
 ACK_LIMIT = 3.0             # Discord's limit for the first response
@@ -38,8 +38,8 @@ def _sentence_pattern(text):
     return re.compile(".*".join(re.escape(p) for p in parts), re.S)
 
 
-REFUSAL_PATTERNS = [_sentence_pattern(text) for key, text in catalog("en").items()
-                    if key.startswith(REFUSALS)]
+REFUSAL_PATTERNS = [_sentence_pattern(text) for key, value in catalog("en").items()
+                    if key.startswith(REFUSALS) for text in forms(value)]
 
 
 def is_refusal(content):

@@ -99,8 +99,8 @@ def test_a_newcomers_first_loss_shows_no_negative_number():
         RatingDelta(1, "ann", None, after[1], 1), RatingDelta(2, "bob", None, after[2], 1))),
         "en")
     bob = next(line for line in lines if line.startswith("bob"))
-    assert bob == t("bot.end.rating_new", name="bob", after=display_rating(after[2]), count=1,
-                    need=MIN_GAMES)
+    assert bob == t("bot.end.rating_new", name="bob", after=display_rating(after[2]), played=1,
+                    count=MIN_GAMES)
     assert "-" not in bob and "−" not in bob and display_rating(after[2]) > 0
     assert display_rating(Rating()) == 1000
 

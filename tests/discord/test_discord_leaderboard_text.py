@@ -47,9 +47,9 @@ def test_empty_pages_say_why():
     assert history_text(GUILD, HistoryPage(42, 1, 1, 0, ()), "en").endswith(
         t("bot.history.none_user", who="<@42>"))
     assert leaderboard_text(LeaderboardPage(GUILD, None, 1, 1, 0, ()), "en").endswith(
-        t("bot.board.empty", games=MIN_GAMES))
+        t("bot.board.empty", count=MIN_GAMES))
     assert leaderboard_text(LeaderboardPage(GUILD, "nordic", 1, 1, 0, ()), "en").endswith(
-        t("bot.board.empty_map", map=t("bot.map.nordic"), games=MIN_GAMES))
+        t("bot.board.empty_map", map=t("bot.map.nordic"), count=MIN_GAMES))
 
 
 def test_a_leaderboard_line():

@@ -185,7 +185,7 @@ async def test_a_tunnel_that_cannot_be_paid_is_declined_for_the_player(fake, tmp
     colour = CARD_NAMES[tunnel.color]
     rig(loaded.game, seat, cards(**{colour: 2}), top=[tunnel.color] * 3)
     msg = await table.slash(mover, "claim", route=str(tunnel.index))
-    assert t("bot.tunnel.auto_declined", route=board.route_label(tunnel), extra=3,
+    assert t("bot.tunnel.auto_declined", route=board.route_label(tunnel), count=3,
              revealed=card_list_text([tunnel.color] * 3, "en")) in msg.content, msg.content
     assert not find_cid(msg, "ttr:tunnel:")            # nothing left to click
     await table.settle()

@@ -68,7 +68,7 @@ async def test_games_away_vote_and_return(fake, tmp_path):
     msg = await table.slash(alice, "vote", kind="replace")
     assert msg.content == t("bot.vote.need_player")
     msg = await table.slash(alice, "vote", kind="replace", player=carol)
-    assert msg.content == t("service.vote_not_absent", name="carol", days=3)   # carol is here
+    assert msg.content == t("service.vote_not_absent", name="carol", count=3)   # carol is here
     msg = await table.slash(alice, "vote", kind="cancel")
     assert msg.content == t("bot.vote.started")
     await table.settle()

@@ -83,7 +83,7 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
     assert stats.content == t("bot.stats.title", name="alice", where=t("bot.stats.where.server"))
     assert Image.open(io.BytesIO(stats.files["stats.png"])).size == (800, 400)
     board = await table.slash(alice, "server leaderboard")
-    assert t("bot.board.empty", games=MIN_GAMES) in board.content
+    assert t("bot.board.empty", count=MIN_GAMES) in board.content
     film_msg = await table.slash(bob, "server replay")
     assert film_msg.files["film.gif"] == post.files["film.gif"]
 
@@ -136,20 +136,20 @@ async def test_leaderboard_and_history_pages_and_bad_input(fake, tmp_path):
     board = await table.slash(alice, "server leaderboard")
     lines = [ln for ln in board.content.splitlines() if ln.startswith("**")]
     assert len(lines) == 10 and lines[0].startswith("**1.** <@")
-    assert t("bot.board.footer", page=1, pages=2, total=12, z=3, games=MIN_GAMES) in board.content
+    assert t("bot.board.footer", page=1, pages=2, total=12, z=3, count=MIN_GAMES) in board.content
     assert board.custom_ids() == [f"ttr:ranks:{table.guild.id}:1:-", f"ttr:ranks:{table.guild.id}:2:-"]
     click = await fake.click(alice, board, f"ttr:ranks:{table.guild.id}:2:-")
     await table.settle()
     page2 = fake.state.messages[board.id]
     assert (await click.response()).type == 6          # the page is edited in place
     assert [ln for ln in page2.content.splitlines() if ln.startswith("**")][0].startswith("**11.**")
-    assert t("bot.board.footer", page=2, pages=2, total=12, z=3, games=MIN_GAMES) in page2.content
+    assert t("bot.board.footer", page=2, pages=2, total=12, z=3, count=MIN_GAMES) in page2.content
     assert [c["disabled"] for c in page2.buttons()] == [False, True]
     # one map: everyone played Europe; nobody played Nordic
     europe = await table.slash(alice, "server leaderboard", map="europe")
     assert "**1.** <@" in europe.content
     nordic = await table.slash(alice, "server leaderboard", map="nordic")
-    assert t("bot.board.empty_map", map=t("bot.map.nordic"), games=MIN_GAMES) in nordic.content
+    assert t("bot.board.empty_map", map=t("bot.map.nordic"), count=MIN_GAMES) in nordic.content
 
     # the history: five games a page, newest first, a record button each, older pages
     history = await ask(table, alice, "server history", user=alice)
@@ -187,7 +187,7 @@ async def test_no_games_yet(fake, tmp_path):
                               ("server history", {}, "bot.history.none"),
                               ("server leaderboard", {}, "bot.board.empty")):
         msg = await table.slash(alice, sub, **options)
-        assert t(key, games=MIN_GAMES) in msg.content, sub
+        assert t(key, count=MIN_GAMES) in msg.content, sub
     msg = await table.slash(alice, "server stats")
     assert "stats.png" in msg.files
     fake.assert_clean()

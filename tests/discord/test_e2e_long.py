@@ -53,7 +53,7 @@ async def test_a_game_over_two_weeks_with_a_player_who_stops_answering(fake, tmp
     players = {u.id: Player(table, u, seed=i, twice=False) for i, u in enumerate((alice, bob, carol))}
     await table.slash(alice, "new", map="usa", deadline=24)
     lobby = table.public_messages()[-1]
-    assert t("bot.settings.deadline", hours=24) in lobby.content
+    assert t("bot.settings.deadline", count=24) in lobby.content
     game_id = int(next(c for c in lobby.custom_ids() if c.startswith("ttr:lobby:")).split(":")[2])
     for user in (bob, carol):
         await table.click(user, lobby, f"ttr:lobby:{game_id}:join")
@@ -192,7 +192,7 @@ async def test_dms_per_player_in_a_three_player_game(fake, tmp_path):
         live = fake.dms_to(user)
         assert len(live) == 1                           # one living hand message per game
         assert t("bot.hand.end", channel=f"<#{table.channel.id}>", place=1,
-                 points=0).split("{")[0][:10] in live[0].content
+                 count=0).split("{")[0][:10] in live[0].content
     kinds = Counter(r.kind for r in await table.bot.service.store.pending_outbox())
     assert not kinds, kinds                             # everything owed was delivered
     assert (await table.bot.service.load(game_id)).game.over

@@ -154,7 +154,7 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     assert len(new) == 1, [m.body() for m in new]  # one post, not every missed one
     card = new[0]
     moves = sum(1 for a in await table.bot.service.store.load_actions(game_id)) - 2
-    assert t("bot.outbox.caught_up", moves=moves) in card.body()
+    assert t("bot.outbox.caught_up", count=moves) in card.body()
     assert card.v2 and any(c.startswith("ttr:draw:") for c in card.custom_ids())
     assert f":{hosted.seq}:" in next(c for c in card.custom_ids() if c.startswith("ttr:draw:"))
     assert await table.bot.service.owed_in_lane(Lane.channel(table.channel.id)) == []

@@ -417,7 +417,7 @@ class Table(RuleBasedStateMachine):
                   *(t(f"bot.cancelled.{r}") for r in ("abandoned", "vote")),
                   t("bot.cancelled"),
                   *(t("bot.seat.left_cancelled", name=s.name) for s in hosted.seats))
-        private = (t("bot.hand.end", channel=channel, place="\0", points=0).split("\0")[0],
+        private = (t("bot.hand.end", channel=channel, place="\0", count=0).split("\0")[0],
                    t("bot.closed.abandoned", channel=channel).split(":")[0],
                    t("bot.closed.unseen", channel=channel))
         mark = game.mark

@@ -122,6 +122,9 @@ def build_app(fake: "FakeDiscord") -> web.Application:
         ("GET", "/applications/{app_id}/guilds/{guild_id}/commands", rest.get_commands),
         ("PUT", "/applications/{app_id}/guilds/{guild_id}/commands", rest.put_commands),
         ("GET", "/guilds/{guild_id}/members/{user_id}", rest.get_member),
+        ("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", rest.add_member_role),
+        ("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+         rest.remove_member_role),
         ("GET", "/channels/{channel_id}", rest.get_channel),
         ("PATCH", "/channels/{channel_id}", rest.modify_channel),
         ("GET", "/channels/{channel_id}/messages", rest.list_messages),
@@ -178,6 +181,10 @@ class Rest:
                 await quiet.wait()
             finally:
                 fake.held_quiet -= 1
+        limited = fake._rate_limited(request.method, request.path)   # fake.rate_limit
+        if limited is not None:
+            rec.status = limited.status
+            return limited
         try:
             unauthenticated = request.path.startswith((API + "/webhooks/", API + "/interactions/"))
             if not unauthenticated and request.headers.get("Authorization") != f"Bot {fake.token}":
@@ -247,6 +254,37 @@ class Rest:
         if not m:
             raise ApiError(404, 10007, "Unknown Member")
         return self._json(payloads.member(m))
+
+    def _member_role(self, request):
+        """(member, role) of a member role change, as Discord checks it: the bot needs Manage
+        Roles, and the role must be below the bot's highest role (403 50013 otherwise)."""
+        g = self.state.guilds.get(int(request.match_info["guild_id"]))
+        if g is None:
+            raise ApiError(404, 10004, "Unknown Guild")
+        m = g.members.get(int(request.match_info["user_id"]))
+        if m is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        role = g.roles.get(int(request.match_info["role_id"]))
+        if role is None:
+            raise ApiError(404, 10011, "Unknown Role")
+        bot = g.members.get(self.state.bot.id)
+        top = max((g.roles[r].position for r in bot.roles), default=0) if bot else -1
+        perms = g.permissions_of(self.state.bot.id)
+        if not perms & (P["manage_roles"] | P["administrator"]) or role.position >= top:
+            raise ApiError(403, 50013, "Missing Permissions")
+        return m, role
+
+    async def add_member_role(self, request):
+        m, role = self._member_role(request)
+        if role.id not in m.roles:
+            m.roles.append(role.id)
+        return web.Response(status=204)
+
+    async def remove_member_role(self, request):
+        m, role = self._member_role(request)
+        if role.id in m.roles:
+            m.roles.remove(role.id)
+        return web.Response(status=204)
 
     async def get_application(self, request):
         return self._json(payloads.application(self.state))
@@ -408,6 +446,7 @@ class Rest:
 
     async def edit_message(self, request):
         ch = self._channel(request)
+        self._check_view(ch)        # a channel the bot may not view: 403 50001, as Discord
         m = self._message(request, ch)
         if m.author_id != self.state.bot.id:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")

@@ -29,6 +29,7 @@ from . import payloads
 from .changes import WorldChangesMixin
 from .gateway import INTENT_MESSAGE_CONTENT, Gateway
 from .interactions import RESPONSE_DEADLINE, InteractionHandle, InteractionsMixin
+from .ratelimits import RateLimitsMixin
 from .rest import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, RecordedRequest, build_app
 from .spec import SpecValidator
 from .state import (
@@ -71,7 +72,7 @@ class _ErrorLog(logging.Handler):
         self.records.append(text)
 
 
-class FakeDiscord(InteractionsMixin, WorldChangesMixin):
+class FakeDiscord(InteractionsMixin, WorldChangesMixin, RateLimitsMixin):
     def __init__(self, *, token: str = "fake-bot-token", clock: Optional[Clock] = None,
                  strict_timing: bool = False, compression: bool = True, patch_discord: bool = True,
                  auto_world: bool = False) -> None:
@@ -98,6 +99,7 @@ class FakeDiscord(InteractionsMixin, WorldChangesMixin):
         self.in_flight = 0  # REST requests received and not yet answered
         self.silenced: Dict[int, asyncio.Event] = {}  # channel id -> set when it answers again
         self.held_quiet = 0  # of those in flight, how many a silent channel holds (not the bot's doing)
+        self.bursts = []  # 429s a test asked for (ratelimits.py: fake.rate_limit)
         self.base_url = ""
         self.gateway_url = ""
         self._runner: Optional[web.AppRunner] = None

@@ -18,6 +18,8 @@ GUILD_TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 # Permission bits used by the fake.
 P = {
     "add_reactions": 1 << 6,
+    "manage_guild": 1 << 5,
+    "manage_roles": 1 << 28,
     "view_channel": 1 << 10,
     "send_messages": 1 << 11,
     "manage_messages": 1 << 13,

@@ -23,6 +23,9 @@ NAMES = {
     "thai": "สมชาย ใจดี",
     "devanagari": "राहुल शर्मा",
     "japanese": "齋藤 髙橋 﨑 さくら",
+    # CJK Extension B: 𠮷 (U+20BB7, the "tsuchi-yoshi" of 𠮷田, Yoshida), in no double-byte
+    # set; 𠮟 (U+20B9F) and 𠀋 (U+2000B), of JIS X 0213
+    "extension b": "𠮷田 𠮟 𠀋",
     "simplified": "张伟 王芳",
     "traditional": "張偉 陳淑芬",
     "korean": "김민준 이서연",

@@ -223,6 +223,21 @@ def test_final_picture_draws_the_longest_path():
     assert gold == sum(g.board.routes[r].length for r in routes)
 
 
+def test_the_final_scores_give_the_longest_path_in_cars_then_its_points():
+    """"Longest path 29 · +10" read as two scores: the length says what it counts."""
+    from ttr_bot.i18n import LOCALES
+    from ttr_bot.render.panel import _final_value
+    g = game("usa", until=None)
+    players, _ = g.scores()
+    for pl in players:
+        length, bonus = pl["longest_path"], pl["bonuses"]["longest_path"]
+        want = f"{length} cars, +{bonus}" if bonus else f"{length} cars"
+        assert _final_value("longest", pl) == want
+        for loc in LOCALES:
+            value = _final_value("longest", pl, loc)
+            assert str(length) in value and (f"+{bonus}" in value) == bool(bonus), loc
+
+
 # ----- speed-related properties: cache, threads, determinism ------------------------------------
 
 def test_rendering_is_deterministic_and_thread_safe():

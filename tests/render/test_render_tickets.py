@@ -12,6 +12,7 @@ from tools.sample_games import PLAYERS, _way, greedy_game, random_game
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final
+from ttr_bot.render import text as T
 from ttr_bot.render import tickets as TK
 from ttr_bot.render.draw import page_layout
 
@@ -166,15 +167,37 @@ def test_the_offer_is_lettered_as_the_menu_and_joined_by_a_line(map_id):
             pa, pb = spots[(i, a)], spots[(i, b)]
             assert same(inside(img, *pa, TK.BADGE_R - 3), want)
             assert same(inside(img, *pb, TK.BADGE_R - 3), want)
-            # the line between them: violet along the middle of the way (a later badge may
-            # sit on it: most of the points, not all)
-            pts = [(pa[0] + (pb[0] - pa[0]) * f, pa[1] + (pb[1] - pa[1]) * f)
-                   for f in (0.3, 0.4, 0.5, 0.6, 0.7)]
+            # the line between them: violet along the middle of the way (a later badge, or a
+            # city name drawn over the line, may sit on it: most of the points, not all)
+            pts = [(pa[0] + (pb[0] - pa[0]) * f / 20, pa[1] + (pb[1] - pa[1]) * f / 20)
+                   for f in range(4, 17)]
             hits = sum(count(img, x, y, 1, P.TICKET_OFFER) >= 3 for x, y in pts)
-            assert hits >= 4, (board.tickets[tid].label(), hits)
+            assert hits >= 9, (board.tickets[tid].label(), hits)
     # the kept tickets are still tagged while choosing
     kept = marks[len(offer):]
     assert [m.number for m in kept] == list(range(1, len(g.tickets[seat]) + 1))
+
+
+def test_a_city_name_an_offer_line_crosses_still_reads():
+    """The offer's lines run straight from city to city, over other cities' names: each name
+    they cross is drawn again over them, haloed, so that its letters keep their ink."""
+    from ttr_bot.render import static as S
+    g, seat = choosing("europe")
+    board = g.board
+    lay = page_layout(board, "private")
+    offered = png(render_board(g, names(g), viewer=seat))
+    plain = g.copy()
+    plain.offers[seat] = None
+    kept = png(render_board(plain, names(g), viewer=seat))
+
+    def ink(img, box):                 # the letters' near-black pixels (violet is not)
+        return sum(max(p) < 70 for p in img.crop(box).get_flattened_data())
+    crossed = 0
+    for x, y, name, _, size in S.labels(board, lay.scale):
+        box = (lay.ox + x, lay.oy + y, lay.ox + x + T.width(name, size, True), lay.oy + y + size)
+        crossed += P.TICKET_OFFER in offered.crop(box).get_flattened_data()
+        assert ink(offered, box) >= 0.97 * ink(kept, box), name
+    assert crossed >= 2                           # this offer does run over names
 
 
 def test_at_the_start_each_player_sees_only_their_own_offer():
@@ -242,3 +265,38 @@ def test_the_final_picture_draws_every_players_tickets_made_and_failed(map_id):
         for a, _ in m.ends:
             x, y = page_layout(board, "board").pt(board.nodes[a].x, board.nodes[a].y)
             assert count(pub, x, y, 2, P.player_rgb(m.seat)) < 9
+
+
+def test_a_failed_ticket_is_drawn_thin_dashed_and_faded_under_the_made_ones():
+    """With many tickets failed the final map must still show what was made: a failed line is
+    a thin faded dash without the black casing, a made one a cased line in the full colour."""
+    board = game("usa", until=None).board
+    lay = page_layout(board, "final")
+    node = {n.name: n.index for n in board.nodes}
+    pair_made, pair_failed = (node["Seattle"], node["Miami"]), (node["Vancouver"], node["Boston"])
+
+    def drawn(state, pair):
+        img = Image.new("RGB", (2000, 1600), P.BOARD_BG)
+        TK.draw_final_lines(img, board, lay, [TK.Mark(0, (pair,), state, 1)])
+        inked = [p for p in img.get_flattened_data() if p != P.BOARD_BG]
+        pa, pb = (lay.pt(board.nodes[n].x, board.nodes[n].y) for n in pair)
+        length = ((pa[0] - pb[0]) ** 2 + (pa[1] - pb[1]) ** 2) ** 0.5
+        return len(inked) / length, set(inked)
+    made_w, made_ink = drawn(TK.MADE, pair_made)
+    failed_w, failed_ink = drawn(TK.FAILED, pair_failed)
+    blue = P.player_rgb(1)
+    assert made_w >= 7 and {blue, P.CAR_LINE} <= made_ink
+    assert failed_w <= 2.5                       # thin and dashed: a third of the made one's ink
+    assert failed_ink == {P.failed_rgb(blue)}     # faded, uncased
+    assert P.failed_rgb(blue) != blue
+
+
+def test_a_final_picture_with_many_failed_tickets_keeps_their_faded_colour():
+    g = random_game("usa", 4, seed=3)
+    players, _ = g.scores()
+    failed = {s for s, pl in enumerate(players) if any(not t["completed"] for t in pl["tickets"])}
+    assert len(failed) == 4
+    img = png(render_final(g, names(g)))
+    colours = dict((rgb, n) for n, rgb in img.getcolors(1 << 16))
+    for seat in failed:                          # exact in the PNG's palette, drawn at length
+        assert colours.get(P.failed_rgb(P.player_rgb(seat)), 0) > 300, seat

@@ -188,3 +188,34 @@ def test_a_persian_films_score_band_runs_right_to_left():
                    if sum(abs(a - b) for a, b in zip(px, seat0)) < 40)
     assert first_seat(en, 0, w // 2) > 100 and first_seat(en, w // 2, w) < 20
     assert first_seat(fa, w // 2, w) > 100 and first_seat(fa, 0, w // 2) < 20
+
+
+def _status_text(img, g):
+    """The status line's sentence, right of the swatch, as drawn on a private board."""
+    lay = page_layout(g.board, "private")
+    panel = Panel(g.board, "private", lay.portrait)
+    x, y, w, h = next((x, y, w, h) for name, x, y, w, h in panel.sections(lay) if name == "status")
+    strip = img.crop((x + panel.k(42), y, x + w, y + panel.status_h))
+    ink = strip.convert("L").point(lambda v: 255 if v < 100 else 0)
+    x0, _, x1, _ = ink.getbbox()
+    return strip.crop((x0, 0, x1, strip.height))
+
+
+@needs_fribidi
+def test_a_right_to_left_name_in_an_english_sentence_keeps_the_sentences_order():
+    """On an English board "پریسا to play" reads name first, then "to play", as "Bjørn to
+    play" does: the name is isolated, so its direction does not turn the sentence round."""
+    g = game("usa")
+    who = g.current
+    tail = T.width(" to play", 26, True) - 4          # the pixels "to play" takes at the end
+
+    def sentence(name):
+        names = ["Ann", "Bjørn", "Chidi", "Dörte"]
+        names[who] = name
+        return _status_text(png(render_board(g, names, viewer=0, locale="en")), g)
+    latin, persian = sentence("Bjørn"), sentence("پریسا رضایی")
+    ends = [im.crop((im.width - tail, 0, im.width, im.height)) for im in (latin, persian)]
+    assert ends[0].size == ends[1].size
+    assert ImageChops.difference(*ends).getbbox() is None        # both end in "to play"
+    starts = [im.crop((0, 0, tail, im.height)) for im in (latin, persian)]
+    assert ImageChops.difference(*starts).getbbox() is not None  # and start with the name

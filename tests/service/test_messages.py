@@ -21,6 +21,12 @@ from ttr_bot.service import (
     VoteResult,
 )
 from ttr_bot.service.clock import ManualClock
+from ttr_bot.service.community_messages import (
+    BoardPost,
+    BoardSection,
+    SeasonEndPost,
+    SeasonLine,
+)
 from ttr_bot.service.cup_messages import CupFinal, CupPost, CupTableOpen
 from ttr_bot.service.effects import Handover
 from ttr_bot.service.messages import KINDS, parse
@@ -69,6 +75,15 @@ OLD_ROWS = [
     ("cup_table", {"cup": 4, "round": 2, "table": 3, "players": [10, 11]},
      CupTableOpen(4, 2, 3, (10, 11))),
     ("cup_final", {"cup": 4}, CupFinal(4)),
+    ("season_end", {"guild": 1, "season": "2026-11", "role": None, "previous": None,
+                    "lines": [{"rank": 1, "user_id": 10, "name": "ann", "points": 3,
+                               "games": 2, "wins": 1, "score": 200}]},
+     SeasonEndPost(1, "2026-11", (SeasonLine(1, 10, "ann", 3, 2, 1, 200),))),
+    ("board", {"guild": 1, "digest": "ab", "sections": [
+        {"name": "games", "items": [{"game": 4, "turn": ["ann"]}]},
+        {"name": "cups", "items": []}]},
+     BoardPost(1, "ab", (BoardSection("games", ({"game": 4, "turn": ["ann"]},)),
+                         BoardSection("cups")))),
 ]
 
 

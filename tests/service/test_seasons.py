@@ -2,26 +2,18 @@
 season by placement points checked against a hand computation, a game finishing on each side
 of a boundary counted in its own season only, the season's end posted once through the outbox
 with the champion and the role passing on, the time zone moving the boundary, and bad input."""
-import random
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.service.svckit import (
-    open_store,
-    owed,
-    play_to_end,
-    run_timers,
-    started,
-    timed_service,
-)
+from tests.service.svckit import open_store, owed, run_timers, timed_service
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.messages import parse
 from ttr_bot.service.season_calendar import season_at, season_named
 from ttr_bot.service.seasons import standings
-from ttr_bot.store import ResultRecord
+from ttr_bot.store import ResultRecord, SeatResult
 
 GUILD = 1
 BANGKOK = ZoneInfo("Asia/Bangkok")
@@ -60,6 +52,22 @@ def test_months_and_quarters_in_the_servers_zone():
                                 datetime(2027, 1, 1, tzinfo=BANGKOK).timestamp())
 
 
+async def finished_at(store, channel, users, at, rank_first=0):
+    """A rated two-player game of `users` finished at `at` (its results written as the
+    service's finish writes them; the end-to-end test finishes real games)."""
+    game_id = await store.create_game(guild_id=GUILD, channel_id=channel, map="usa",
+                                      variant="base", options={}, seed=1, host_id=users[0],
+                                      now=at - 100)
+    for i, u in enumerate(users):
+        await store.add_seat(game_id, i, user_id=u, display_name=f"U{u}")
+    await store.start_game(game_id, "{}", now=at - 100)
+    await store.record_results(game_id, [
+        SeatResult(seat=i, user_id=u, score=100 - 10 * i, rank=i + 1, won=i == 0,
+                   tickets_completed=1, name=f"U{u}", rated=True)
+        for i, u in enumerate(users)], now=at)
+    return game_id
+
+
 @pytest.mark.asyncio
 async def test_a_boundary_between_two_games_and_the_end_post(db_path):
     end = datetime(2026, 12, 1, tzinfo=BANGKOK).timestamp()     # November ends here
@@ -70,26 +78,20 @@ async def test_a_boundary_between_two_games_and_the_end_post(db_path):
     try:
         assert await svc.seasons.set_timezone(GUILD, "asia/bangkok") == "Asia/Bangkok"
         await svc.seasons.set_period(GUILD, "monthly", channel_id=77, role_id=5, user_id=1)
-        before, users = await started(svc, 100)
-        clock.set(end - 0.5)                          # finishes half a second before the end
-        await play_to_end(svc, before, random.Random(1))
-        after, _ = await started(svc, 200)
-        clock.set(end)                                # finishes at the boundary: December's
-        await play_to_end(svc, after, random.Random(2))
+        await finished_at(store, 100, [11, 10], end - 0.5)     # half a second before the end
+        await finished_at(store, 200, [20, 21], end)           # at the boundary: December's
+        clock.set(end + 1)
         await run_timers(svc)
         rows = await owed(store, "season_end")
         assert len(rows) == 1 and rows[0].lane == "c77"
         post = parse(rows[0].kind, rows[0].payload)
         assert post.season == "2026-11" and post.role == 5 and post.previous is None
-        done = await store.load_results(before)
-        winner = next(r.user_id for r in done if r.rank == 1)
-        assert [line.user_id for line in post.lines][0] == winner
-        assert {line.user_id for line in post.lines} == set(users)
-        assert all(line.games == 1 for line in post.lines)
+        assert [(x.user_id, x.rank, x.points, x.wins) for x in post.lines] == [
+            (11, 1, 1, 1), (10, 2, 0, 0)]
 
         december = await svc.seasons.standings(GUILD)
         assert december.season.name == "2026-12"
-        assert {line.user_id for line in december.lines} == {2000, 2001}
+        assert [x.user_id for x in december.lines] == [20, 21]
         november = await svc.seasons.standings(GUILD, previous=True)
         assert november.lines == post.lines
 
@@ -101,7 +103,18 @@ async def test_a_boundary_between_two_games_and_the_end_post(db_path):
         await run_timers(svc)
         rows = await owed(store, "season_end")
         last = parse(rows[-1].kind, rows[-1].payload)
-        assert last.season == "2026-12" and last.previous == winner
+        assert last.season == "2026-12" and last.previous == 11
+        assert [x.user_id for x in last.lines] == [20, 21]
+        # January passes without a game (closed, nothing posted); February's post still names
+        # December's champion as the role's holder
+        clock.set(datetime(2027, 2, 1, tzinfo=BANGKOK).timestamp())
+        await run_timers(svc)
+        await finished_at(store, 300, [31, 30], clock() + 60)
+        clock.set(datetime(2027, 3, 1, tzinfo=BANGKOK).timestamp())
+        await run_timers(svc)
+        rows = await owed(store, "season_end")
+        february = parse(rows[-1].kind, rows[-1].payload)
+        assert len(rows) == 3 and february.season == "2027-02" and february.previous == 20
     finally:
         await svc.close()
 

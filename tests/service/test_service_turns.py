@@ -283,7 +283,7 @@ async def test_renewing_away_cannot_hold_games_more_than_14_days_in_30(db_path, 
     clock.advance(9 * DAY)                          # renewed a day before it ends
     with pytest.raises(ServiceError) as refused:
         await svc.set_away(user, 1, 14)
-    assert refused.value.key == "service.away_limit" and refused.value.params["left"] == 5
+    assert refused.value.key == "service.away_limit" and refused.value.params["count"] == 5
     running = await store.get_away(user, 1)
     assert running.until == pytest.approx(clock() + DAY)        # the refusal changed nothing
     await svc.set_away(user, 1, 5)                  # 9 + 5 = 14 days

@@ -70,13 +70,15 @@ async def test_the_board_is_owed_only_when_changed_and_not_already_owed(store):
 
     def edit(n):
         return Owed((OutboxItem("board", "c7", {"n": n}),))
-    assert await b.owe_board(GUILD, "aa", set_at=10.0, now=11.0, owed=edit(1))
-    assert not await b.owe_board(GUILD, "bb", set_at=10.0, now=12.0, owed=edit(2))  # unsent
+    assert await b.owe_board(GUILD, "aa", channel_id=7, set_at=10.0, now=11.0, owed=edit(1))
+    assert not await b.owe_board(GUILD, "bb", channel_id=7, set_at=10.0, now=12.0, owed=edit(2))  # unsent
     assert (await b.get_board(GUILD)).digest == "aa"
     rows = await store.pending_outbox()
     await store.mark_outbox_sent([r.id for r in rows], now=13.0)
-    assert not await b.owe_board(GUILD, "cc", set_at=9.0, now=14.0, owed=edit(3))   # old chain
-    assert await b.owe_board(GUILD, "cc", set_at=10.0, now=15.0, owed=edit(4))
+    assert not await b.owe_board(GUILD, "cc", channel_id=7, set_at=9.0, now=14.0, owed=edit(3))   # old chain
+    assert not await b.owe_board(GUILD, "cc", channel_id=8, set_at=10.0, now=15.0,
+                                 owed=edit(4))                                # moved since
+    assert await b.owe_board(GUILD, "cc", channel_id=7, set_at=10.0, now=15.0, owed=edit(4))
     assert [r.payload["n"] for r in await store.pending_outbox()] == [4]
 
     assert await b.set_board_message(GUILD, 7, 555)

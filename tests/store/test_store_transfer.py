@@ -61,6 +61,13 @@ async def fill(url):
         await store.set_palette(users[0], "colourblind", now=7.75)
         await store.set_message(active, "turn_panel", 2, BIG, now=8.5)
         await store.set_message(finished, "scores", 1, 123456789012345678)
+        # a server's settings, seasons and live board
+        await store.set_guild_timezone(1, "Asia/Bangkok", now=9.5)
+        await store.set_season_settings(1, "quarterly", channel_id=BIG, role_id=7, set_by=3,
+                                        now=9.75)
+        await store.close_season(1, "2026-Q3", users[0], now=10.5)
+        await store.set_board(1, 2, set_by=3, now=11.5)
+        await store.set_board_message(1, 2, BIG)
         # the games' own timers (deadlines, reminders) and owed messages come along too
         return {"finished": finished, "active": active, "users": users, "next_timer": gone + 1}
 
@@ -81,6 +88,8 @@ async def contents(url, game_ids):
         out["users"] = [await store.get_user(u) for u in users]
         out["palettes"] = [await store.get_palette(u) for u in users]
         out["timers"] = await store.due_timers(math.inf)
+        out["server"] = (await store.get_guild_timezone(1), await store.get_season_settings(1),
+                         await store.closed_seasons(1), await store.get_board(1))
         out["results"] = [await store.results_for_user(u, include_left=True) for u in users]
         out["ratings"] = [await store.get_ratings(scope, users) for scope in (0, 1)]
         out["rating log"] = [await store.rating_log(scope) for scope in (0, 1)]
@@ -109,7 +118,8 @@ def test_sqlite_to_postgresql_by_the_command(sqlite_db, pg_db):
     assert n_timers > 2 and n_owed > 0
     assert (f"{n_actions} actions, 3 snapshots, {n_timers} timers, 3 user settings, 0 away "
             f"periods, 0 away periods taken, 2 results, 4 ratings, 1 rated games, 4 rating changes, "
-            f"2 message references, {n_owed} owed messages, 0 votes; "
+            f"2 message references, {n_owed} owed messages, 0 votes, 1 server settings, "
+            "1 season settings, 1 seasons closed, 1 live boards; "
             "verified: every table matches row for row and 3 started "
             "games rebuild from their logs to their snapshots") in line, line
     assert asyncio.run(contents(sqlite_db.url, ids)) == asyncio.run(contents(pg_db.url, ids))

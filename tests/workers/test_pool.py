@@ -222,3 +222,34 @@ async def test_run_each_runs_once_in_every_worker_after_the_tasks_marked_first(t
 
 async def test_run_each_without_worker_processes_does_nothing():
     assert await WorkerPool(0).run_each(tasks.pid) is None
+
+
+async def test_a_reserved_worker_takes_pictures_while_decisions_hold_every_other(tmp_path,
+                                                                                  eventually):
+    """The picture lane: with its one ordinary worker held and decisions queued behind it, a
+    task marked first runs at once in the reserved worker; the decisions never take that
+    worker, even while it is idle; a reserved worker that dies is replaced by a reserved one."""
+    p = WorkerPool(1, reserve=1)
+    try:
+        await p.start()
+        await p.wait_ready()
+        assert len(p.pids()) == 2
+        release = tmp_path / "release"
+        busy = asyncio.ensure_future(p.run(tasks.hold, str(release)))
+        decisions = [asyncio.ensure_future(p.run(tasks.square, i)) for i in range(3)]
+        await queued(p, waiting=3)
+        assert await asyncio.wait_for(p.run(tasks.square, 7, first=True), 30) == 49
+        assert not busy.done()
+        await queued(p, waiting=3)              # the reserved worker, idle, took none of them
+        (reserved,) = [w for w in p._workers if w.reserved]
+        reserved.kill()
+        await eventually(lambda: len(p.pids()) == 2 and
+                         sum(w.reserved for w in p._workers) == 1, timeout=30)
+        await p.wait_ready()
+        assert await asyncio.wait_for(p.run(tasks.square, 5, first=True), 30) == 25
+        assert not any(d.done() for d in decisions)
+        release.touch()
+        assert await asyncio.gather(*decisions) == [0, 1, 4]
+        await busy
+    finally:
+        await p.close()

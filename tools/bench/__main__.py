@@ -1,5 +1,5 @@
 """python -m tools.bench [engine|service|render|discord|channel|film|stats|timers|outbox|workers|
-processes|names]: print performance figures.
+processes|names|finale|board]: print performance figures.
 
 Each part is a module of this package with a main(argv); `engine` is the default.
 """
@@ -7,7 +7,7 @@ import importlib
 import sys
 
 PARTS = ("engine", "service", "render", "discord", "channel", "film", "stats", "timers",
-         "outbox", "workers", "processes", "names")
+         "outbox", "workers", "processes", "names", "finale", "board")
 
 
 def main(argv=None):

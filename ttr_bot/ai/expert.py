@@ -107,7 +107,7 @@ class ExpertAgent(HandClock, HardAgent):
     draw_chance = 0.8        # drawing tickets is compared while a new ticket's chance is this
     draw_ticket_trains = 6   # … and a new ticket's typical need in trains still fits
     halving = 0              # 1: spend the search budget by successive halving (measured, not
-                             # adopted: README, "Computer players")
+                             # adopted: docs/computer-players.md)
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)

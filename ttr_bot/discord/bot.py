@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 USERS_REMEMBERED = 10_000
 # what each worker imports before its first task: the computer players, the pictures, the maps
 PRELOAD = ("ttr_bot.ai", "ttr_bot.render", "ttr_bot.maps")
+PICTURE_LANE = 1    # workers besides TTR_WORKERS that take only pictures and films (pool.py)
+RATE_LIMIT_WAIT = 30.0  # seconds discord.py may sleep on one 429 (its least allowed value)
 
 
 def intents():
@@ -58,6 +60,10 @@ class TTRBot(commands.Bot):
     def __init__(self, config, *, sync_only=False, clock=time.time, bot_delay=2.0,
                  agents=None, workers=None, **kwargs):
         kwargs.setdefault("intents", intents())
+        # discord.py waits out a 429 itself, sleeping its retry_after inside the request (five
+        # tries at most); a longer wait raises RateLimited instead, which the outbox schedules
+        # after retry_after without holding a send (retries.py)
+        kwargs.setdefault("max_ratelimit_timeout", RATE_LIMIT_WAIT)
         if config.sharded:
             kwargs.setdefault("shard_count", config.shard_count)
             if config.shard_ids is not None:
@@ -97,7 +103,9 @@ class TTRBot(commands.Bot):
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)
         if self.workers is None:
             # they boot while the bot connects; a task asked for meanwhile waits for the first
-            self.workers = WorkerPool(self.config.workers, preload=PRELOAD)
+            # one more worker than configured, for pictures and films alone: a burst of
+            # computer players' decisions never makes players wait for what they see
+            self.workers = WorkerPool(self.config.workers, preload=PRELOAD, reserve=PICTURE_LANE)
             await self.workers.start()
         self.pictures.workers = self.workers
         self.service = await open_service(

@@ -36,8 +36,10 @@ def standing_line(game, seat, name, loc, *, marker=""):
     stations = (t("bot.status.stations", loc, count=game.stations_left[seat])
                 if game.board.rules.stations else "")
     return t("bot.standings.line", loc, marker=marker, mark=mark(seat), name=name,
-             color=mark_name(seat, loc), points=game.route_points[seat], trains=game.trains[seat],
-             cards=sum(game.hands[seat]), tickets=len(game.tickets[seat]), stations=stations)
+             color=mark_name(seat, loc), points=t("bot.unit.points", loc, count=game.route_points[seat]),
+             trains=t("bot.unit.trains", loc, count=game.trains[seat]),
+             cards=t("bot.unit.cards", loc, count=sum(game.hands[seat])),
+             tickets=t("bot.unit.tickets", loc, count=len(game.tickets[seat])), stations=stations)
 
 
 def standings_lines(game, names, loc):
@@ -83,7 +85,8 @@ def cut(text, limit=ALT_LIMIT):
 def _alt_standings(game, names, loc):
     return sep(loc).join(
         t("bot.alt.standing", loc, name=name, color=mark_name(seat, loc),
-          points=game.route_points[seat], trains=game.trains[seat])
+          points=t("bot.unit.points", loc, count=game.route_points[seat]),
+          trains=t("bot.unit.trains", loc, count=game.trains[seat]))
         for seat, name in enumerate(names))
 
 
@@ -117,7 +120,7 @@ def _result(game, names, loc):
     """{names: the winners, scores: every player's total, best first}, in words."""
     players, winners = game.scores()
     order = sorted(range(len(players)), key=lambda p: -players[p]["total"])
-    scores = sep(loc).join(t("bot.alt.score", loc, name=names[p], total=players[p]["total"])
+    scores = sep(loc).join(t("bot.alt.score", loc, name=names[p], count=players[p]["total"])
                            for p in order)
     return {"names": sep(loc).join(names[w] for w in winners), "scores": scores}
 

@@ -359,10 +359,33 @@ def cup_view(cup_id, loc="en"):
     return view
 
 
+class BoardJoinButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                      template=ids.TEMPLATES["bjoin"]):
+    """Join on the live board: a seat in that lobby, from the board's channel."""
+    KIND = "bjoin"
+    FIELDS = ("game",)
+
+    def __init__(self, game_id, label="", item=None):
+        self.game_id = game_id
+        super().__init__(item or discord.ui.Button(
+            label=clip(label or str(game_id), 80), style=discord.ButtonStyle.success,
+            custom_id=ids.make("bjoin", game_id)))
+
+
+def board_view(lobbies):
+    """The live board's Join buttons ([(game id, label)], five at most: one row), or None."""
+    if not lobbies:
+        return None
+    view = discord.ui.View(timeout=None)
+    for game_id, label in lobbies[:5]:
+        view.add_item(BoardJoinButton(game_id, label))
+    return view
+
+
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
                  CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
                  RematchButton, RecordButton, RanksPageButton, HistoryPageButton, VoteButton,
-                 HelpButton, CupButton)
+                 HelpButton, BoardJoinButton, CupButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ from .card_text import (
     since_lines,
     standings_lines,
 )
+from .community_posts import CommunityPosts
 from .cup_posts import CupPosts
 from .format import (
     chunks,
@@ -67,6 +68,7 @@ from .format import (
 )
 from .hands import HandMessages
 from .palettes import game_palette
+from .retries import time_left
 
 log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
@@ -104,8 +106,14 @@ class Delivery(HandMessages):
             DirectMessage: self._dm,
         }
         self.handlers.update(CupPosts(self).handlers())
+        self.handlers.update(CommunityPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------
+    @staticmethod
+    def counted(message):
+        """A message Discord took (an edit too) while a row was handled: it counts as a post."""
+        return _took(message)
+
     @property
     def service(self):
         return self.bot.service
@@ -253,7 +261,7 @@ class Delivery(HandMessages):
         lines += [f"{i + 1}. {n}" for i, n in enumerate(names)]
         deadline = hosted.settings.deadline
         if deadline:
-            lines.append(t("bot.start.deadline", loc, hours=deadline))
+            lines.append(t("bot.start.deadline", loc, count=deadline))
         lines.append(t("bot.start.choose", loc))
         humans = hosted.user_ids()
         lines.append(" ".join(f"<@{u}>" for u in humans))
@@ -293,7 +301,7 @@ class Delivery(HandMessages):
         events, moves, told = [], [], None
         p = row.message
         if p.caught_up:     # the one post after a long refusal (refusals.py)
-            moves.append(t("bot.outbox.caught_up", loc, moves=p.caught_up))
+            moves.append(t("bot.outbox.caught_up", loc, count=p.caught_up))
         for r in (*parts, row):
             part = r.message
             if part.by and told != (part.seat, part.by):
@@ -367,13 +375,18 @@ class Delivery(HandMessages):
         game, names, channel_id = hosted.game, hosted.names(), hosted.channel_id
         scores = game.scores()
         # the score picture and the film drawn at once (two workers): the post waits for the
-        # slower, not for the sum
+        # slower, not for the sum, and for neither past what is left of the send's bound (the
+        # worker pool's queue may be long): the scores go out whatever the pool is doing, and
+        # a post tried FILM_TRIES times goes without its film
+        within = time_left()
+        film = row is None or row.attempts < finale.FILM_TRIES
         png, end = await asyncio.gather(
-            self.render(game, names, locale=loc, final=True, palette=game_palette(hosted)),
-            finale.final_post(self.bot, hosted, loc))     # ratings, film, Rematch
+            finale.bounded(self.render(game, names, locale=loc, final=True,
+                                       palette=game_palette(hosted)), within),
+            finale.final_post(self.bot, hosted, loc, film=film, within=within))
         if png is not None and end.film is not None and \
                 len(png) > finale.PICTURE_ROOM:   # never seen: a film left too little room
-            end = await finale.final_post(self.bot, hosted, loc, png)
+            end = await finale.final_post(self.bot, hosted, loc, png, within=time_left())
         parts = chunks(lines + [""] + reveal_lines(scores, names, loc) + end.lines)
         for i, part in enumerate(parts):
             last = i == len(parts) - 1
@@ -594,8 +607,8 @@ def settings_line(settings, loc, hosted=None):
     away, the colour-blind palette when the game's public pictures use it, the language
     of its posts when the game has one of its own, and whether /ttr hint is allowed (then the
     game is not rated)."""
-    deadline = (t("bot.settings.deadline", loc, hours=settings.deadline) if settings.deadline
-                else t("bot.settings.no_deadline", loc, hours=settings.remind))
+    deadline = (t("bot.settings.deadline", loc, count=settings.deadline) if settings.deadline
+                else t("bot.settings.no_deadline", loc, count=settings.remind))
     line = deadline + " " + t(f"bot.settings.away_{settings.away}", loc)
     if hosted is not None and game_palette(hosted) != "standard":
         line += " " + t(f"bot.settings.palette_{game_palette(hosted)}", loc)

@@ -5,8 +5,10 @@ It answers whether the interaction was already answered, deferred, or has expire
 pattern): an unanswered interaction gets a response, an answered or deferred one a follow-up,
 and an expired one (10062 unknown interaction, 10015 unknown webhook) is only logged: a late
 answer would go nowhere. Expected refusals (illegal moves, not your turn, stale buttons) are
-answered with the reason in the player's language; anything else is logged with its context
-and answered with a polite sentence, never a traceback.
+answered with the reason in the player's language; a database that cannot be written now
+(`StoreUnavailable`) is answered with "not saved, nothing changed" and logged as one line
+naming the file and what to do; anything else is logged with its context and answered with a
+polite sentence, never a traceback.
 """
 import contextlib
 import logging
@@ -15,7 +17,7 @@ import discord
 from discord import app_commands
 
 from ..i18n import reason, t
-from ..service import ServiceError
+from ..service import ServiceError, StoreUnavailable
 from . import ack
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,8 @@ def message_for(error, loc):
         return t(error.key, loc, **error.params), True
     if isinstance(error, UserFacing):
         return t(error.key, loc, **error.params), True
+    if isinstance(error, StoreUnavailable):     # nothing of it was written: the player may retry
+        return t("bot.error.not_saved", loc), True
     if isinstance(error, app_commands.NoPrivateMessage):
         return t("bot.error.guild_only", loc), True
     if isinstance(error, app_commands.CommandOnCooldown):
@@ -134,7 +138,9 @@ async def _handle(interaction, error):
         text, expected = message_for(error, loc)
     except Exception:       # a refusal naming a key the catalog lacks is a bug: say so, log it
         text, expected = t("bot.error.unexpected", loc), False
-    if expected:
+    if isinstance(original, StoreUnavailable):      # the operator's to fix: the file, what to do
+        log.error("%s not done: %s", _context(interaction), original)
+    elif expected:
         log.debug("%s refused: %r", _context(interaction), original)
     else:
         log.error("unexpected error in %s", _context(interaction),

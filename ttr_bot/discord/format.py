@@ -142,13 +142,16 @@ def _event_line(e, board, names, loc, trains):
     if kind == "reshuffle":
         return t("bot.ev.reshuffle", loc)
     if kind == "tunnel_reveal":
+        if not e["extra"]:
+            return t("bot.ev.tunnel_reveal_free", loc, name=name, route=route_text(board, e["route"]),
+                     cards=cards_text(e["cards"], loc), revealed=card_list_text(e["revealed"], loc))
         return t("bot.ev.tunnel_reveal", loc, name=name, route=route_text(board, e["route"]),
                  cards=cards_text(e["cards"], loc), revealed=card_list_text(e["revealed"], loc),
-                 extra=e["extra"])
+                 count=e["extra"])
     if kind == "claim_route":
         route = board.routes[e["route"]]
         return t("bot.ev.claim", loc, name=name, route=route_text(board, route),
-                 length=route.length, points=e["points"], cards=cards_text(e["cards"], loc))
+                 length=route.length, count=e["points"], cards=cards_text(e["cards"], loc))
     if kind == "tunnel_pay":
         return t("bot.ev.tunnel_pay", loc, name=name, cards=cards_text(e["cards"], loc))
     if kind == "tunnel_decline":
@@ -162,7 +165,7 @@ def _event_line(e, board, names, loc, trains):
         return t("bot.ev.pass", loc, name=name)
     if kind == "final_round":
         left = trains[e["seat"]] if trains is not None else 0
-        return t("bot.ev.final_round", loc, name=name, trains=left)
+        return t("bot.ev.final_round", loc, name=name, count=left)
     if kind == "game_over":
         return t("bot.ev.game_over_passes" if e.get("reason") == "passes" else "bot.ev.game_over", loc)
     return None     # "turn": the ping says it
@@ -217,7 +220,7 @@ def hand_lines(view, loc, channel_id=None):
         lines += offer_lines(board, view.offer, keep_min(view), loc)
     if view.tunnel:
         r, color, laid, revealed, extra = view.tunnel
-        lines.append(t("bot.hand.tunnel", loc, route=route_text(board, r), extra=extra,
+        lines.append(t("bot.hand.tunnel", loc, route=route_text(board, r), count=extra,
                        revealed=card_list_text(revealed, loc)))
     return lines
 
@@ -268,8 +271,10 @@ def status_lines(game, names, loc):
         marker = "▶ " if game.phase == "play" and p == game.current else ""
         extra = t("bot.status.stations", loc, count=game.stations_left[p]) if stations else ""
         lines.append(t("bot.status.player", loc, marker=marker, name=name,
-                       points=game.route_points[p], cards=sum(game.hands[p]),
-                       tickets=len(game.tickets[p]), trains=game.trains[p], stations=extra))
+                       points=t("bot.unit.points", loc, count=game.route_points[p]),
+                       cards=t("bot.unit.cards", loc, count=sum(game.hands[p])),
+                       tickets=t("bot.unit.tickets", loc, count=len(game.tickets[p])),
+                       trains=t("bot.unit.trains", loc, count=game.trains[p]), stations=extra))
     lines.append(row_line(game, loc))
     if game.final_turns_left is not None and game.phase != "over":
         lines.append(t("bot.status.final", loc, count=game.final_turns_left))
@@ -296,9 +301,9 @@ def reveal_lines(scores, names, loc):
         for key, pts in pl["bonuses"].items():
             if pts:
                 bonus.append(t(f"bot.end.bonus.{key}", loc, points=pts))
-        lines.append(t("bot.end.player", loc, name=names[p], total=pl["total"],
+        lines.append(t("bot.end.player", loc, name=names[p], count=pl["total"],
                        routes=pl["route_points"], tickets=pl["ticket_points"],
-                       done=pl["tickets_completed"], count=len(pl["tickets"]),
+                       done=pl["tickets_completed"], of=len(pl["tickets"]),
                        longest=pl["longest_path"],
                        bonuses=sep(loc).join(bonus) if bonus else t("bot.end.no_bonus", loc)))
         for tk in pl["tickets"]:

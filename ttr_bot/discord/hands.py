@@ -86,7 +86,7 @@ class HandMessages:
             players, winners = game.scores()
             place = 1 + sum(1 for pl in players if pl["total"] > players[seat]["total"])
             lines.append(t("bot.hand.end", loc, channel=f"<#{hosted.channel_id}>", place=place,
-                           points=players[seat]["total"]))
+                           count=players[seat]["total"]))
         elif why == "turn":
             lines.append(t("bot.hand.your_turn", loc, channel=f"<#{hosted.channel_id}>"))
             since = await self.service.since_last_turn(hosted.id, seat)

@@ -25,20 +25,20 @@ def leaderboard_text(page, loc):
     if not page.entries:
         if page.map_id:
             lines.append(t("bot.board.empty_map", loc, map=map_name(page.map_id, loc),
-                           games=MIN_GAMES))
+                           count=MIN_GAMES))
         else:
-            lines.append(t("bot.board.empty", loc, games=MIN_GAMES))
+            lines.append(t("bot.board.empty", loc, count=MIN_GAMES))
         return "\n".join(lines)
     for e in page.entries:
         params = dict(place=e.place, player=f"<@{e.user_id}>", value=display_rating(e.rating),
-                      mu=figure(e.rating.mu), sigma=figure(e.rating.sigma), games=e.games)
+                      mu=figure(e.rating.mu), sigma=figure(e.rating.sigma), count=e.games)
         if page.map_id:
             lines.append(t("bot.board.line_map", loc, map_games=e.map_games or 0, **params))
         else:
             lines.append(t("bot.board.line", loc, **params))
     lines.append("")
     lines.append(t("bot.board.footer", loc, page=page.page, pages=page.pages, total=page.total,
-                   z=Z, games=MIN_GAMES))
+                   z=Z, count=MIN_GAMES))
     return fit("\n".join(lines))
 
 

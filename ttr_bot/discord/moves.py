@@ -23,7 +23,7 @@ from ..engine.actions import (
 )
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
 from ..i18n import t
-from ..service import ServiceError
+from ..service import ServiceError, StoreUnavailable
 from . import ack, components, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
@@ -126,6 +126,9 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
             except ServiceError as exc:
                 if exc.key != "service.stale":      # a timer moved the game on meanwhile
                     raise
+            except StoreUnavailable as exc:
+                # the first card is saved: it is answered, and the panel offers the second
+                log.error("game %s: second card not drawn: %s", game_id, exc)
     await _after(interaction, loc, effects[-1], earlier=effects[:-1])
     return effects[-1]
 
@@ -183,7 +186,7 @@ async def _decline_for(interaction, loc, hosted, seat):
         if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
             raise
         return [t("service.stale", loc)]
-    return [t("bot.tunnel.auto_declined", loc, route=label, extra=tunnel.extra,
+    return [t("bot.tunnel.auto_declined", loc, route=label, count=tunnel.extra,
               revealed=card_list_text(tunnel.revealed, loc))]
 
 
@@ -214,7 +217,7 @@ def panel_for(hosted, seat, loc):
         tunnel = v.tunnel
         options = payments.tunnel_options(v.hand, tunnel.extra, tunnel.color)
         lines = [t("bot.panel.tunnel", loc, route=game.board.route_label(tunnel.route),
-                   extra=tunnel.extra, revealed=card_list_text(tunnel.revealed, loc))]
+                   count=tunnel.extra, revealed=card_list_text(tunnel.revealed, loc))]
         if not options:
             lines.append(t("bot.tunnel.cannot_pay", loc))
         return lines, components.tunnel_view(gid, seq, options, loc)
@@ -310,7 +313,7 @@ async def tunnel(interaction, loc, game_id, choice):
     if not options:
         raise UserFacing("bot.tunnel.cannot_pay")
     seq = (await _started(interaction.client, game_id)).seq
-    await answer(interaction, t("bot.tunnel.choose", loc, extra=v.tunnel.extra),
+    await answer(interaction, t("bot.tunnel.choose", loc, count=v.tunnel.extra),
                  view=components.tunnel_view(game_id, seq, options, loc))
 
 

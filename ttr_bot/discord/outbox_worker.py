@@ -13,11 +13,14 @@ other channel's. Errors: 403 on a channel or thread (Missing Permissions or Acce
 or locked thread) blocks that destination alone, retried with backoff, given up after three
 days, caught up in one post when it works again (refusals.py states every rule); 404 10003
 (the channel or thread is gone) closes the game as abandoned (its players are told by DM) and
-gives up its channel's posts; 5xx, timeouts and connection errors are retried with backoff
-from a second to five minutes (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
-no send waits on a silent connection for aiohttp's five minutes, none outlives its lease);
-other refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with
-the error logged and kept on the row. A row this version cannot read (service/messages.py's
+gives up its channel's posts; 5xx, timeouts, connection errors and rate limits (a 429
+discord.py did not wait out) are retried with backoff from a second to five minutes, never
+before Discord's `retry_after` (a unit Discord has not answered in SEND_TIMEOUT is a timeout:
+no send waits on a silent connection for aiohttp's five minutes, none outlives its lease), and
+given up after a day of them, its game's players told (retries.py states the rules); other
+refusals (a bug: Discord said 400) are retried `max_attempts` times, then given up with the
+error logged and kept on the row. Nothing that fails while a retry is scheduled leaves a row
+to be taken again at once: it is held back in memory (`_held`) until its retry time. A row this version cannot read (service/messages.py's
 `Unreadable`: an unknown kind, a payload lacking what its kind needs) is given up at once,
 logged, and the rows behind it go on.
 
@@ -40,6 +43,13 @@ import discord
 from ..service import MESSAGE_LEASE, Unreadable
 from ..service.clock import cancel_and_wait, sleep
 from .refusals import REFUSED, Refusals
+from .retries import (
+    TRANSIENT_TRIES,
+    refused_row_backoff,
+    retry_after,
+    send_deadline,
+    transient_backoff,
+)
 
 log = logging.getLogger(__name__)
 KEEP_SENT = 7 * 86400.0     # sent rows are kept a week (what was posted, for diagnosis)
@@ -47,6 +57,7 @@ KEEP_VOTES = 30 * 86400.0   # closed votes a month
 PURGE_EVERY = 3600.0        # housekeeping: how often they are looked at
 LEASE_RETRY = 5.0           # look again this soon at rows another process is sending
 SEND_TIMEOUT = 15.0         # a unit's work (its picture, its requests), below MESSAGE_LEASE
+HOLD_ON_ERROR = 60.0        # a row whose handling failed unexpectedly rests this long (memory)
 
 
 class OutboxWorker(Refusals):
@@ -73,6 +84,7 @@ class OutboxWorker(Refusals):
         self._resting_until = None     # clock time the loop sleeps until with nothing to send
         self._last_purge = None
         self._blocks = {}              # Lane -> DestinationBlock, as last read
+        self._held = {}                # row id -> clock time it may be taken again (memory)
 
     @property
     def service(self):
@@ -143,7 +155,16 @@ class OutboxWorker(Refusals):
         for row in await self.service.deliverable(self.batch, self.per_lane):
             by_lane.setdefault(row.lane, []).append(row)
         units = (_next_unit(rows) for rows in by_lane.values())
-        return [unit[0] for unit in units if unit is not None and unit[0].due_at <= now]
+        return [unit[0] for unit in units
+                if unit is not None and self._due_at(unit[0]) <= now]
+
+    def _due_at(self, row):
+        """When `row` may be taken: its due time, or later if this process holds it back (its
+        retry could not be written, or its handling failed: it never goes round at once)."""
+        return max(row.due_at, self._held.get(row.id, row.due_at))
+
+    def _hold(self, row, seconds):
+        self._held[row.id] = max(self._held.get(row.id, 0.0), self.clock() + seconds)
 
     # ----- the loop ---------------------------------------------------------------------------
     async def _run(self):
@@ -176,8 +197,8 @@ class OutboxWorker(Refusals):
             if unit is None:
                 continue
             head = unit[0]
-            if head.due_at > now:
-                soonest = min(soonest, head.due_at)
+            if self._due_at(head) > now:
+                soonest = min(soonest, self._due_at(head))
                 continue
             if lane in self._blocks:    # refused before, due again: maybe one catch-up post
                 self._busy[lane] = asyncio.create_task(self._deliver_refused(lane, unit),
@@ -190,6 +211,7 @@ class OutboxWorker(Refusals):
                                                    name=f"ttr-outbox-{lane}")
         if not self._busy:
             self._idle.set()
+        self._held = {k: v for k, v in self._held.items() if v > now}
         await self._purge(now)      # on its hourly schedule, however busy the lanes are
         delay = min(soonest - now, self.idle_poll) if soonest < math.inf else self.idle_poll
         if not self._busy:
@@ -211,6 +233,7 @@ class OutboxWorker(Refusals):
                 await self._attempt(*unit)
         except Exception:
             log.exception("outbox destination %s could not be handled", lane)
+            self._hold(unit[0], HOLD_ON_ERROR)
         finally:
             self._busy.pop(lane, None)
             if tried:   # else another process is sending it: looked at again in a while
@@ -229,8 +252,9 @@ class OutboxWorker(Refusals):
     async def _deliver(self, lane, head, parts, merged):
         try:
             await self._attempt(head, parts, merged)
-        except Exception:
+        except Exception:   # not even its retry could be written: it rests a while
             log.exception("outbox row %s (%s) could not be handled", head.id, head.kind)
+            self._hold(head, HOLD_ON_ERROR)
         finally:
             self._busy.pop(lane, None)
             self.wake()
@@ -244,6 +268,7 @@ class OutboxWorker(Refusals):
                       head.id, head.kind, head.game_id, head.message.error)
             await service.delivered(ids, error=f"unreadable: {head.message.error}"[:500])
             return False
+        bound = send_deadline.set(asyncio.get_running_loop().time() + self.send_timeout)
         try:
             posted = await asyncio.wait_for(self.delivery.handle(head, parts, merged),
                                             self.send_timeout)
@@ -263,10 +288,12 @@ class OutboxWorker(Refusals):
             return False
         except (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError,
                 asyncio.TimeoutError, OSError) as exc:
-            log.info("outbox row %s: %r; retrying", head.id, exc)
-            await self._retry(head, min(300.0, 2.0 ** head.attempts))
+            await self._transient(head, ids, exc)
             return False
         except discord.HTTPException as exc:
+            if exc.status == 429:   # discord.py's own five tries were all rate limited
+                await self._transient(head, ids, exc)
+                return False
             if head.lane.is_channel and exc.code in REFUSED:   # archived, locked: 400
                 await self._refused_destination(head, exc)
                 return False
@@ -276,6 +303,8 @@ class OutboxWorker(Refusals):
             log.exception("delivering outbox row %s (%s) failed", head.id, head.kind)
             await self._refused(head, ids, None)
             return False
+        finally:
+            send_deadline.reset(bound)
         await service.delivered(ids)
         if head.lane in self._blocks and posted:    # a row with nothing to post proves nothing
             await self._unblocked(head.lane)
@@ -286,7 +315,23 @@ class OutboxWorker(Refusals):
         return True
 
     async def _retry(self, head, delay):
-        await self.service.retry_later(head.id, self.clock() + delay)
+        """The row is tried again in `delay` seconds. Should even that fail to be written (the
+        database), the row is held back in memory for as long: it is never taken again at once."""
+        due = self.clock() + delay
+        self._held[head.id] = due
+        await self.service.retry_later(head.id, due)
+
+    async def _transient(self, head, ids, exc):
+        """A timeout, a 5xx, a connection error, a rate limit: tried again after a backoff
+        (and never before Discord's `retry_after`), given up after TRANSIENT_TRIES in a row."""
+        if head.attempts + 1 >= TRANSIENT_TRIES:
+            log.error("giving up outbox row %s (%s, game %s): failing for a day (%d tries): %r",
+                      head.id, head.kind, head.game_id, head.attempts + 1, exc)
+            await self.service.give_up_failing(head, ids, f"failing for a day: {exc!r}"[:500])
+            return
+        delay = max(transient_backoff(head.attempts), retry_after(exc))
+        log.info("outbox row %s: %r; retrying in %.0f s", head.id, exc, delay)
+        await self._retry(head, delay)
 
     async def _refused(self, head, ids, exc):
         if head.attempts + 1 >= self.max_attempts:
@@ -295,7 +340,7 @@ class OutboxWorker(Refusals):
             await self.service.delivered(ids, error=repr(exc)[:500])
         else:
             log.warning("outbox row %s (%s) refused: %r; retrying", head.id, head.kind, exc)
-            await self._retry(head, min(300.0, 5.0 * 2 ** head.attempts))
+            await self._retry(head, refused_row_backoff(head.attempts))
 
 
 def _unit_ids(head, parts, merged):

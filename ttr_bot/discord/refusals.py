@@ -44,6 +44,8 @@ from dataclasses import replace
 
 import discord
 
+from .retries import backoff
+
 log = logging.getLogger(__name__)
 REFUSED = (50013, 50001, 50083, 160005)   # Missing Permissions / Access, archived / locked thread
 ARCHIVED, LOCKED, MISSING_ACCESS = 50083, 160005, 50001
@@ -56,7 +58,7 @@ NEEDED = ("view_channel", "send_messages", "attach_files", "read_message_history
 
 def refused_backoff(attempts):
     """Seconds until the next try of a destination refused `attempts` times in a row."""
-    return min(MAX_RETRY, FIRST_RETRY * 2 ** max(0, attempts - 1))
+    return backoff(FIRST_RETRY, attempts - 1, MAX_RETRY)
 
 
 def catch_up_plan(rows):

@@ -20,4 +20,5 @@ class CatalogTranslator(app_commands.Translator):
         loc = normalize(locale.value)
         if not key or loc == DEFAULT or not str(locale.value).lower().startswith(loc):
             return None
-        return catalog(loc).get(key)
+        text = catalog(loc).get(key)
+        return text if isinstance(text, str) else None     # command texts have no plural forms

@@ -85,7 +85,7 @@ def _palette(art):
         overlay(img, art, sample, highlight=kind != "final", trails=trails, routes=halos,
                 closed=closed, scheme=scheme, under=under)
         if kind == "private":
-            TK.draw_private(img, board, art.layout, marks)
+            TK.draw_private(img, board, art.layout, marks, art.sprites.labels())
         elif kind == "final":
             TK.draw_final_ends(img, board, art.layout, marks, scheme)
         samples.append(img)
@@ -206,7 +206,7 @@ def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=Non
     rows = []
     if viewer is not None:
         rows, marks = TK.private_marks(g, viewer)
-        TK.draw_private(img, g.board, art.layout, marks)
+        TK.draw_private(img, g.board, art.layout, marks, art.sprites.labels())
     panel = PN.Panel(g.board, kind, art.layout.portrait, locale, scheme)
     panel.draw(img, art.layout, g, names, viewer, rows)
     return img, art.palette

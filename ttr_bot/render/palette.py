@@ -163,6 +163,7 @@ def solid_colours():
     for scheme in SCHEMES.values():
         for fill, ink, _ in scheme.players:
             out += [fill, ink]
+    out += [failed_rgb(fill) for scheme in SCHEMES.values() for fill, _, _ in scheme.players]
     out += [CAR_LINE, HIGHLIGHT, TRAIL, TICKET_OPEN, TICKET_DONE, TICKET_OFFER, INK, INK_SOFT, BANNER]
     out += list(LOCO_STRIPES) + list(CARD_INK)
     out += [BOARD_BG, PAGE_BG, PANEL_BG, FRAME, RULE, HALO, CITY_FILL, CITY_LINE, COUNTRY_INK,
@@ -171,6 +172,15 @@ def solid_colours():
     for color in list(range(len(CARD_RGB))) + [GRAY]:
         out += [slot_fill(color), slot_line(color)]
     return list(dict.fromkeys(out))
+
+
+def failed_rgb(rgb):
+    """A failed ticket's line on the final picture: its player's colour faded toward the map,
+    so that the tickets made stand out when many failed (tickets.py)."""
+    return mix(rgb, BOARD_BG, FAILED_FADE)
+
+
+FAILED_FADE = 0.45
 
 
 def mix(a, b, t):

@@ -129,11 +129,13 @@ def legend_icon(key, w, h):
         for bx in (cx - 11 * ss, cx + 11 * ss):
             d.rectangle((bx - 9 * ss, cy - 9 * ss, bx + 9 * ss, cy + 9 * ss), fill=P.TICKET_OFFER,
                         outline=P.CAR_LINE, width=1 * ss)
-    elif key in ("ticket_made", "ticket_failed"):
-        dashes = ((-20, 20),) if key == "ticket_made" else ((-20, -11), (-4, 5), (12, 20))
-        for a, b in dashes:
-            d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.CAR_LINE, width=8 * ss)
-            d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.INK_SOFT, width=5 * ss)
+    elif key == "ticket_made":
+        d.line(((cx - 20 * ss, cy), (cx + 20 * ss, cy)), fill=P.CAR_LINE, width=8 * ss)
+        d.line(((cx - 20 * ss, cy), (cx + 20 * ss, cy)), fill=P.INK_SOFT, width=5 * ss)
+    elif key == "ticket_failed":         # as tickets.py draws it: thin, dashed, faded
+        for a, b in ((-20, -12), (-4, 4), (12, 20)):
+            d.line(((cx + a * ss, cy), (cx + b * ss, cy)), fill=P.failed_rgb(P.INK_SOFT),
+                   width=3 * ss)
     img = icon.resize((w, h), Image.Resampling.LANCZOS)
     if key in ("ticket_open", "ticket_done", "ticket_offer"):
         ink = P.INK if key == "ticket_open" else P.WHITE
@@ -385,7 +387,7 @@ class Panel:
             text, who = t("render.status.over", loc), None
         else:
             who = g.current
-            text = t("render.status.turn", loc, name=name_of(names, who, loc))
+            text = t("render.status.turn", loc, name=T.isolate(name_of(names, who, loc)))
         bw = 0
         if g.final_turns_left is not None and g.phase != "over":
             banner = t("render.final_round", loc, count=g.final_turns_left)
@@ -409,7 +411,7 @@ class Panel:
         text = t("render.move.none", loc)
         if lm is not None:
             seat, kind, what = lm
-            params = {"name": name_of(names, seat, loc)}
+            params = {"name": T.isolate(name_of(names, seat, loc))}
             if kind in ("claim_route", "tunnel_decline") and what is not None:
                 params["route"] = board.route_label(what)
                 params["points"] = g.rules.route_points.get(board.routes[what].length, 0)
@@ -608,7 +610,7 @@ class Panel:
     def final(self, img, x, y, w, g, names, players, winners):
         k, loc = self.k, self.locale
         d = ImageDraw.Draw(img)
-        win_names = [name_of(names, s, loc) for s in winners]
+        win_names = [T.isolate(name_of(names, s, loc)) for s in winners]
         if len(win_names) == 1:
             banner = t("render.final.winner", loc, name=win_names[0])
         else:
@@ -652,7 +654,7 @@ class Panel:
             d.line((cx + k(12), cy + k(56), cx + card_w - k(12), cy + k(56)), fill=P.RULE, width=2)
             for i, key in enumerate(rows):
                 ry = cy + k(56) + self.final_row * i + self.final_row / 2 + k(4)
-                val = _final_value(key, pl)
+                val = _final_value(key, pl, loc)
                 vw = T.draw(img, cx + card_w - k(14), ry, val, k(20),
                             P.BANNER if key == "tickets_lost" and val.startswith("–") else P.INK,
                             bold=True, align="right")
@@ -660,7 +662,7 @@ class Panel:
                            card_w - k(36) - vw, ink=P.INK_SOFT)
 
 
-def _final_value(key, pl):
+def _final_value(key, pl, loc="en"):
     if key == "routes":
         return str(pl["route_points"])
     done = [tk for tk in pl["tickets"] if tk["completed"]]
@@ -671,8 +673,10 @@ def _final_value(key, pl):
         pts = sum(tk["points"] for tk in failed)
         return f"–{pts} ({len(failed)})" if pts else "0 (0)"   # en dash: the font has no U+2212
     if key == "longest":
-        bonus = pl["bonuses"]["longest_path"]
-        return f"{pl['longest_path']} · +{bonus}" if bonus else str(pl["longest_path"])
+        # a length in cars, then the points it won: never a bare length among the points
+        bonus, length = pl["bonuses"]["longest_path"], pl["longest_path"]
+        return t("render.final.longest_cars_bonus" if bonus else "render.final.longest_cars",
+                 loc, length=length, bonus=bonus, count=length)
     if key == "globetrotter":
         bonus = pl["bonuses"]["globetrotter"]
         return f"{pl['tickets_completed']} · +{bonus}" if bonus else str(pl["tickets_completed"])

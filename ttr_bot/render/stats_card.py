@@ -78,8 +78,8 @@ def _header(img, d, stats, locale, base):
                    count=f["count"])
     elif state == "provisional":
         T.draw(img, x1 - 14, y0 + 20, figure(None), 34, P.INK_SOFT, bold=True, align="right")
-        detail = t("render.stats.provisional", locale, count=stats.rated_games,
-                   need=rating_figures(stats)["need"])
+        detail = t("render.stats.provisional", locale, played=stats.rated_games,
+                   count=rating_figures(stats)["need"])
     else:
         detail = t("render.stats.unrated", locale)
     _text(img, x0 + 14, y1 - 22, detail, 16, P.INK, bw, base=base)
@@ -96,14 +96,14 @@ def _tiles(img, d, stats, locale, base):
     fav_games = next((ln.games for ln in stats.maps if ln.map == fav), 0)
     tiles = [
         ("render.stats.games", str(stats.games),
-         t("render.stats.wins", locale, wins=stats.wins, pct=stats.win_pct)),
+         t("render.stats.wins", locale, count=stats.wins, pct=stats.win_pct)),
         ("render.stats.mean_score", figure(stats.mean_score),
          t("render.stats.best", locale, best=figure(stats.best_score))),
         ("render.stats.tickets", f"{done} / {failed}", t("render.stats.tickets_detail", locale)),
         ("render.stats.longest", figure(stats.longest_bonuses),
          t("render.stats.longest_detail", locale)),
         ("render.stats.favourite", map_name(fav, locale) if fav else figure(None),
-         t("render.stats.favourite_detail", locale, games=fav_games)),
+         t("render.stats.favourite_detail", locale, count=fav_games)),
     ]
     for i, (key, value, sub) in enumerate(tiles):
         x = round(PAD + i * (w + gap))

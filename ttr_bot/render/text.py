@@ -632,6 +632,16 @@ def mirrored(img, box):
 
 
 RTL_LOCALES = frozenset(("fa", "ar", "he", "ur"))
+FSI, PDI = "\u2068", "\u2069"      # first-strong isolate ... pop directional isolate
+
+
+def isolate(name):
+    """A player's name set into a sentence, isolated (U+2068 ... U+2069, as the Discord
+    messages set it): it keeps its own direction and takes none from the sentence, and the
+    sentence's direction is found outside it, so "پریسا to play" reads in English order, the
+    name first, and never "to play پریسا". Nested in the Persian catalog's own isolates, it
+    changes nothing there."""
+    return FSI + name + PDI
 
 
 def direction(locale):

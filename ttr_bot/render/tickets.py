@@ -27,7 +27,9 @@ BADGE_R = 16            # a number badge's radius, picture pixels (8 at 800 px w
 NUMBER_SIZE = 21
 OFFER_W = 6             # an offered ticket's line, and its white casing each side
 CASING = 3
-FINAL_W = 5             # a final-picture ticket line
+FINAL_W = 5             # a final-picture ticket line, made
+FAILED_W = 3            # ... failed: thinner, dashed, faded, uncased, under the made ones
+FAILED_DASH = (10, 8)
 END_R = 9               # its end disc or ring
 
 OFFER, OPEN, DONE = "offer", "open", "done"     # private board
@@ -268,8 +270,9 @@ def badge_spots(board, lay, marks, r=BADGE_R):
     return spots
 
 
-def draw_private(img, board, lay, marks):
-    """The private board's tickets: offer lines, then every badge with its number or letter."""
+def draw_private(img, board, lay, marks, labels=()):
+    """The private board's tickets: offer lines, the city names they cross drawn again over
+    them (`labels`: the map's, static.labels), then every badge with its number or letter."""
     spots = badge_spots(board, lay, marks)
     segments = []
     for i, m in enumerate(marks):
@@ -278,8 +281,42 @@ def draw_private(img, board, lay, marks):
                          if (seg := _trimmed(spots[(i, a)], spots[(i, b)], BADGE_R))]
     _paste_lines(img, P.WHITE, segments, OFFER_W + 2 * CASING)
     _paste_lines(img, P.TICKET_OFFER, segments, OFFER_W)
+    crossed = crossed_labels(labels, segments, lay.ox, lay.oy)
+    for x, y, name, _, size in crossed:
+        T.draw(img, lay.ox + x, lay.oy + y, name, size, P.INK, bold=True, halo=P.HALO,
+               halo_width=LABEL_HALO, valign="top")
     for (i, _node), (x, y) in spots.items():
         badge(img, x, y, marks[i].number, marks[i].state)
+
+
+LABEL_HALO = 5          # a city name over an offer line: a wider halo than on the map (3)
+
+
+def crossed_labels(labels, segments, ox=0, oy=0):
+    """The city names (static.labels' items, map-relative) that one of these lines (picture
+    points) runs over: each is drawn again over the lines, so that a name reads."""
+    if not segments:
+        return []
+    reach = OFFER_W / 2 + CASING
+    out = []
+    for item in labels:
+        x, y, name, _, size = item
+        x0, y0 = ox + x - reach, oy + y - reach
+        x1, y1 = ox + x + T.width(name, size, True) + reach, oy + y + size + reach
+        if any(_crosses(a, b, (x0, y0, x1, y1)) for a, b in segments):
+            out.append(item)
+    return out
+
+
+def _crosses(a, b, box):
+    """Whether the segment a-b passes through the box (sampled every 3 pixels)."""
+    x0, y0, x1, y1 = box
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 \
+            or min(a[1], b[1]) > y1:
+        return False
+    n = max(1, math.ceil(math.dist(a, b) / 3))
+    return any(x0 <= px <= x1 and y0 <= py <= y1
+               for px, py in (_lerp(a, b, j / n) for j in range(n + 1)))
 
 
 def badge(img, x, y, number, state, r=BADGE_R):
@@ -302,19 +339,24 @@ def badge(img, x, y, number, state, r=BADGE_R):
 
 def draw_final_lines(img, board, lay, marks, scheme=P.STANDARD):
     """The final picture's ticket lines (under the longest path and the cars, so that the
-    routes stay readable): every casing, then each player's lines, unsmoothed (a 5-player
-    game draws 40 of them across the map; smoothed they cost 40% more bytes)."""
-    by_seat = {}
+    routes stay readable), unsmoothed (a 5-player game draws 40 of them across the map;
+    smoothed they cost 40% more bytes): the failed ones first, thin, dashed and faded; then
+    every made one's casing, then each player's made lines."""
+    made, failed = {}, {}
     for m in marks:
         for a, b in m.ends:
             pa = lay.pt(board.nodes[a].x, board.nodes[a].y)
             pb = lay.pt(board.nodes[b].x, board.nodes[b].y)
-            by_seat.setdefault(m.seat, []).extend(
-                _dashes(pa, pb, None if m.state == MADE else (14, 9)))
-    _paste_lines(img, P.CAR_LINE, [seg for segs in by_seat.values() for seg in segs],
+            if m.state == MADE:
+                made.setdefault(m.seat, []).append((pa, pb))
+            else:
+                failed.setdefault(m.seat, []).extend(_dashes(pa, pb, FAILED_DASH))
+    for seat in sorted(failed):
+        _paste_lines(img, P.failed_rgb(P.player_rgb(seat, scheme)), failed[seat], FAILED_W, 1)
+    _paste_lines(img, P.CAR_LINE, [seg for segs in made.values() for seg in segs],
                  FINAL_W + 3, 1)
-    for seat in sorted(by_seat):
-        _paste_lines(img, P.player_rgb(seat, scheme), by_seat[seat], FINAL_W, 1)
+    for seat in sorted(made):
+        _paste_lines(img, P.player_rgb(seat, scheme), made[seat], FINAL_W, 1)
 
 
 def draw_final_ends(img, board, lay, marks, scheme=P.STANDARD):

@@ -4,10 +4,13 @@ Callers (the Discord adapter, the benchmarks) see `GameService`, the read-only `
 `SeatInfo`, `Effects`, `ServiceError`, the lists they offer players (levels, maps), what the
 outbox owes (messages.py: `OwedMessage` holding one typed message per kind, its `Lane`, a
 refused destination's `DestinationBlock`), and the values of a server's game life (statistics are stats.PlayerStats; the leaderboard, history,
-film input and rating changes are records.py's); never a store type. `open_service` builds the service on the database the configuration names.
+film input and rating changes are records.py's); never a store type, but for one error:
+`StoreUnavailable`, the database cannot be read or written now (read-only, full, locked by
+another program, damaged), raised by whatever met it with nothing of it written; the adapter
+answers it with `bot.error.not_saved`. `open_service` builds the service on the database the configuration names.
 """
 from ..maps import available_maps, load_board, variants
-from ..store import Shards, open_store
+from ..store import Shards, StoreUnavailable, open_store
 from .adapter_state import PostedMessage
 from .delivery_queue import MESSAGE_LEASE
 from .effects import Effects, Handover, ServiceError
@@ -27,6 +30,7 @@ from .lobby import (
     check_table,
 )
 from .messages import (
+    BoardPost,
     ClosingPost,
     DestinationBlock,
     DirectMessage,
@@ -36,6 +40,7 @@ from .messages import (
     Notice,
     OwedMessage,
     Reminder,
+    SeasonEndPost,
     StartPost,
     ThinkingEdit,
     TurnPost,
@@ -84,11 +89,11 @@ async def open_service(db, **options):
 __all__ = ["Shards", "ACTIVE", "AWAY_MODES", "CANCELLED", "DEADLINES", "DEFAULT_DEADLINE", "FINISHED",
            "HOW", "LOBBY", "LEAVE_LEVEL", "LEVELS", "MAX_AWAY_DAYS", "MESSAGE_LEASE", "REMINDS", "BadSetting",
            "Effects", "GameListing", "GameService", "Handover", "HostedGame", "PostedMessage",
-           "SeatInfo", "ServiceError", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
+           "SeatInfo", "ServiceError", "StoreUnavailable", "SinceLastTurn", "open_service", "playable_maps", "map_board", "REMATCH_OF",
            "GAME_LANGUAGE", "GAME_PALETTE", "PALETTES", "GAME_HINTS", "Hint", "configured_agents", "Rematch",
            "MEMBER_LOBBIES", "SERVER_LOBBIES",
            "check_table", "FilmInput", "GameRating", "HistoryEntry", "HistoryPage",
            "HistoryPlayer", "LeaderboardEntry", "LeaderboardPage", "RatingDelta", "ClosingPost",
            "DestinationBlock", "DirectMessage", "HandoverPost", "HandUpdate", "Lane", "Notice",
            "OwedMessage", "Reminder", "StartPost", "ThinkingEdit", "TurnPost", "Unreadable",
-           "VotePost", "VoteResult"]
+           "VotePost", "VoteResult", "BoardPost", "SeasonEndPost"]

@@ -49,7 +49,7 @@ class AwayPeriods:
         left = await self.away_days_left(user_id, guild_id, until)
         if days * DAY > left + 1e-6:
             raise ServiceError("service.away_limit", max=MAX_AWAY_DAYS, window=AWAY_WINDOW_DAYS,
-                               left=int(left // DAY))
+                               count=int(left // DAY))
         games = await self._seated_games(user_id, guild_id)
         rows, timers = [], [NewTimer(AWAY_END, until, {"user": user_id, "guild": guild_id,
                                                           "until": until})]

@@ -24,8 +24,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..store import NewTimer, OutboxItem, Owed, Timer
-from ..store.community import BoardRow, BoardStore, board_store
+from ..store import BoardRow, BoardStore, NewTimer, OutboxItem, Owed, Timer, board_store
 from .community_messages import BoardPost, BoardSection
 from .core import Core
 from .effects import ServiceError
@@ -90,10 +89,12 @@ class ServerBoard:
 
     async def set_board(self, guild_id: int, channel_id: int, user_id: int) -> BoardRow:
         """The board goes to this channel (moved from another, or set up): looked at now."""
-        now = self.core.clock()
-        owed = Owed(timers=(NewTimer(BoardTick.KIND, now,
-                                     BoardTick(guild_id, now).to_payload()),))
-        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=now, owed=owed)
+        before = await self.board(guild_id)
+        # the setting's time names its chain of ticks: never the same as the last one's
+        chain = max(self.core.clock(), before.set_at + 1e-3 if before is not None else 0.0)
+        owed = Owed(timers=(NewTimer(BoardTick.KIND, self.core.clock(),
+                                     BoardTick(guild_id, chain).to_payload()),))
+        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=chain, owed=owed)
         wake(self.core, owed)
         board = await self.board(guild_id)
         assert board is not None
@@ -113,7 +114,7 @@ class ServerBoard:
         await self.store.board_works(guild_id)
         return await self.store.set_board_message(guild_id, channel_id, message_id)
 
-    async def refused(self, guild_id: int, channel_id: int, missing: str) -> bool:
+    async def refused(self, guild_id: int, channel_id: int, missing: list[str]) -> bool:
         """Discord refused the board's channel: the member who set the board up is told by DM
         which permission is missing, once per refusal (until a post goes through). True if
         told now."""
@@ -123,8 +124,8 @@ class ServerBoard:
         now = self.core.clock()
         if not await self.store.board_refused(guild_id, now):
             return False
-        owed = Owed((dm_row(board.set_by, "bot.board.refused_dm", channel=f"<#{channel_id}>",
-                            missing=missing, key_id=f"board:{guild_id}:{int(now)}"),))
+        owed = Owed((dm_row(board.set_by, "bot.live.refused_dm", channel=f"<#{channel_id}>",
+                            missing=list(missing), key_id=f"board:{guild_id}:{int(now)}"),))
         await self.store.write_owed(owed, None, now)
         wake(self.core, owed)
         return True
@@ -155,7 +156,8 @@ class ServerBoard:
         post = BoardPost(tick.guild, hashed, sections)
         edit = Owed((OutboxItem(post.KIND, str(Lane.channel(board.channel_id)),
                                 post.to_payload()),))
-        if await self.store.owe_board(tick.guild, hashed, set_at=tick.chain, now=now, owed=edit):
+        if await self.store.owe_board(tick.guild, hashed, channel_id=board.channel_id,
+                                      set_at=tick.chain, now=now, owed=edit):
             wake(self.core, edit)
 
     async def _open_games(self, guild_id: int) -> list[Any]:
@@ -182,7 +184,7 @@ class ServerBoard:
     async def _lobbies(self, guild_id: int) -> Items:
         return tuple({"game": h.id, "channel": h.channel_id, "map": h.map_id,
                       "host": h.host_name or "", "seats": len(h.seats),
-                      "max": h.board.max_players}
+                      "max": h.board.rules.max_players}
                      for h in await self._open_games(guild_id) if h.is_lobby)
 
     async def _season(self, guild_id: int) -> Items:

@@ -94,6 +94,33 @@ class DeliveryQueue:
                                    channel=f"<#{hosted.channel_id}>")
                             for u in hosted.user_ids()], game_id)
 
+    async def give_up_failing(self, head: OwedMessage, ids: Iterable[int], error: str) -> None:
+        """The unit headed by `head` kept failing transiently for a day (a Discord outage, a
+        destination that keeps timing out): it is given up, as a refused destination's rows
+        are, so the destination's later posts stop waiting behind it; the players of its game
+        are told by DM where the post was to go (in a channel: a DM cannot tell a DM's failure),
+        once a day, or, when it was the game's end, that it ended where the bot could not say."""
+        now = self.core.clock()
+        await self.core.store.mark_outbox_sent(list(ids), now=now, error=error)
+        if not head.lane.is_channel or head.game_id is None:
+            return
+        hosted = await self.core.load(head.game_id)
+        if hosted is None:
+            return
+        ended = isinstance(head.message, ClosingPost) or \
+            (isinstance(head.message, TurnPost) and head.message.over)
+        channel = f"<#{hosted.channel_id}>"
+        if ended:
+            rows = [dm_row(u, "bot.closed.unseen", game_id=hosted.id,
+                           key_id=f"unseen:{hosted.id}:{u}", channel=channel)
+                    for u in hosted.user_ids()]
+        else:
+            day = int(now // 86400)
+            rows = [dm_row(u, "bot.outbox.failing_dm", game_id=hosted.id,
+                           key_id=f"failing:{hosted.channel_id}:{day}:{u}", channel=channel)
+                    for u in hosted.user_ids()]
+        await self.owe(rows, hosted.id)
+
     async def guild_gone(self, guild_id: int) -> list[int]:
         """The bot was removed from the server (GUILD_DELETE without `unavailable`): its open
         games are closed as a destination given up is (end reason 'removed'), their players

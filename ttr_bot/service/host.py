@@ -146,7 +146,8 @@ FACADE = {
              "decide_safely"),
     # the outbox as the delivery worker sees it
     "queue": ("owed_messages", "deliverable", "owed_in_lane", "claim_messages",
-              "release_messages", "delivered", "retry_later", "forget_sent", "owe",
+              "release_messages", "delivered", "retry_later", "give_up_failing", "forget_sent",
+              "owe",
               "destination_refused", "destination_blocks", "destination_works",
               "retry_destinations", "give_up_destination", "guild_gone", "tell_cannot_post",
               "tell_dms_closed", "set_notify", "notify_settings"),

@@ -19,8 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..store import NewTimer, OutboxItem, Owed, ResultRecord, Timer
-from ..store.community import SeasonSettings, SeasonStore, season_store
+from ..store import (
+    NewTimer,
+    OutboxItem,
+    Owed,
+    ResultRecord,
+    SeasonSettings,
+    SeasonStore,
+    Timer,
+    season_store,
+)
 from .community_messages import SeasonEndPost, SeasonLine
 from .core import Core
 from .effects import ServiceError
@@ -132,8 +140,8 @@ class Seasons:
                 name = zone_name(zone)
             except BadSetting:
                 raise ServiceError("service.season.bad_zone", zone=str(zone)[:60]) from None
-        now = self.core.clock()
         settings = await self.settings(guild_id)
+        now = self._chain_time(settings)
         owed = None if settings is None else self._first_timer(
             guild_id, settings.period, name or DEFAULT_ZONE, now)
         await self.store.set_guild_timezone(guild_id, name, now=now, owed=owed)
@@ -146,13 +154,18 @@ class Seasons:
         champion given `role_id`) or off (None). The current season's end gets its timer."""
         if period is not None and period not in PERIODS:
             raise ServiceError("service.season.bad_period")
-        now = self.core.clock()
+        now = self._chain_time(await self.settings(guild_id))
         owed = None if period is None else self._first_timer(
             guild_id, period, await self.timezone(guild_id), now)
         await self.store.set_season_settings(guild_id, period, channel_id=channel_id,
                                              role_id=role_id, set_by=user_id, now=now, owed=owed)
         wake(self.core, owed)
         return await self.settings(guild_id)
+
+    def _chain_time(self, settings: SeasonSettings | None) -> float:
+        """Now, as the name of a new chain of season timers: never the last one's."""
+        now = self.core.clock()
+        return now if settings is None else max(now, settings.updated_at + 1e-3)
 
     def _first_timer(self, guild_id: int, period: str, zone: str, now: float) -> Owed:
         season = season_at(now, period, zone)
@@ -188,8 +201,9 @@ class Seasons:
             return
         lines = await self.lines(due.guild, ended)
         champion = lines[0].user_id if lines else None
-        closed = await self.store.closed_seasons(due.guild, limit=1)
-        previous = closed[0].champion_id if closed else None
+        # who holds the role: the last season that had a champion (an empty one had none)
+        closed = await self.store.closed_seasons(due.guild)
+        previous = next((c.champion_id for c in closed if c.champion_id is not None), None)
         rows: tuple[OutboxItem, ...] = ()
         if lines:
             post = SeasonEndPost(due.guild, ended.name, lines, settings.role_id, previous)

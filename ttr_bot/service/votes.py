@@ -167,7 +167,7 @@ class Votes:
         if not hosted.settings.deadline and game is not None and seat in game.to_move() and \
                 now - hosted.updated_at >= ABSENT_DAYS * DAY:
             return None
-        return ServiceError("service.vote_not_absent", name=info.name, days=ABSENT_DAYS)
+        return ServiceError("service.vote_not_absent", name=info.name, count=ABSENT_DAYS)
 
     async def _apply_vote(self, hosted, vote):
         if vote.kind == "replace":

@@ -8,6 +8,15 @@ database setting: a path or sqlite:///path is SQLite, postgresql://... is Postgr
 `copy.py` moves a database from one to the other (`python bot.py migrate-db`).
 """
 from .base import UNSET, Store
+from .community import (
+    BoardRow,
+    BoardStore,
+    ClosedSeason,
+    SeasonSettings,
+    SeasonStore,
+    board_store,
+    season_store,
+)
 from .cups import CupRow, CupStore, cup_store
 from .errors import (
     ChannelBusy,
@@ -19,6 +28,7 @@ from .errors import (
     SeatTaken,
     StaleSequence,
     StoreError,
+    StoreUnavailable,
     VoteOpen,
     WrongStatus,
 )
@@ -54,13 +64,15 @@ from .sqlite import SqliteStore
 
 __all__ = [
     "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
-    "StoreError", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
+    "StoreError", "StoreUnavailable", "ChannelBusy", "CorruptData", "CorruptLog", "CorruptSnapshot", "NotFound",
     "SeatIsBot", "SeatTaken", "StaleSequence", "VoteOpen", "WrongStatus",
     "ActionRecord", "Away", "Game", "MessageRef", "NewTimer", "OutboxItem", "OutboxRow", "Owed",
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
     "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD", "LaneBlock",
     "CupRow", "CupStore", "cup_store",
+    "BoardRow", "BoardStore", "ClosedSeason", "SeasonSettings", "SeasonStore", "board_store",
+    "season_store",
 ]
 
 

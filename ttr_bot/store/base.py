@@ -458,8 +458,10 @@ class Store(ABC):
         self, ids: Sequence[int], owner: str, now: float, lease: float = 60.0,
     ) -> bool:
         """Lease these owed rows to `owner` until now + lease, all or none: False (and nothing
-        changed) if another owner holds a lease on one of them that has not run out. Sending,
-        retrying or giving up a row ends its lease."""
+        changed) if another owner holds a lease on one of them that has not run out, or one
+        of them is no longer owed (sent or given up meanwhile, by another process: the caller
+        read it before that and must read again, not send it twice). Sending, retrying or
+        giving up a row ends its lease."""
 
     @abstractmethod
     async def release_outbox(self, owner: str) -> int:

@@ -89,10 +89,11 @@ class BoardStore(Protocol):
 
     async def clear_board(self, guild_id: int) -> bool: ...
 
-    async def owe_board(self, guild_id: int, digest: str, *, set_at: float, now: float,
-                        owed: Owed) -> bool:
+    async def owe_board(self, guild_id: int, digest: str, *, channel_id: int, set_at: float,
+                        now: float, owed: Owed) -> bool:
         """Write `owed` (the edit) and remember `digest`, unless the board was set again since
-        `set_at` or an edit of it is still owed (unsent): then False, nothing written."""
+        `set_at`, is no longer in `channel_id`, or an edit of it is still owed (unsent): then
+        False, nothing written."""
 
     async def tick_board(self, guild_id: int, *, set_at: float, now: float, min_gap: float,
                          owed: Owed) -> bool:

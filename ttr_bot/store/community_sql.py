@@ -104,14 +104,14 @@ class CommunitySql:
     async def clear_board(self, guild_id: int) -> bool:
         return await self._auto.execute("DELETE FROM boards WHERE guild_id = $1", guild_id) > 0
 
-    async def owe_board(self, guild_id: int, digest: str, *, set_at: float, now: float,
-                        owed: Owed) -> bool:
+    async def owe_board(self, guild_id: int, digest: str, *, channel_id: int, set_at: float,
+                        now: float, owed: Owed) -> bool:
         async with self._tx() as db:
             changed = await db.execute(
                 "UPDATE boards SET digest = $2, owed_at = $3 WHERE guild_id = $1 "
-                "AND set_at = $4 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = $5 "
-                "AND o.sent_at IS NULL AND o.lane = 'c' || CAST(boards.channel_id AS TEXT))",
-                guild_id, digest, float(now), float(set_at), BOARD_KIND)
+                "AND set_at = $4 AND channel_id = $6 AND NOT EXISTS (SELECT 1 FROM outbox o "
+                "WHERE o.kind = $5 AND o.sent_at IS NULL AND o.lane = 'c' || CAST($6 AS TEXT))",
+                guild_id, digest, float(now), float(set_at), BOARD_KIND, channel_id)
             if changed:
                 await self._write_owed(db, None, owed, float(now))
             return bool(changed)

@@ -84,3 +84,27 @@ class CorruptSnapshot(CorruptData):
         self.seq = seq
         self.reason = reason
         super().__init__(f"game {game_id}: snapshot corrupt at seq {seq}: {reason}")
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be read or written now: its file became read-only, its disk is
+    full, another program holds its lock past the busy timeout, it is damaged, or its disk
+    fails. Raised instead of the driver's error, so the operation that met it is refused as
+    a whole (its transaction rolled back: nothing of it was written) and the caller can say
+    so; the same call works again once the fault is gone. `where` names the file (or the
+    server), `kind` is one of `REMEDIES`, and the message says what the operator should do."""
+
+    REMEDIES = {
+        "read_only": "cannot be written (read-only): give the bot's user write access to the "
+                     "file and its folder, or remount the disk read-write",
+        "full": "has no room left: free space on its disk",
+        "locked": "is locked by another program past the busy timeout: end that program's "
+                  "transaction (a database browser, a backup tool, a stuck process)",
+        "corrupt": "is damaged: stop the bot and restore it from a backup",
+        "io": "cannot be read or written (a disk error): check the disk and the file",
+    }
+
+    def __init__(self, where: str, kind: str, detail: str, remedy: str | None = None):
+        """`remedy`: what to do, where the driver knows better than `REMEDIES[kind]`."""
+        self.where, self.kind, self.detail = where, kind, detail
+        super().__init__(f"the database {where} {remedy or self.REMEDIES[kind]} ({detail})")

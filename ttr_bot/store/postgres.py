@@ -30,7 +30,10 @@ How it keeps the `Store` contract (base.py) where PostgreSQL differs from SQLite
   would reorder an action's keys), the append-only log is enforced by plpgsql triggers;
 - errors: unique, foreign-key and check violations become the store's own errors
   (ChannelBusy, SeatTaken, NotFound, StoreError) in sql.py, from `IntegrityError` and
-  `_violation` as for SQLite; the loads validate with the same code (validation.py).
+  `_violation` as for SQLite; the loads validate with the same code (validation.py). What
+  says the server, not the statement, is at fault (a read-only server, a full disk, damaged
+  data, a lock not granted in time: `_FAULTS`) is `StoreUnavailable`, as for SQLite's file,
+  its transaction rolled back.
 
 Later, several processes on one database: every write about a game already begins by locking
 that game's row, the natural place for a per-game database lock held across a whole action
@@ -39,15 +42,15 @@ itself), and timers have ids and due times that a lease column and
 `FOR UPDATE SKIP LOCKED` can claim from.
 """
 import logging
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import asyncpg
 
 from .dburl import redact
-from .errors import StoreError
+from .errors import StoreError, StoreUnavailable
 from .models import GameVersion, Timer
 from .rows import TIMER_COLUMNS, timer_record
 from .schema import MIGRATIONS_DIR, migrate_postgres
@@ -73,6 +76,23 @@ _APPEND = (
 )
 
 
+# SQLSTATEs that say the server, not the statement, is at fault -> StoreUnavailable.kind; and
+# where the sentence of errors.py fits SQLite's file only, what to do here
+_FAULTS = {"53100": "full", "25006": "read_only", "XX001": "corrupt", "XX002": "corrupt",
+           "55P03": "locked", "58030": "io"}
+_REMEDIES = {"read_only": "is read-only (a standby server, or default_transaction_read_only): "
+                          "point the bot at the primary server, or make it writable",
+             "locked": "has a lock another session holds past lock_timeout: end that "
+                       "session's transaction (pg_stat_activity names it)"}
+
+
+def fault(exc: BaseException, where: str) -> StoreUnavailable | None:
+    """The store's error for a server error that says the database is at fault, else None."""
+    kind = _FAULTS.get(getattr(exc, "sqlstate", None) or "") \
+        if isinstance(exc, asyncpg.PostgresError) else None
+    return None if kind is None else StoreUnavailable(where, kind, str(exc), _REMEDIES.get(kind))
+
+
 def _count(status: str) -> int:
     """Rows touched, from a command status such as 'DELETE 3'."""
     return int(status.split()[-1])
@@ -80,16 +100,43 @@ def _count(status: str) -> int:
 
 class _Conn:
     """`sql.Conn` on an asyncpg connection, or on the pool (each statement then on a pooled
-    connection, in a transaction of its own)."""
-    __slots__ = ("_c", "executemany", "fetch", "fetchrow", "fetchval")
+    connection, in a transaction of its own); `where` (the redacted URL) names the database
+    in a `StoreUnavailable`."""
+    __slots__ = ("_c", "_where")
 
-    def __init__(self, c: "asyncpg.Connection | asyncpg.Pool"):
-        self._c = c
-        self.executemany, self.fetch = c.executemany, c.fetch
-        self.fetchrow, self.fetchval = c.fetchrow, c.fetchval
+    def __init__(self, c: "asyncpg.Connection | asyncpg.Pool", where: str):
+        self._c, self._where = c, where
 
     async def execute(self, sql: str, *args: Any) -> int:
-        return _count(await self._c.execute(sql, *args))
+        with _faults(self._where):
+            return _count(await self._c.execute(sql, *args))
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        with _faults(self._where):
+            await self._c.executemany(sql, rows)
+
+    async def fetch(self, sql: str, *args: Any) -> list[Any]:
+        with _faults(self._where):
+            return await self._c.fetch(sql, *args)
+
+    async def fetchrow(self, sql: str, *args: Any) -> Any:
+        with _faults(self._where):
+            return await self._c.fetchrow(sql, *args)
+
+    async def fetchval(self, sql: str, *args: Any) -> Any:
+        with _faults(self._where):
+            return await self._c.fetchval(sql, *args)
+
+
+@contextmanager
+def _faults(where: str) -> Iterator[None]:
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        error = fault(exc, where)
+        if error is None:
+            raise
+        raise error from exc
 
 
 class PostgresStore(SqlStore):
@@ -107,6 +154,7 @@ class PostgresStore(SqlStore):
         if pool_size < 1 or not 0 <= pool_min_size <= pool_size:
             raise ValueError("pool_size must be at least 1 and pool_min_size at most pool_size")
         self.dsn = dsn
+        self._where = redact(dsn)       # how errors name it (without its password)
         self.pool_size = pool_size
         self.pool_min_size = pool_min_size
         self.migrations_dir = migrations_dir
@@ -138,7 +186,10 @@ class PostgresStore(SqlStore):
                 self.schema_version = await migrate_postgres(conn, self.migrations_dir)
         except StoreError as exc:          # e.g. written by a newer bot: name the database
             await pool.close()
-            raise StoreError(f"{redact(self.dsn)}: {exc}") from exc
+            error = fault(exc.__cause__, self._where) if exc.__cause__ else None
+            if error is not None:          # a read-only server, a full disk: what to do
+                raise error from exc
+            raise StoreError(f"{self._where}: {exc}") from exc
         except BaseException:
             await pool.close()
             raise
@@ -168,17 +219,18 @@ class PostgresStore(SqlStore):
         rows they check), REPEATABLE READ READ ONLY for reads of several statements."""
         async with self._pool_or_fail().acquire() as conn:
             isolation = "repeatable_read" if readonly else "read_committed"
-            async with conn.transaction(isolation=isolation, readonly=readonly):
-                yield conn
+            with _faults(self._where):     # the COMMIT's own error too
+                async with conn.transaction(isolation=isolation, readonly=readonly):
+                    yield conn
 
     @asynccontextmanager
     async def _tx(self, *, readonly: bool = False) -> AsyncIterator[_Conn]:
         async with self._transaction(readonly=readonly) as conn:
-            yield _Conn(conn)
+            yield _Conn(conn, self._where)
 
     @property
     def _auto(self) -> _Conn:
-        return _Conn(self._pool_or_fail())
+        return _Conn(self._pool_or_fail(), self._where)
 
     def _violation(self, exc: Exception) -> str:
         if isinstance(exc, asyncpg.UniqueViolationError):

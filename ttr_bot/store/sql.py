@@ -849,7 +849,8 @@ class SqlStore(CommunitySql, CupSql, Store):
             rows = await db.fetch(     # the rows' locks (SQLite: the write lock): one claimer
                 "SELECT lease_owner, lease_until FROM outbox WHERE id = ANY($1::bigint[]) "
                 "AND sent_at IS NULL ORDER BY id FOR UPDATE", list(ids))
-            if any(o is not None and o != owner and u > now for o, u in rows):
+            if len(rows) < len(set(ids)) or any(   # one is sent already, or another's
+                    o is not None and o != owner and u > now for o, u in rows):
                 return False
             await db.execute(
                 "UPDATE outbox SET lease_owner = $1, lease_until = $2 "

@@ -10,6 +10,11 @@ otherwise run statements inside each other's transactions). Writes start with BE
 taking SQLite's write lock before reading what they check, so several connections (or
 processes) on one file serialise on busy_timeout instead of failing with "database is locked"
 or acting on a stale read: what PostgreSQL's row locks (`FOR UPDATE`, dropped here) give.
+
+Faults of the file while the bot runs (it became read-only, the disk is full, another program
+holds the lock past busy_timeout, the file is damaged, the disk fails) are raised as
+`StoreUnavailable`, naming the file and what to do (`fault`): the operation's transaction is
+rolled back, nothing of it was written, and the same call works once the fault is gone.
 """
 import asyncio
 import json
@@ -17,8 +22,8 @@ import logging
 import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -26,7 +31,7 @@ from typing import Any
 import aiosqlite
 
 from .dburl import PG_PREFIXES, SQLITE_PREFIX, parse_db_url
-from .errors import StoreError
+from .errors import StoreError, StoreUnavailable
 from .models import GameVersion, Timer
 from .rows import TIMER_COLUMNS, timer_record
 from .schema import MIGRATIONS_DIR, migrate
@@ -64,32 +69,64 @@ def _params(args: Sequence[Any]) -> Sequence[Any]:
     return args
 
 
+# SQLite's result codes (an extended code starts with its primary one's name) that mean the
+# file, not the statement, is at fault -> StoreUnavailable.kind
+_FAULTS = {"SQLITE_READONLY": "read_only", "SQLITE_FULL": "full", "SQLITE_BUSY": "locked",
+           "SQLITE_LOCKED": "locked", "SQLITE_CORRUPT": "corrupt", "SQLITE_NOTADB": "corrupt",
+           "SQLITE_IOERR": "io", "SQLITE_CANTOPEN": "io"}
+
+
+def fault(exc: BaseException, where: Any) -> StoreUnavailable | None:
+    """The store's error for a driver error that says the file is at fault, else None (a
+    broken key, a bad statement: the caller's business)."""
+    if not isinstance(exc, sqlite3.DatabaseError) or isinstance(exc, sqlite3.IntegrityError):
+        return None
+    name = getattr(exc, "sqlite_errorname", None) or ""
+    kind = _FAULTS.get("_".join(name.split("_")[:2]))
+    return None if kind is None else StoreUnavailable(str(where), kind, str(exc))
+
+
+@contextmanager
+def _faults(where: Any) -> Iterator[None]:
+    try:
+        yield
+    except sqlite3.DatabaseError as exc:
+        error = fault(exc, where)
+        if error is None:
+            raise
+        raise error from exc
+
+
 class _Conn:
     """`sql.Conn` on the store's aiosqlite connection; with `lock`, each statement takes the
-    store's lock for itself (SQLite's autocommit: a transaction of its own)."""
-    __slots__ = ("_db", "_lock")
+    store's lock for itself (SQLite's autocommit: a transaction of its own). `where` (the
+    file) names it in a `StoreUnavailable`."""
+    __slots__ = ("_db", "_lock", "_where")
 
-    def __init__(self, db: aiosqlite.Connection, lock: asyncio.Lock | None = None):
-        self._db, self._lock = db, lock
+    def __init__(self, db: aiosqlite.Connection, where: Any, lock: asyncio.Lock | None = None):
+        self._db, self._lock, self._where = db, lock, where
 
     async def execute(self, sql: str, *args: Any) -> int:
-        if self._lock is None:
-            return (await self._db.execute(to_sqlite(sql), _params(args))).rowcount
-        async with self._lock:
-            return (await self._db.execute(to_sqlite(sql), _params(args))).rowcount
+        with _faults(self._where):
+            if self._lock is None:
+                return (await self._db.execute(to_sqlite(sql), _params(args))).rowcount
+            async with self._lock:
+                return (await self._db.execute(to_sqlite(sql), _params(args))).rowcount
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        if self._lock is None:
-            await self._db.executemany(to_sqlite(sql), rows)
-            return
-        async with self._lock:
-            await self._db.executemany(to_sqlite(sql), rows)
+        with _faults(self._where):
+            if self._lock is None:
+                await self._db.executemany(to_sqlite(sql), rows)
+                return
+            async with self._lock:
+                await self._db.executemany(to_sqlite(sql), rows)
 
     async def fetch(self, sql: str, *args: Any) -> list[Any]:
-        if self._lock is None:
-            return list(await self._db.execute_fetchall(to_sqlite(sql), _params(args)))
-        async with self._lock:
-            return list(await self._db.execute_fetchall(to_sqlite(sql), _params(args)))
+        with _faults(self._where):
+            if self._lock is None:
+                return list(await self._db.execute_fetchall(to_sqlite(sql), _params(args)))
+            async with self._lock:
+                return list(await self._db.execute_fetchall(to_sqlite(sql), _params(args)))
 
     async def fetchrow(self, sql: str, *args: Any) -> Any:
         rows = await self.fetch(sql, *args)
@@ -142,17 +179,34 @@ class SqliteStore(SqlStore):
             await db.execute("PRAGMA synchronous = FULL")
             await db.execute("PRAGMA foreign_keys = ON")
             self.schema_version = await migrate(db, self.migrations_dir)
+            if str(self.path) != ":memory:":   # a file it may read but not write: say so now
+                await self._try_a_write(db)
         except StoreError as exc:              # e.g. written by a newer bot: name the file
             await db.close()
             raise StoreError(f"{self.path}: {exc}") from exc
         except sqlite3.DatabaseError as exc:   # garbage, a torn file, not SQLite at all
             await db.close()
+            error = fault(exc, self.path)
+            if error is not None and error.kind != "corrupt":   # read-only, full, locked
+                raise error from exc
             raise StoreError(f"{self.path} is not a usable SQLite database ({exc}); restore it "
                              "from a backup, or move it away to start with an empty one") from exc
         except BaseException:
             await db.close()
             raise
         self._db = db
+
+    @staticmethod
+    async def _try_a_write(db: aiosqlite.Connection) -> None:
+        """Write the header's user_version as it is, and roll it back: SQLite opens a file it
+        may not write read-only without a word, and would refuse only the first move."""
+        version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            await db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            if db.in_transaction:
+                await db.execute("ROLLBACK")
 
     async def _enable_wal(self, db: aiosqlite.Connection) -> str:
         """Switch to WAL (persistent in the file). Needs a moment alone with the file, and SQLite
@@ -186,21 +240,28 @@ class SqliteStore(SqlStore):
             try:
                 # BEGIN inside the try: if the caller is cancelled while it is queued, it still
                 # runs on aiosqlite's thread, and the rollback must close what it opened.
-                await db.execute(f"BEGIN {mode}")
+                with _faults(self.path):
+                    if db.in_transaction:   # a rollback the file refused earlier: finish it
+                        await db.rollback()
+                    await db.execute(f"BEGIN {mode}")
                 yield db
-                await db.execute("COMMIT")
+                with _faults(self.path):
+                    await db.execute("COMMIT")
             except BaseException:
-                await db.rollback()  # a no-op if SQLite already rolled back
+                try:
+                    await db.rollback()  # a no-op if SQLite already rolled back
+                except sqlite3.Error:    # the file's fault again: the first error says it
+                    log.warning("could not roll back on %s", self.path, exc_info=True)
                 raise
 
     @asynccontextmanager
     async def _tx(self, *, readonly: bool = False) -> AsyncIterator[_Conn]:
         async with self._transaction("DEFERRED" if readonly else "IMMEDIATE") as db:
-            yield _Conn(db)
+            yield _Conn(db, self.path)
 
     @property
     def _auto(self) -> _Conn:
-        return _Conn(self._conn(), self._lock)
+        return _Conn(self._conn(), self.path, self._lock)
 
     def _violation(self, exc: Exception) -> str:
         name = getattr(exc, "sqlite_errorname", "")
@@ -212,7 +273,8 @@ class SqliteStore(SqlStore):
         """A statement in SQLite's own dialect (tools and benches)."""
         db = self._conn()
         async with self._lock:
-            return list(await db.execute_fetchall(sql, params))
+            with _faults(self.path):
+                return list(await db.execute_fetchall(sql, params))
 
     # -- what differs from PostgreSQL ----------------------------------------------------------
     @asynccontextmanager

@@ -68,8 +68,9 @@ def rss_bytes(pid):
 class _Worker:
     """One process and the task it runs; its reader task notices its death at any time."""
 
-    def __init__(self, pool, proc):
+    def __init__(self, pool, proc, reserved=False):
         self.pool, self.proc = pool, proc
+        self.reserved = reserved     # takes only the tasks marked first (the picture lane)
         loop = asyncio.get_running_loop()
         self.ready = loop.create_future()
         self.reply = None            # the future of the running task's answer
@@ -146,12 +147,19 @@ class WorkerPool:
     """`size` worker processes (None: one per core; 0: no process, tasks run in threads of
     this one, as asyncio.to_thread does). `preload`: modules each worker imports at start.
     `timeout`: seconds a task may run before its worker is killed (per call: run(timeout=)).
-    `nice`: how much lower the workers' CPU priority is than this process's (child.py)."""
+    `nice`: how much lower the workers' CPU priority is than this process's (child.py).
+    `reserve`: workers besides `size` that run only the tasks marked first (`run(first=True)`:
+    pictures and films, what players wait for), so a burst of long tasks (computer players'
+    decisions) that takes every other worker never makes a picture wait for one to end."""
 
-    def __init__(self, size=None, *, preload=(), timeout=60.0, nice=10, python=None):
+    def __init__(self, size=None, *, preload=(), timeout=60.0, nice=10, python=None,
+                 reserve=0):
         self.size = default_size() if size is None else int(size)
         if self.size < 0:
             raise ValueError("a pool has 0 workers or more")
+        self.reserve = int(reserve) if self.size else 0
+        if self.reserve < 0:
+            raise ValueError("a pool reserves 0 workers or more")
         self.preload = tuple(preload)
         self.timeout = timeout
         self.nice = nice
@@ -176,13 +184,16 @@ class WorkerPool:
         self._started = True
         for _ in range(self.size):
             self._spawn_later()
+        for _ in range(self.reserve):
+            self._spawn_later(reserved=True)
 
     async def wait_ready(self, timeout=START_TIMEOUT):
         """Until every worker is ready (benchmarks, tests): the seconds each took to boot."""
         deadline = time.monotonic() + timeout
-        while len(self._idle) + self._busy() < self.size or self._spawning:
+        while len(self._idle) + self._busy() < self.size + self.reserve or self._spawning:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{self.size} workers not ready within {timeout:g} s")
+                raise TimeoutError(f"{self.size + self.reserve} workers not ready within "
+                                   f"{timeout:g} s")
             await asyncio.sleep(0.01)
         return [w.boot_seconds for w in self._workers]
 
@@ -319,10 +330,9 @@ class WorkerPool:
         task.add_done_callback(self._chores.discard)
 
     async def _acquire(self, first=False):
-        while self._idle:
-            worker = self._idle.popleft()
-            if not worker.lost:
-                return worker
+        worker = self._take_idle(first)
+        if worker is not None:
+            return worker
         if self._closing:
             raise WorkerLost("the pool is closed")
         if self._failed_starts >= GIVE_UP and not self._live():
@@ -336,6 +346,18 @@ class WorkerPool:
                 self._release(fut.result())   # handed over just as the caller went away
             raise
 
+    def _take_idle(self, first):
+        """An idle worker for a task (`first`: marked first, which a reserved worker takes
+        before any other; else only one that is not reserved), or None."""
+        for worker in [w for w in self._idle if w.lost]:
+            self._idle.remove(worker)
+        fits = [w for w in self._idle if w.reserved == first] or \
+            (list(self._idle) if first else [])
+        if not fits:
+            return None
+        self._idle.remove(fits[0])
+        return fits[0]
+
     def _release(self, worker):
         if worker.lost or self._closing:
             return
@@ -344,7 +366,7 @@ class WorkerPool:
         if worker.chores:
             self._chore(worker)
             return
-        if self._hand_over(self._waiters, worker):
+        if not worker.reserved and self._hand_over(self._waiters, worker):
             return
         self._idle.append(worker)
 
@@ -358,12 +380,13 @@ class WorkerPool:
         return False
 
     # ----- starting and replacing workers ---------------------------------------------------
-    def _spawn_later(self):
-        task = asyncio.get_running_loop().create_task(self._spawn(), name="ttr-worker-start")
+    def _spawn_later(self, reserved=False):
+        task = asyncio.get_running_loop().create_task(self._spawn(reserved),
+                                                      name="ttr-worker-start")
         self._spawning.add(task)
         task.add_done_callback(self._spawning.discard)
 
-    async def _spawn(self):
+    async def _spawn(self, reserved=False):
         pause = RESTART_PAUSES[min(self._failed_starts, len(RESTART_PAUSES) - 1)]
         if pause:
             await asyncio.sleep(pause)
@@ -374,7 +397,7 @@ class WorkerPool:
         proc = await asyncio.create_subprocess_exec(
             self.python, "-m", "ttr_bot.workers.child", str(self.nice), *self.preload,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, env=env)
-        worker = _Worker(self, proc)
+        worker = _Worker(self, proc, reserved)
         self._workers.add(worker)
         self.stats["started"] += 1
         try:
@@ -400,4 +423,4 @@ class WorkerPool:
         if not self._closing:
             if worker.ready.done() and worker.ready.exception() is None:
                 log.warning("worker %s is gone; starting another", worker.pid)
-            self._spawn_later()
+            self._spawn_later(worker.reserved)

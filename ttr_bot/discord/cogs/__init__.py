@@ -1,7 +1,7 @@
 """The /ttr slash commands, one cog per feature, all under one command group (base.py): the
 lobby, the moves, seats handed to computer players, votes and returning, the games list and
 what one reads of a game at the top (/ttr draw); a player's own settings (language,
-notifications, away) under /ttr me; this server's games and its language under /ttr server."""
+notifications, away) under /ttr me; this server's games, its language, seasons, time zone and live board under /ttr server."""
 from .absence import Absence
 from .base import ttr_group
 from .cups import Cups
@@ -16,11 +16,13 @@ from .prefs import Prefs
 from .ranking import Ranking
 from .seats import Seats
 from .server import Server
+from .server_board import LiveBoard
+from .server_season import ServerSeason
 
 
 def all_cogs():
     return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server,
-            Cups)
+            ServerSeason, LiveBoard, Cups)
 
 
 __all__ = ["all_cogs", "ttr_group"]

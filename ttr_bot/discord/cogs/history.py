@@ -22,6 +22,8 @@ from .base import GroupedCog
 
 log = logging.getLogger(__name__)
 PER_PAGE = 5      # a page's lines (with their links) fit in one message, its records in one row
+REPLAY_WITHIN = 600.0   # seconds a replay's film may wait and take: the interaction's token
+                        # lasts 15 minutes, and the answer must come within them
 
 
 async def history_page(interaction, loc, page, user_id):
@@ -89,8 +91,12 @@ class History(GroupedCog):
             if game is None:
                 raise UserFacing("bot.history.none")
         film = await bot.service.replay_data(game, interaction.guild_id)
-        try:
-            data = await finale.build_film(interaction.client.workers, film, loc)
+        try:    # in time for the interaction's token, however long the pool's queue is
+            data = await finale.build_film(bot.workers, film, loc, within=REPLAY_WITHIN,
+                                           clock=bot.clock)
+        except TimeoutError:
+            log.warning("the film of game %s was not made within %.0f s", game, REPLAY_WITHIN)
+            raise UserFacing("bot.replay.failed") from None
         except Exception:
             log.exception("the film of game %s could not be made", game)
             raise UserFacing("bot.replay.failed") from None

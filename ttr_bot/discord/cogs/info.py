@@ -26,8 +26,10 @@ HELP_KEYS = ("new", "join", "addbot", "remove", "start", "draw", "claim", "ticke
              "tunnel", "station", "pass", "hand", "status", "rules", "games", "vote",
              "return", "leave", "replace", "cancel", "me language", "me colours", "me notify",
              "me away", "server stats", "server leaderboard", "server history", "server replay",
-             "server export", "server language")
-DESCRIPTIONS = {"server language": "bot.cmd.server_language"}   # two commands named "language"
+             "server export", "server language", "server season", "server season_set",
+             "server timezone", "server board")
+DESCRIPTIONS = {"server language": "bot.cmd.server_language",   # two commands named "language"
+                "server board": "bot.cmd.server_board"}         # ... and two named "board"
 
 
 class Info(GroupedCog):
