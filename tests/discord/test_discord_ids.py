@@ -100,6 +100,7 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.leaderboard_view(BIG_GAME, 1, 3, None, "en"),
         C.history_view(BIG_GAME, 2, 999_999, BIG_GAME, [BIG_GAME - i for i in range(10)], "en"),
         C.vote_view(BIG_GAME, 10 ** 12 - 1, "en"),
+        C.cup_view(BIG_GAME, "en"),
         C.board_view([(BIG_GAME - i, "Join " * 30) for i in range(7)]),
         C.confirm_tickets_view(BIG_GAME, BIG_SEQ, "en"),
         C.confirm_pay_view(BIG_GAME, BIG_SEQ, "r", 9999, CARDS, "en"),

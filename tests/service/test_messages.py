@@ -27,6 +27,7 @@ from ttr_bot.service.community_messages import (
     SeasonEndPost,
     SeasonLine,
 )
+from ttr_bot.service.cup_messages import CupFinal, CupPost, CupTableOpen
 from ttr_bot.service.effects import Handover
 from ttr_bot.service.messages import KINDS, parse
 from ttr_bot.store import OutboxItem, Owed
@@ -70,6 +71,10 @@ OLD_ROWS = [
     ("hand", {"seat": 1, "user": 11, "why": None}, HandUpdate(1, 11)),
     ("dm", {"key": "bot.vote.dm", "params": {"channel": "<#5>"}, "game": 3},
      DirectMessage("bot.vote.dm", {"channel": "<#5>"}, 3)),
+    ("cup_post", {"cup": 4}, CupPost(4)),
+    ("cup_table", {"cup": 4, "round": 2, "table": 3, "players": [10, 11]},
+     CupTableOpen(4, 2, 3, (10, 11))),
+    ("cup_final", {"cup": 4}, CupFinal(4)),
     ("season_end", {"guild": 1, "season": "2026-11", "role": None, "previous": None,
                     "lines": [{"rank": 1, "user_id": 10, "name": "ann", "points": 3,
                                "games": 2, "wins": 1, "score": 200}]},

@@ -373,6 +373,27 @@ class HelpButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
             style=discord.ButtonStyle.secondary, custom_id=ids.make("help", game_id, topic)))
 
 
+class CupButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                template=ids.TEMPLATES["cup"]):
+    """Join / Withdraw on a cup's post while its sign-up is open (cogs/cups.py)."""
+    KIND = "cup"
+    FIELDS = ("game", "op")
+    STYLES = {"join": discord.ButtonStyle.success, "leave": discord.ButtonStyle.secondary}
+
+    def __init__(self, cup_id, op, loc="en", item=None):
+        self.cup_id, self.op = cup_id, op
+        super().__init__(item or discord.ui.Button(
+            label=t(f"bot.cup.btn_{op}", loc), style=self.STYLES[op],
+            custom_id=ids.make("cup", cup_id, op)))
+
+
+def cup_view(cup_id, loc="en"):
+    view = discord.ui.View(timeout=None)
+    view.add_item(CupButton(cup_id, "join", loc))
+    view.add_item(CupButton(cup_id, "leave", loc))
+    return view
+
+
 class BoardJoinButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                       template=ids.TEMPLATES["bjoin"]):
     """Join on the live board: a seat in that lobby, from the board's channel."""
@@ -399,7 +420,7 @@ def board_view(lobbies):
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
                  CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
                  CancelButton, DetailsButton, RematchButton, RecordButton, RanksPageButton,
-                 HistoryPageButton, VoteButton, HelpButton, BoardJoinButton)
+                 HistoryPageButton, VoteButton, HelpButton, BoardJoinButton, CupButton)
 
 
 # ----- layouts --------------------------------------------------------------------------------------

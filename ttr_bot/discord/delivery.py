@@ -55,6 +55,7 @@ from .card_text import (
     standings_lines,
 )
 from .community_posts import CommunityPosts
+from .cup_posts import CupPosts
 from .format import (
     chunks,
     event_lines,
@@ -105,6 +106,7 @@ class Delivery(HandMessages):
             VoteResult: self._post_vote_result, HandUpdate: self.deliver_hand,
             DirectMessage: self._dm,
         }
+        self.handlers.update(CupPosts(self).handlers())
         self.handlers.update(CommunityPosts(self).handlers())
 
     # ----- plumbing ------------------------------------------------------------------------------

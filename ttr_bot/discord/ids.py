@@ -50,6 +50,8 @@ TEMPLATES = {
     "help": rf"ttr:help:{_N}:(?P<topic>commands|ratings)",
     # a ballot in a vote (/ttr vote): the vote's id says which vote, whatever the game's seq
     "vote": rf"ttr:vote:{_N}:(?P<vote>\d{{1,12}}):(?P<op>yes|no)",
+    # a cup's post (/ttr cup): Join and Withdraw; the cup's id in the game's place
+    "cup": rf"ttr:cup:{_N}:(?P<op>join|leave)",
     # Join on the live board (/ttr server board): the lobby's game, wherever the board is
     "bjoin": rf"ttr:bjoin:{_N}",
 }

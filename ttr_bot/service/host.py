@@ -35,7 +35,9 @@ the other collaborators it calls:
   seasons       Seasons(core)                seasons.py: a server's seasons and their standings;
                                              SeasonEnd (typed; its store subject SeasonStore)
   board         ServerBoard(core, seasons)   board.py: the live board; BoardTick (BoardStore)
-The last two are reached by name (`service.seasons.standings(...)`), not through the table.
+  cups          Cups(core, lobby)            cups.py: Swiss tournaments; CupSignup, CupCheck,
+                                             CupRoundEnd (typed; its store subject CupStore)
+The last three are reached by name (`service.seasons.standings(...)`), not through the table.
 Each registers the timer kinds it owns with the scheduler (`Scheduler.on`). The façade below
 names, for each public operation, the part that does it (the `_Part` table); nothing else is
 behind it.
@@ -53,6 +55,7 @@ from .adapter_state import AdapterState
 from .away import AwayPeriods
 from .board import ServerBoard
 from .core import Core
+from .cups import Cups
 from .delivery_queue import DeliveryQueue
 from .handover import SeatHandover
 from .hints import Hints
@@ -105,6 +108,8 @@ class GameService:
         self.adapter_state = AdapterState(core)
         self.seasons = Seasons(core)
         self.board = ServerBoard(core, seasons=self.seasons)
+        self.cups = Cups(core, lobby=self.lobby)
+        self.board.register("cups", self.cups.board_items)   # the board's running cups
 
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self) -> None:
@@ -116,6 +121,8 @@ class GameService:
         problems = await self.invariants.check_timers(repair=True)
         if problems:
             log.warning("resume re-armed %d missing timer(s)", len(problems))
+        if armed := await self.cups.resume():
+            log.warning("resume re-armed %d missing cup timer(s)", armed)
 
     async def stop(self) -> None:
         await self.core.scheduler.stop()

@@ -255,23 +255,51 @@ class Lobby:
             hosted = await self._still_lobby(hosted.id)
             if user_id != hosted.host_id:
                 raise ServiceError("service.host_only")
-            rules = hosted.board.rules
-            n = len(hosted.seats)
-            if not rules.min_players <= n <= rules.max_players:
-                raise ServiceError("service.player_count", min=rules.min_players,
-                                   max=rules.max_players)
-            game = Game(hosted.board, n, Dealer(hosted.seed))
-            started = replace_game(hosted, game, self.core.clock())
-            owed = await self.core._owed_for_start(started)
-            try:
-                await self.core.store.start_game(
-                    hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
-                    owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
-            except WrongStatus:
-                raise ServiceError("service.already_started") from None
-            self.core._committed(owed)
-            hosted = await self.core._reload(hosted.id)
-            return Effects(hosted.id, 0, to_move=game.to_move())
+            return await self._begin(hosted)
+
+    async def _begin(self, hosted: HostedGame) -> Effects:
+        """Start the lobby's game (under its lock)."""
+        rules = hosted.board.rules
+        n = len(hosted.seats)
+        if not rules.min_players <= n <= rules.max_players:
+            raise ServiceError("service.player_count", min=rules.min_players,
+                               max=rules.max_players)
+        game = Game(hosted.board, n, Dealer(hosted.seed))
+        started = replace_game(hosted, game, self.core.clock())
+        owed = await self.core._owed_for_start(started)
+        try:
+            await self.core.store.start_game(
+                hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
+                owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
+        except WrongStatus:
+            raise ServiceError("service.already_started") from None
+        self.core._committed(owed)
+        hosted = await self.core._reload(hosted.id)
+        return Effects(hosted.id, 0, to_move=game.to_move())
+
+    async def open_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
+                         seats: list[tuple[int | None, str, str | None]], map_id: str,
+                         variant: str, options: dict) -> HostedGame:
+        """A game started at once with its table set (a cup's round): `seats` in order, each
+        (user id, name, None) for a player or (None, name, level) for a computer player; the
+        host (`host_id`) need not be seated. ServiceError("service.channel_busy") if the
+        channel has an open game; no lobby caps (the table is not a lobby anyone opened)."""
+        check_table(map_id, variant)
+        settings = game_options(options)
+        try:
+            game_id = await self.core.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
+                options=settings, seed=self.core.seeds.randrange(2 ** 62), host_id=host_id,
+                now=self.core.clock())
+        except ChannelBusy:
+            raise ServiceError("service.channel_busy") from None
+        async with self.core.lock(game_id):
+            for user_id, name, level in seats:
+                hosted = await self.core._reload(game_id)
+                await self._add_seat(hosted, user_id=user_id, name=name,
+                                     bot_level=None if level is None else BOT_LEVELS[level])
+            await self._begin(await self.core._reload(game_id))
+            return await self.core._reload(game_id)
 
     async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Effects:
         hosted = await self.core._channel_game(channel_id)

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
 from .community_messages import BoardPost, SeasonEndPost
+from .cup_messages import CupFinal, CupPost, CupTableOpen
 from .effects import Handover
 
 Payload = dict[str, Any]
@@ -329,10 +330,11 @@ class Unreadable:
 
 Message = Union[StartPost, TurnPost, ThinkingEdit, HandoverPost, ClosingPost, Notice, Reminder,
                 VotePost, VoteResult, HandUpdate, DirectMessage, SeasonEndPost, BoardPost,
-                Unreadable]
+                CupPost, CupTableOpen, CupFinal, Unreadable]
 KINDS: dict[str, Any] = {cls.KIND: cls for cls in (
     StartPost, TurnPost, ThinkingEdit, HandoverPost, ClosingPost, Notice, Reminder, VotePost,
-    VoteResult, HandUpdate, DirectMessage, SeasonEndPost, BoardPost)}
+    VoteResult, HandUpdate, DirectMessage, SeasonEndPost, BoardPost, CupPost, CupTableOpen,
+    CupFinal)}
 
 
 def parse(kind: str, payload: Payload) -> Message:

@@ -17,6 +17,7 @@ from .community import (
     board_store,
     season_store,
 )
+from .cups import CupRow, CupStore, cup_store
 from .errors import (
     ChannelBusy,
     CorruptData,
@@ -69,6 +70,7 @@ __all__ = [
     "ResultRecord", "Seat", "SeatResult", "Snapshot", "Timer", "UserPrefs", "Vote",
     "GLOBAL_SCOPE", "FinishedGame", "LeaderboardRow", "RatingChange", "RatingRecord",
     "RatingUpdate", "RatingValue", "GameVersion", "Shards", "EVERY_GUILD", "LaneBlock",
+    "CupRow", "CupStore", "cup_store",
     "BoardRow", "BoardStore", "ClosedSeason", "SeasonSettings", "SeasonStore", "board_store",
     "season_store",
 ]

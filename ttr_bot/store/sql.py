@@ -22,6 +22,7 @@ from typing import Any, ClassVar, NoReturn, Protocol
 
 from .base import UNSET, Store
 from .community_sql import CommunitySql
+from .cup_sql import CupSql
 from .errors import (
     ChannelBusy,
     CorruptSnapshot,
@@ -111,7 +112,7 @@ _SEAT = f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 AND seat = $2"
 _MESSAGE_COLUMNS = "game_id, kind, channel_id, message_id, updated_at"
 
 
-class SqlStore(CommunitySql, Store):
+class SqlStore(CommunitySql, CupSql, Store):
     IntegrityError: ClassVar[type[Exception]] = Exception
     # what seating a new game's host may raise on bad data (PostgreSQL: any server error)
     HostSeatError: ClassVar[type[Exception] | tuple[type[Exception], ...]] = Exception

@@ -4,6 +4,7 @@ what one reads of a game at the top (/ttr draw); a player's own settings (langua
 notifications, away) under /ttr me; this server's games, its language, seasons, time zone and live board under /ttr server."""
 from .absence import Absence
 from .base import ttr_group
+from .cups import Cups
 from .games import Games
 from .hint import Hint
 from .history import History
@@ -21,7 +22,7 @@ from .server_season import ServerSeason
 
 def all_cogs():
     return (Lobby, Play, Hint, Seats, Info, Absence, Games, Me, Prefs, Ranking, History, Server,
-            ServerSeason, LiveBoard)
+            ServerSeason, LiveBoard, Cups)
 
 
 __all__ = ["all_cogs", "ttr_group"]
