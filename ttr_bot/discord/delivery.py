@@ -65,6 +65,7 @@ from .format import (
     summary_lines,
 )
 from .hands import HandMessages
+from .map_state_text import map_state_line
 from .palettes import game_palette
 
 log = logging.getLogger(__name__)
@@ -335,6 +336,9 @@ class Delivery(HandMessages):
             if not pictures:
                 moves += summary_lines(game, names, loc)
         standings = standings_lines(game, names, loc) + [row_line(game, loc)]
+        extra = map_state_line(game, loc)     # a map's own public state, one line
+        if extra is not None:
+            standings.append(extra)
         card = turn_card.Card(tuple(moves), tuple(standings),
                               tuple(tail), pictures, turn_card.accent_of(game.current))
         msg = await self.send_card(at.channel_id, card, panel, row=row, **kwargs)

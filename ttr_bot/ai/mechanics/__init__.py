@@ -10,6 +10,7 @@ from typing import Any
 from ...engine.actions import ClaimRoute
 from .base import Sense
 from .bullet import Bullet
+from .claims import legal_claims
 from .draw_bonus import DrawBonus
 from .ferry_cards import FerryCards
 from .mountains import Mountains
@@ -51,18 +52,6 @@ def turn_action(v: Any, to_claim: list[int]) -> Any:
         if a is not None:
             return a
     return None
-
-
-_LAST: list[Any] = [None, []]    # (view, its legal claims): one decision asks several times
-
-
-def legal_claims(v: Any) -> list[ClaimRoute]:
-    """The engine's legal claims for the view's seat now."""
-    if _LAST[0] is not v:
-        _LAST[0] = v
-        _LAST[1] = [a for a in v.legal_actions() if isinstance(a, ClaimRoute)]
-    out: list[ClaimRoute] = _LAST[1]
-    return out
 
 
 def fit_claim(v: Any, claim: ClaimRoute) -> ClaimRoute | None:

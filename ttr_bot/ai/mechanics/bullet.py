@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from .base import Sense
+from .claims import legal_claims
 
 TRACK_VALUE = 1.5   # points a track space is worth
 
@@ -39,7 +40,6 @@ class Bullet(Sense):
     def turn_action(self, v: Any, to_claim: list[int]) -> Any:
         if self._supply(v) <= 0:
             return None
-        from . import legal_claims  # the engine's claims (the package imports this module)
         routes = self.board.routes
         best = None
         for a in legal_claims(v):
