@@ -11,7 +11,7 @@ p50/p95. Agents receive only their own `PlayerView`; every action is checked by 
 `--records DIR` writes each game as a `ttr-record/1` (replayed here once more to make sure it
 reproduces the game; `python -m ttr_bot.replay` replays it too).
 
-`--maps` (a list, or `all`) with `--seats` (player counts; `max` is the map's maximum) plays one
+`--maps` (a list, or `all`: every map the engine plays, offered or not yet) with `--seats` (player counts; `max` is the map's maximum) plays one
 table per map and count: the first level of --players against the others, the list's last level
 filling the extra seats (expert,medium at 4 seats: expert and three medium). It prints one line
 per table for that first player, with the table's wall time; records go to DIR/MAP-Np/.
@@ -31,7 +31,7 @@ from ttr_bot.engine.errors import Illegal
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
 from ttr_bot.game_record import action_to_json, export_record, replay
-from ttr_bot.maps import available_maps, load_board
+from ttr_bot.maps import engine_maps, load_board
 
 MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred
 
@@ -309,7 +309,7 @@ def format_table(summary):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tools.arena", description=__doc__.splitlines()[0])
-    add_table_args(ap, players="hard,medium")
+    add_table_args(ap, players="hard,medium", maps=engine_maps())
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--records", metavar="DIR", help="write each game as a ttr-record/1 here")
     ap.add_argument("--json", action="store_true", help="print one JSON document")
@@ -330,8 +330,8 @@ def main(argv=None):
             print(f"\r{done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
     maps = None
     if args.maps:
-        maps = available_maps() if args.maps == "all" else [m.strip() for m in args.maps.split(",")]
-        bad = [m for m in maps if m not in available_maps()]
+        maps = engine_maps() if args.maps == "all" else [m.strip() for m in args.maps.split(",")]
+        bad = [m for m in maps if m not in engine_maps()]
         if bad:
             ap.error(f"unknown map(s) {', '.join(bad)}")
         counts = [c.strip() for c in args.seats.split(",") if c.strip()]

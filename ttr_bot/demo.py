@@ -25,8 +25,9 @@ DEFAULT_PLAYERS = "hard,medium,easy"
 
 
 # ----- the options that say which table to play (also python -m tools.arena's) ----------------
-def add_table_args(ap, players):
-    ap.add_argument("--map", default="usa", choices=available_maps())
+def add_table_args(ap, players, maps=None):
+    """`maps`: the map ids --map accepts (the offered maps unless told)."""
+    ap.add_argument("--map", default="usa", choices=maps if maps is not None else available_maps())
     ap.add_argument("--variant", default="base")
     ap.add_argument("--players", default=players,
                     help=f"comma-separated levels, one per seat ({', '.join(AGENTS)})")

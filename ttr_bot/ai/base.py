@@ -3,7 +3,8 @@
 An agent sees a `PlayerView` only (the arena and the bot never hand it the game). Every level
 subclasses `Agent` and implements `decide`; `act` makes sure what comes back is legal in the
 position the view describes, falling back to a plain legal action if a level ever gets it
-wrong — a computer player must never stall a game.
+wrong — a computer player must never stall a game. On a map with its own rules a claim is
+matched to one of the engine's legal claims of its route (ai/mechanics).
 """
 import random
 from abc import ABC, abstractmethod
@@ -17,6 +18,7 @@ from ..engine.actions import (
     TunnelDecline,
     TunnelPay,
 )
+from .mechanics import fit_claim, has_mechanics
 
 
 class Agent(ABC):
@@ -36,11 +38,17 @@ class Agent(ABC):
         if not _is_view(view):
             raise TypeError("agents take a PlayerView (ttr_bot.engine.view.view), never the game")
         action = self.decide(view)
+        mapped = has_mechanics(view.board)
+        if mapped and isinstance(action, ClaimRoute):
+            # a map's own rules: the engine's legal claim of that route (ai/mechanics)
+            action = fit_claim(view, action)
         if action is not None and view.explain(action) is not None:
             action = self.completed(view, action)
         if action is None or view.explain(action) is not None:
             self.fallbacks += 1
             action = self.fallback(view)
+            if mapped and isinstance(action, ClaimRoute):
+                action = fit_claim(view, action) or action
         return action
 
     @staticmethod

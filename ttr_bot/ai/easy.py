@@ -40,7 +40,7 @@ class EasyAgent(MediumAgent):
             if info.length[r] < 4 and sum(ctx.hand) < self.hoard and ctx.trains > 8:
                 continue
             pay = self.pay(ctx, r)
-            if pay is None:
+            if pay is None or self.claim(ctx, r, pay) is None:
                 continue
             if best is None or info.length[r] > best[0]:
                 best = (info.length[r], r, pay)

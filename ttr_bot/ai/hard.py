@@ -21,6 +21,7 @@ from ..engine.network import longest_trail
 from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
+from .mechanics import fit_claim
 from .medium import Context, MediumAgent
 from .planner import keep_choices, route_costs
 from .threat import threats
@@ -97,6 +98,8 @@ class HardAgent(MediumAgent):
         if v.step == "second_card":
             return self.draw(ctx, second=True)
         cands = self.candidates(ctx)
+        if not cands:
+            return None      # (a map's own rules refused every claim: act's fallback plays)
         if len(cands) == 1 or not self.budget:
             return cands[0]
         return cands[self.pick(self.search(v, cands))]
@@ -176,7 +179,11 @@ class HardAgent(MediumAgent):
         v = ctx.v
         out = []
 
+        mapped = v.board.rules.mechanics
+
         def add(a):
+            if mapped and isinstance(a, ClaimRoute):
+                a = fit_claim(v, a)     # a map's own rules: the engine's legal claim
             if a is not None and a not in out:
                 out.append(a)
 

@@ -18,6 +18,7 @@ from ..engine.actions import (
 from ..engine.cards import LOCO, N_CARD_KINDS, N_COLORS
 from ..engine.payment import station_payments, tunnel_extra_options
 from ..engine.seat_rules import route_blocked
+from . import mechanics
 from .base import Agent
 from .boardinfo import board_info
 from .planner import (
@@ -149,6 +150,8 @@ class MediumAgent(Agent):
         """(route costs, plan) for this decision."""
         v, info = ctx.v, ctx.info
         cost = route_costs(info, v, model=self.costs, extra=self.extra_costs(ctx))
+        if info.board.rules.mechanics:
+            mechanics.adjust_costs(v, info, cost)
         return cost, best_plan(info, cost, v.tickets, ctx.trains, v.owner, self.plan_orders)
 
     def extra_costs(self, ctx):
@@ -215,6 +218,10 @@ class MediumAgent(Agent):
             a = self.filler_claim(ctx)
             if a is not None:
                 return a
+        if ctx.info.board.rules.mechanics:
+            a = mechanics.turn_action(v, ctx.to_claim)
+            if a is not None:
+                return a
         a = self.draw(ctx, second=False)
         if a is not None:
             return a
@@ -222,7 +229,10 @@ class MediumAgent(Agent):
 
     def claim_value(self, ctx, r):
         info = ctx.info
-        return info.points[r] + 0.2 * ctx.plan.points.get(r, 0) + 0.01 * info.length[r]
+        value = info.points[r] + 0.2 * ctx.plan.points.get(r, 0) + 0.01 * info.length[r]
+        if info.board.rules.mechanics:
+            value += mechanics.route_value(ctx.v, r)
+        return value
 
     def pay(self, ctx, r, demand=None):
         """How to pay for route r now, or None; tunnels only with cards to spare for the
@@ -243,8 +253,18 @@ class MediumAgent(Agent):
         for _, neg in ranked:
             pay = self.pay(ctx, -neg, demand)
             if pay is not None:
-                return ClaimRoute(ctx.seat, -neg, pay)
+                claim = self.claim(ctx, -neg, pay)
+                if claim is not None:
+                    return claim
         return None
+
+    def claim(self, ctx, r, pay):
+        """The claim of route r paid with `pay`; on a map with its own rules the engine's legal
+        claim of r (ai/mechanics), or None when there is none."""
+        claim = ClaimRoute(ctx.seat, r, pay)
+        if ctx.info.board.rules.mechanics:
+            return mechanics.fit_claim(ctx.v, claim)
+        return claim
 
     def station_move(self, ctx):
         """Build a station where the plan borrows an opponent's route."""
@@ -283,7 +303,7 @@ class MediumAgent(Agent):
         best = None
         for val, neg in ranked[:self.filler_pool]:
             pay = self.pay(ctx, -neg)
-            if pay is None:
+            if pay is None or self.claim(ctx, -neg, pay) is None:
                 continue
             val += self.filler_extra(ctx, -neg) - 0.5 * pay[LOCO]
             if best is None or val > best[0]:
@@ -406,6 +426,8 @@ class MediumAgent(Agent):
         for r in range(info.n_routes):
             if ctx.claimable(r):
                 pay = self.pay(ctx, r, ctx.demand)
+                if pay is not None and self.claim(ctx, r, pay) is None:
+                    continue
                 if pay is not None and (best is None or info.points[r] > best[0]):
                     best = (info.points[r], r, pay)
         if best is not None:

@@ -67,6 +67,7 @@ from .format import (
     summary_lines,
 )
 from .hands import HandMessages
+from .map_state_text import map_state_line
 from .membership import PING_FOR
 from .palettes import game_palette
 from .retries import time_left
@@ -357,6 +358,9 @@ class Delivery(HandMessages):
                 moves += summary_lines(game, names, loc)
         # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
         standings = standings_lines(game, names, loc, palette)
+        extra = map_state_line(game, loc)     # a map's own public state, one line
+        if extra is not None:
+            standings.append(extra)
         card = turn_card.Card(tuple(moves), tuple(standings),
                               tuple(tail), pictures, turn_card.accent_of(game.current, palette),
                               game_id=at.id, loc=loc)

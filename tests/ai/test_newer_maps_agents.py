@@ -1,0 +1,59 @@
+"""Computer players on the maps with their own rules (RULES.md §12–§17, issue 32 item 5): every
+level finishes a game on each without an illegal action or the legal-action fallback, and
+`medium` uses each rule it knows (ai/mechanics): it pays Italy's waves with ferry cards it drew,
+races Japan's bullet track, takes Pennsylvania's shares and Legendary Asia's mountain points."""
+import pytest
+
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
+from ttr_bot.engine.view import view
+from ttr_bot.maps import engine_maps, load_board
+
+from .aikit import agent
+
+NEWER = [m for m in ("india", "legendary_asia", "pennsylvania", "japan", "italy",
+                     "northern_lights") if m in engine_maps()]
+
+
+def play(map_id, levels, seed=1):
+    """One game; every action the agents return must be legal in the real game (a claim the
+    view thought legal but the game refuses raises here), and no decision may need the
+    fallback. Returns the game and its events."""
+    n = len(levels)
+    game = Game(load_board(map_id), n, Dealer(seed))
+    agents = [agent(lv, seed * 10 + s) for s, lv in enumerate(levels)]
+    events = []
+    for _ in range(3000):
+        if game.over:
+            break
+        for seat in game.to_move():
+            events += game.apply(agents[seat].act(view(game, seat)))
+    assert game.over, f"{map_id}: the game did not end"
+    assert [a.fallbacks for a in agents] == [0] * n
+    return game, events
+
+
+@pytest.mark.parametrize("map_id", NEWER)
+def test_every_level_plays_each_newer_map_legally(map_id):
+    # the searching levels (a light search, aikit) on one map each by turns, to stay quick
+    searching = ["expert", "hard"][NEWER.index(map_id) % 2]
+    play(map_id, [searching, "medium", "easy", "random"])
+
+
+@pytest.mark.parametrize("map_id", ["pennsylvania"])
+def test_two_player_claims_give_the_dummy_a_share_the_game_accepts(map_id):
+    # the dummy's shares are hidden, so the view cannot tell which numbers are left: the
+    # claim names a company surely open (else lets the engine take the only one)
+    for seed in (1, 2, 3):
+        game, events = play(map_id, ["medium", "easy"], seed)
+        assert any(e["type"] == "share" for e in events)
+
+
+def test_medium_uses_the_rules_it_knows():
+    _, events = play("italy", ["medium", "medium"])
+    assert any(e["type"] == "draw_ferry_card" for e in events)
+    game, events = play("japan", ["medium", "medium"])
+    assert all(pos > 0 for pos in game.extra["bullet"]["track"])   # nobody left at -20
+    game, events = play("legendary_asia", ["medium", "medium"])
+    assert any(load_board("legendary_asia").routes[e["route"]].mountain
+               for e in events if e["type"] == "claim_route")

@@ -1,0 +1,40 @@
+"""What a computer player knows of one map rule (RULES.md §12–§17): a `Sense` per engine
+mechanic (`ttr_bot.engine.mechanics`), named as it is, overriding the few hooks its rule needs.
+The levels consult every sense of the map at these points and never ask which map it is; a map
+without mechanics has none, so the four first maps play exactly as before.
+
+- `adjust_costs(v, info, cost)`: planning costs of the routes (a list, changed in place): the
+  trains a route really takes, the routes everyone may use.
+- `route_value(v, r)`: points a claim of route r is worth beyond its length's.
+- `claim_score(v, claim)`: how much this rule likes one of the engine's claims of a route (its
+  payment and fields: the ferry cards it spends, a share's company); the best is played.
+- `fix_claim(v, claim)`: the claim with its fields set to what the seat can know is legal.
+- `turn_action(v, to_claim)`: an action of this rule worth a turn now, given the routes the plan
+  still claims (draw a ferry card), or None.
+"""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class Sense:
+    name: ClassVar[str] = ""
+
+    def __init__(self, board: Any) -> None:
+        self.board = board
+        self.rules = board.rules
+
+    def adjust_costs(self, v: Any, info: Any, cost: list[float]) -> None:
+        return None
+
+    def route_value(self, v: Any, r: int) -> float:
+        return 0.0
+
+    def claim_score(self, v: Any, claim: Any) -> float:
+        return 0.0
+
+    def fix_claim(self, v: Any, claim: Any) -> Any:
+        return claim
+
+    def turn_action(self, v: Any, to_claim: list[int]) -> Any:
+        return None
