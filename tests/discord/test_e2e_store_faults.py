@@ -53,7 +53,7 @@ def sent(table):
 async def test_a_click_the_database_cannot_save_is_answered_and_works_once_it_clears(
         table, caplog, kind):
     loaded, mover, card, button = await first_turn(table)
-    store, path = table.bot.service.store, table.db_path
+    store, path = table.bot.service.core.store, table.db_path
     await store._fetchall("PRAGMA busy_timeout = 200")      # the bot's own is 10 s
     posts = sent(table)
     fault = FAULTS[kind]()

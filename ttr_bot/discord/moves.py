@@ -71,11 +71,11 @@ async def ended_here(interaction):
     post (or saying it is on its way), in their language; else None."""
     bot = interaction.client
     loc = await bot.user_locale(interaction)
-    game_id = await bot.service.last_finished_game(interaction.user.id)
+    game_id = await bot.service.adapter_state.last_finished_game(interaction.user.id)
     hosted = await bot.service.load(game_id) if game_id is not None else None
     if hosted is None or hosted.channel_id != interaction.channel_id:
         return None
-    post = await bot.service.final_post(game_id)
+    post = await bot.service.adapter_state.final_post(game_id)
     if post is None:
         return t("bot.hand.game_over_soon", loc, game=game_id)
     return t("bot.hand.game_over", loc, game=game_id, link=post_url(hosted.guild_id, post))
@@ -94,7 +94,7 @@ async def act(interaction, loc, game_id, action, expected_seq=None, *, answered=
     answers); None after answering a stale click."""
     bot = interaction.client
     try:
-        eff = await bot.service.act(game_id, interaction.user.id, action, expected_seq)
+        eff = await bot.service.moves.act(game_id, interaction.user.id, action, expected_seq)
     except ServiceError as exc:
         if exc.key == "service.stale":
             await stale(interaction, loc, game_id)
@@ -121,8 +121,8 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
         v = hosted.view(seat)
         if v.step == "second_card" and v.explain(DrawCard(seat, -1)) is None:
             try:
-                effects.append(await bot.service.act(game_id, interaction.user.id,
-                                                     DrawCard(ANY_SEAT, -1), hosted.seq))
+                effects.append(await bot.service.moves.act(game_id, interaction.user.id,
+                                                           DrawCard(ANY_SEAT, -1), hosted.seq))
             except ServiceError as exc:
                 if exc.key != "service.stale":      # a timer moved the game on meanwhile
                     raise
@@ -180,8 +180,8 @@ async def _decline_for(interaction, loc, hosted, seat):
     tunnel = hosted.view(seat).tunnel
     label = hosted.board.route_label(tunnel.route)
     try:
-        await interaction.client.service.act(hosted.id, interaction.user.id,
-                                             TunnelDecline(ANY_SEAT), hosted.seq)
+        await interaction.client.service.moves.act(hosted.id, interaction.user.id,
+                                                   TunnelDecline(ANY_SEAT), hosted.seq)
     except ServiceError as exc:
         if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
             raise
@@ -268,7 +268,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
 
 async def claim(interaction, loc, game_id, route_index, color=None, locomotives=None,
                 expected_seq=None):
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     board = v.board
     if not 0 <= route_index < len(board.routes):
         raise UserFacing("bot.claim.unknown_route")
@@ -286,7 +286,7 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
 
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
                   expected_seq=None):
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     if not 0 <= city < len(v.board.nodes):          # a forged menu value
         raise UserFacing("bot.station.unknown_city")
     name, cost = v.board.nodes[city].name, v.station_cost()
@@ -303,7 +303,7 @@ async def station(interaction, loc, game_id, city, color=None, locomotives=None,
 async def tunnel(interaction, loc, game_id, choice):
     if choice == "decline":
         return await act(interaction, loc, game_id, TunnelDecline(ANY_SEAT))
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     if not v.tunnel:
         why = v.explain(TunnelPay(seat, NO_CARDS))
         raise ServiceError("service.illegal", illegal=why) if why else UserFacing("bot.tunnel.none")

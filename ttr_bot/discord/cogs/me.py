@@ -40,7 +40,7 @@ class Me(GroupedCog):
             now = await user_palette(bot, interaction.user.id)
             return await answer(interaction, t("bot.palette.now", loc,
                                                palette=t(f"bot.palette.{now}", loc)))
-        await bot.service.set_user_palette(interaction.user.id,
-                                           None if palette == "standard" else palette)
+        await bot.service.adapter_state.set_user_palette(interaction.user.id,
+                                                         None if palette == "standard" else palette)
         await answer(interaction, t("bot.palette.done", loc,
                                     palette=t(f"bot.palette.{palette}", loc)))
