@@ -7,8 +7,15 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
-from tests.service.test_service_turns import end_turn, game_in_play
+from tests.service.svckit import (
+    end_turn,
+    game_in_play,
+    open_store,
+    owed,
+    run_timers,
+    timed_service,
+    timers_of,
+)
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR, GameOptions, reminder_plan
 

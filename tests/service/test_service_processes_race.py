@@ -19,6 +19,7 @@ import asyncpg
 import pytest
 
 from tests.service.svckit import (
+    game_in_play,
     open_store,
     pick_action,
     run_timers,
@@ -26,7 +27,6 @@ from tests.service.svckit import (
     timed_service,
     timers_of,
 )
-from tests.service.test_service_turns import game_in_play
 from ttr_bot.game_record import action_to_json
 from ttr_bot.service import MESSAGE_LEASE, ServiceError
 from ttr_bot.service.clock import ManualClock

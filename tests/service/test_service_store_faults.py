@@ -27,6 +27,8 @@ import tempfile
 import pytest
 
 from tests.service.svckit import (
+    end_turn,
+    game_in_play,
     make_service,
     open_store,
     owed,
@@ -38,7 +40,6 @@ from tests.service.svckit import (
     timed_service,
     timers_of,
 )
-from tests.service.test_service_turns import end_turn, game_in_play
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.store import StoreUnavailable
 

@@ -34,8 +34,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tests.service.svckit import open_store, pick_action, run_timers, timed_service
-from tests.service.test_service_turns import game_in_play
+from tests.service.svckit import game_in_play, open_store, pick_action, run_timers, timed_service
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
