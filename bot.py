@@ -91,7 +91,7 @@ def doctor(args):
         store = open_store(db)
         await store.open()
         try:
-            return await GameService(store).check_timers(repair=args.repair)
+            return await GameService(store).invariants.check_timers(repair=args.repair)
         finally:
             await store.close()
     try:
@@ -119,7 +119,7 @@ async def rebuilds_to_snapshot(store, game_id, snapshot):
 
     from ttr_bot.engine.snapshot import to_dict
     from ttr_bot.service import GameService
-    game = await GameService(store).rebuild(game_id)
+    game = await GameService(store).moves.rebuild(game_id)
     if json.loads(json.dumps(to_dict(game))) != snapshot.state:
         return "its log does not rebuild to its snapshot"
     return None

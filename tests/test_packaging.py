@@ -66,10 +66,10 @@ async def main(path):
     await store.open()
     svc = GameService(store, seeds=random.Random(1))
     rng = random.Random(1)
-    await svc.open_lobby(guild_id=1, channel_id=5, user_id=11, name="Ann", map_id="usa",
-                         variant="base")
-    await svc.join(5, 12, "Bo")
-    game_id = (await svc.start(5, 11)).game_id
+    await svc.lobby.open_lobby(guild_id=1, channel_id=5, user_id=11, name="Ann", map_id="usa",
+                               variant="base")
+    await svc.lobby.join(5, 12, "Bo")
+    game_id = (await svc.lobby.start(5, 11)).game_id
     while True:
         loaded = await svc.load(game_id)
         if loaded.is_finished:
@@ -81,8 +81,8 @@ async def main(path):
             kinds.setdefault(type_name(a), []).append(a)
         action = rng.choice(kinds[rng.choice(sorted(kinds))])
         user = loaded.seats[action.seat].user_id
-        await svc.act(game_id, user, action, loaded.seq)
-    rating = await svc.game_rating(game_id)
+        await svc.moves.act(game_id, user, action, loaded.seq)
+    rating = await svc.records.game_rating(game_id)
     print("finished", game_id, "rated" if rating.rated else "unrated")
     await svc.close()
 

@@ -225,7 +225,7 @@ class Player:
 
     async def view(self):
         loaded = await self.table.game()
-        seat, v = await self.table.bot.service.player_view(loaded.id, self.user.id)
+        seat, v = await self.table.bot.service.moves.player_view(loaded.id, self.user.id)
         return loaded, v
 
     async def move(self):

@@ -15,24 +15,24 @@ async def finished_game(bot, channel, host):
     (game id, the final post's row)."""
     svc = bot.service
     await bot.outbox.stop()
-    hosted = await svc.open_lobby(guild_id=channel.guild_id, channel_id=channel.id,
-                                  user_id=host.id, name=host.username, map_id="usa")
-    await svc.add_bot(channel.id, host.id, "easy")
-    await svc.start(channel.id, host.id)
+    hosted = await svc.lobby.open_lobby(guild_id=channel.guild_id, channel_id=channel.id,
+                                        user_id=host.id, name=host.username, map_id="usa")
+    await svc.lobby.add_bot(channel.id, host.id, "easy")
+    await svc.lobby.start(channel.id, host.id)
     agent = make_agent("easy", seed=3)
     for _ in range(3000):
         hosted = await svc.load(hosted.id)
         if hosted.game.over:
             break
         if 0 in hosted.game.to_move():
-            await svc.act(hosted.id, host.id, agent.act(hosted.view(0)))
+            await svc.moves.act(hosted.id, host.id, agent.act(hosted.view(0)))
         else:
-            await svc.play_bot(hosted.id)
+            await svc.moves.play_bot(hosted.id)
         await asyncio.sleep(0)          # the gateway's heartbeats go on meanwhile
     assert hosted.game.over
-    owed = await svc.owed_messages(10_000)
+    owed = await svc.queue.owed_messages(10_000)
     (end,) = [r for r in owed if isinstance(r.message, TurnPost) and r.message.over]
-    await svc.delivered([r.id for r in owed if r.id != end.id])
+    await svc.queue.delivered([r.id for r in owed if r.id != end.id])
     return hosted.id, end
 
 

@@ -108,12 +108,12 @@ class World:
         lobby = await svc.game_in_channel(self.channels["lobby"].id)
         if lobby is None or not lobby.is_lobby:
             if lobby is not None:
-                await svc.cancel(self.channels["lobby"].id, self.host.id, is_admin=True)
+                await svc.lobby.cancel(self.channels["lobby"].id, self.host.id, is_admin=True)
             await self._open(self.channels["lobby"], (self.second,))
         play = await svc.game_in_channel(self.channels["play"].id)
         if play is None or not play.is_active:
             if play is not None:
-                await svc.cancel(self.channels["play"].id, self.host.id, is_admin=True)
+                await svc.lobby.cancel(self.channels["play"].id, self.host.id, is_admin=True)
             await self._open(self.channels["play"], (self.second, self.third), start=True)
         if not getattr(self, "done_game", None):
             self.done_game = await self._finished_game(self.channels["done"])
@@ -121,41 +121,41 @@ class World:
 
     async def _open(self, channel, others, start=False):
         svc = self.bot.service
-        hosted = await svc.open_lobby(guild_id=self.table.guild.id, channel_id=channel.id,
-                                      user_id=self.host.id, name="host", map_id="europe")
+        hosted = await svc.lobby.open_lobby(guild_id=self.table.guild.id, channel_id=channel.id,
+                                            user_id=self.host.id, name="host", map_id="europe")
         for user in others:
-            await svc.join(channel.id, user.id, user.username)
+            await svc.lobby.join(channel.id, user.id, user.username)
         if start:
-            await svc.start(channel.id, self.host.id)     # the outbox posts what is owed
+            await svc.lobby.start(channel.id, self.host.id)     # the outbox posts what is owed
             for user in (self.host, *others):      # everyone keeps their tickets
-                _, v = await svc.player_view(hosted.id, user.id)
-                await svc.act(hosted.id, user.id, v.legal_actions()[-1])
+                _, v = await svc.moves.player_view(hosted.id, user.id)
+                await svc.moves.act(hosted.id, user.id, v.legal_actions()[-1])
         return hosted.id
 
     async def _finished_game(self, channel):
         """A short game played to its end through the service (host against a computer),
         without posting its turns: only its end matters here."""
         svc = self.bot.service
-        hosted = await svc.open_lobby(guild_id=self.table.guild.id, channel_id=channel.id,
-                                      user_id=self.host.id, name="host", map_id="usa")
-        await svc.add_bot(channel.id, self.host.id, "easy")
-        await svc.start(channel.id, self.host.id)
+        hosted = await svc.lobby.open_lobby(guild_id=self.table.guild.id, channel_id=channel.id,
+                                            user_id=self.host.id, name="host", map_id="usa")
+        await svc.lobby.add_bot(channel.id, self.host.id, "easy")
+        await svc.lobby.start(channel.id, self.host.id)
         agent = make_agent("easy", seed=3)
         for _ in range(3000):
             hosted = await svc.load(hosted.id)
             if hosted.game.over:
                 return hosted.id
             if 0 in hosted.game.to_move():
-                await svc.act(hosted.id, self.host.id, agent.act(hosted.view(0)))
+                await svc.moves.act(hosted.id, self.host.id, agent.act(hosted.view(0)))
             else:
-                await svc.play_bot(hosted.id)
+                await svc.moves.play_bot(hosted.id)
             await asyncio.sleep(0)          # the gateway's heartbeats go on meanwhile
         raise AssertionError("the finished game did not finish")
 
     # ----- what can be observed -------------------------------------------------------------------
     async def games(self):
         """{game id: (status, seq, seat names)} of every game the channels have seen."""
-        store = self.bot.service.store
+        store = self.bot.service.core.store
         out = {}
         for channel in self.channels.values():
             for row in await _games_in(store, channel.id):
@@ -164,7 +164,7 @@ class World:
         return out
 
     async def stored_locales(self):
-        store = self.bot.service.store
+        store = self.bot.service.core.store
         return {u.id: await store.get_locale(u.id) for u in self.users}
 
     async def latest_message(self, channel):

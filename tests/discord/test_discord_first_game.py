@@ -130,8 +130,8 @@ def test_an_open_ticket_is_not_the_white_cards_square(loc):
 
 @pytest.mark.parametrize("loc", LOCALES)
 def test_a_computer_seat_is_named_once(loc):
-    """The name the lobby gives a computer seat ("Bot 1 (hard)", tests/service/test_service_
-    lobby.py) in the lines a turn card shows it in: its level once, no "(computer)" added."""
+    """The name the lobby gives a computer seat ("Bot 1 (hard)", tests/service/test_lobby.py)
+    in the lines a turn card shows it in: its level once, no "(computer)" added."""
     name = "Bot 1 (hard)"
     game = Game(load_board("usa"), 2, Dealer(1))
     def lines(who):

@@ -255,7 +255,7 @@ async def test_information_commands_and_language(fake, tmp_path):
     export = await table.slash(bob, "server export")
     assert export.content == t("bot.export.none")
     done = await table.slash(bob, "me language", language="ja")
-    assert await table.bot.service.store.get_locale(bob.id) == "ja" and done.content
+    assert await table.bot.service.core.store.get_locale(bob.id) == "ja" and done.content
     # Japanese has no catalog yet: English is the fallback, never a missing text
     msg = await table.slash(bob, "status")
     assert "alice" in msg.content

@@ -44,12 +44,12 @@ async def test_a_quick_answer_is_the_interactions_response_itself(fake, tmp_path
 async def test_a_slow_answer_is_deferred_in_time_and_then_follows(fake, tmp_path, monkeypatch):
     table, alice = await a_game(fake, tmp_path)
     service = table.bot.service
-    slow_load = service.load
+    slow_load = service.core.load
 
     async def load(game_id):                # the store takes 1.5 s (a busy database)
         await asyncio.sleep(1.5)
         return await slow_load(game_id)
-    monkeypatch.setattr(service, "load", load)
+    monkeypatch.setattr(service.core, "load", load)
     handle = await fake.slash(alice, table.channel, "ttr", "hand", {})
     answer = await handle.answer(0, timeout=10)
     await table.settle()

@@ -92,7 +92,7 @@ async def test_forged_values_are_refused_and_nothing_is_stored(table, caplog, su
     text = await answer_to(table, alice, sub, forge=True, **options)
     option = next(iter(options)) if sub != "claim" else next(k for k in options if k != "route")
     assert text == t("bot.error.not_a_choice", "en", option=option)
-    assert await table.bot.service.user_locale(alice.id) is None
+    assert await table.bot.service.adapter_state.user_locale(alice.id) is None
     assert (await table.game()).seq == before and not errors(caplog)
 
 

@@ -55,7 +55,7 @@ def cards(table):
 
 async def replay_log(table, game_id):
     """Per action: (seat, public events, trains left after it), and the board changes."""
-    start, actions, _ = await table.bot.service.replayed(game_id)
+    start, actions, _ = await table.bot.service.core.replayed(game_id)
     g, log, changes = start.copy(), [], 0
     for a in actions:
         public, _ = split_events(g.apply(a))
@@ -195,7 +195,7 @@ async def test_computer_turns_fold_and_since_lines_name_exactly_the_moves_since(
     board = game.board
     bots = [s.number for s in hosted.seats if s.is_bot]
     human_seats = {hosted.seat_of(u.id): u for u in users}
-    start, actions, _ = await table.bot.service.replayed(game_id)
+    start, actions, _ = await table.bot.service.core.replayed(game_id)
     folded = checked = mapped = beyond = 0
     previous = 0            # the seq of the card before: a card tells the moves since it
     for m in cards(table):
@@ -282,7 +282,7 @@ async def test_buttons_of_a_pre_card_message_still_answer(fake, tmp_path):
     old = fake.add_bot_message(table.channel, f"<@{mover}>, it's your turn.", components=[
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "Draw from the deck",
                                     "custom_id": f"ttr:draw:{game_id}:{loaded.seq}:deck"}]}])
-    await table.bot.service.remember_message(game_id, "panel", table.channel.id, old.id)
+    await table.bot.service.adapter_state.remember_message(game_id, "panel", table.channel.id, old.id)
     user = next(u for u in (alice, bob) if u.id == mover)
     reply = await table.click(user, old, f"ttr:draw:{game_id}:{loaded.seq}:deck")
     assert "You drew" in reply.content

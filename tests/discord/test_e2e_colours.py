@@ -43,7 +43,7 @@ async def _play_until_a_claim(table, game_id):
         pick = (next((a for a in actions if isinstance(a, KeepTickets)), None)
                 or next((a for a in actions if isinstance(a, ClaimRoute)), None)
                 or next(a for a in actions if isinstance(a, DrawCard) and a.card == -1))
-        await service.act(game_id, user, pick, hosted.seq)
+        await service.moves.act(game_id, user, pick, hosted.seq)
         if isinstance(pick, ClaimRoute):
             break
     await table.settle()
@@ -59,7 +59,7 @@ async def test_a_colour_blind_game_draws_its_public_pictures_in_that_palette(fak
     await table.slash(alice, "start")
     await table.settle()
     start = next(m for m in table.public_messages() if "map.png" in m.files)
-    hosted = await table.bot.service.state_at(game_id, 0)
+    hosted = await table.bot.service.moves.state_at(game_id, 0)
     cb = render_map(hosted.game, hosted.names(), locale="en", palette="colourblind")
     assert start.files["map.png"] == cb
     # once a route is claimed the owner's colour is the colour-blind palette's, not the standard
@@ -84,7 +84,7 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
     assert shown.content == t("bot.palette.now", palette=t("bot.palette.standard"))
     done = await table.slash(alice, "me colours", palette="colourblind")
     assert done.content == t("bot.palette.done", palette=t("bot.palette.colourblind"))
-    assert await table.bot.service.user_palette(alice.id) == "colourblind"   # in the store
+    assert await table.bot.service.adapter_state.user_palette(alice.id) == "colourblind"   # in the store
     game_id, _ = await _open(table, alice, [bob])
     await table.restart_bot()                  # kept across a restart
     shown = await table.slash(alice, "me colours")
@@ -95,7 +95,7 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
     hosted = await table.game()
     # the public board is the game's (standard): one player's setting changes nobody else's view
     start = next(m for m in table.public_messages() if "map.png" in m.files)
-    first = await table.bot.service.state_at(game_id, 0)
+    first = await table.bot.service.moves.state_at(game_id, 0)
     assert start.files["map.png"] == render_map(first.game, first.names(), locale="en")
     mine = await table.slash(alice, "hand")
     seat = hosted.seat_of(alice.id)
@@ -108,7 +108,7 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
 
     # back to the standard colours
     await table.slash(alice, "me colours", palette="standard")
-    assert await table.bot.service.user_palette(alice.id) == "standard"
+    assert await table.bot.service.adapter_state.user_palette(alice.id) == "standard"
 
 
 async def test_drawing_tickets_answers_with_the_offer_on_the_private_board(fake, tmp_path):

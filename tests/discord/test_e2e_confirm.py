@@ -82,7 +82,7 @@ async def test_a_tapped_claim_asks_first_and_a_typed_one_never(fake, tmp_path):
         if user.id in loaded.user_ids():
             await table.slash(user, "me confirm", claims=1)
     # typed, with every option given: played at once
-    seat, v = await table.bot.service.player_view(loaded.id, mover.id)
+    seat, v = await table.bot.service.moves.player_view(loaded.id, mover.id)
     typed, cards = next((r, o) for r in v.board.routes for o in
                         route_options(v.board.rules, r, v.hand)[:1]
                         if v.explain(ClaimRoute(seat, r.index, o)) is None)

@@ -57,10 +57,10 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
     assert find_cid(post, "ttr:rematch:") == f"ttr:rematch:{game_id}"
     assert t("bot.end.rated", z=3) in post.content
     assert all(f"{name}: **" in post.content for name in ("alice", "bob"))   # first rated game
-    film = await table.bot.service.replay_data(game_id, table.guild.id)
+    film = await table.bot.service.records.replay_data(game_id, table.guild.id)
     plan = film_plan(film.game, film.names, film.actions)
     assert len(gif_frames(post.files["film.gif"])) == plan.frames
-    assert await table.bot.service.final_post(game_id) == (table.channel.id, post.id)
+    assert await table.bot.service.adapter_state.final_post(game_id) == (table.channel.id, post.id)
     assert "ttr:help:0:ratings" in post.custom_ids()            # "How ratings work"
     assert "μ" not in post.content and "σ" not in post.content
 
@@ -107,7 +107,7 @@ async def test_a_finished_game_posts_ratings_film_and_rematch(fake, tmp_path):
 async def record_games(service, guild_id, players, rounds):
     """Rated two-player games written straight to the bot's store (with the service's rating
     update): a server with a leaderboard, without playing every game."""
-    store = service.store
+    store = service.core.store
     now = 1_700_000_000.0
     for rnd in range(rounds):
         for i in range(0, len(players), 2):

@@ -45,7 +45,7 @@ async def test_a_persian_game_posts_and_draws_in_persian(fake, tmp_path):
     await table.settle()
 
     start = next(m for m in table.public_messages() if "map.png" in m.files)
-    hosted = await table.bot.service.state_at(game_id, 0)
+    hosted = await table.bot.service.moves.state_at(game_id, 0)
     assert start.content.startswith(t("bot.start.title", "fa",
                                       map=map_title(hosted.board, "fa")))
     assert t("bot.start.choose", "fa") in start.content

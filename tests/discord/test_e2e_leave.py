@@ -63,7 +63,7 @@ async def test_a_player_leaves_mid_turn_another_is_replaced_and_the_game_complet
     reveal = next(m for m in messages if "🏁" in m.content)
     assert public_leaks(messages, final.game.board, reveal.id) == []
     # the results credit nobody with a computer's result; the leaver still finds the record
-    results = {r.seat: r for r in await table.bot.service.store.load_results(game_id)}
+    results = {r.seat: r for r in await table.bot.service.core.store.load_results(game_id)}
     assert (results[0].user_id, results[1].user_id, results[1].former_user_id) == \
         (alice.id, None, bob.id)
     msg = await table.slash(bob, "server export")

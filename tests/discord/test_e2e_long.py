@@ -96,7 +96,7 @@ async def test_a_game_over_two_weeks_with_a_player_who_stops_answering(fake, tmp
     assert "⏳ " in text and "<t:" in text          # the turn posts show the deadline
     reveal = next(m for m in messages if "🏁" in m.content)
     assert public_leaks(messages, final.game.board, reveal.id) == []
-    results = {r.seat: r for r in await table.bot.service.store.load_results(game_id)}
+    results = {r.seat: r for r in await table.bot.service.core.store.load_results(game_id)}
     assert results[carol_seat].user_id is None and results[carol_seat].former_user_id == carol.id
     fake.assert_clean()
     await fake.stop_bot(table.bot)
@@ -156,20 +156,20 @@ async def test_a_deleted_channel_or_thread_closes_its_game(fake, tmp_path):
     second = await open_game(table, alice, [bob], map_id="usa", bots=0)
     fake.state.channels.pop(table.channel.id)
     fake.state.deleted_channels.add(table.channel.id)
-    await table.bot.service.channel_gone(-1)        # nothing there: nothing happens
+    await table.bot.service.absence.channel_gone(-1)        # nothing there: nothing happens
     for user in (alice, bob):
-        await table.bot.service.act(second, user.id, await keep_all(table, second, user.id))
+        await table.bot.service.moves.act(second, user.id, await keep_all(table, second, user.id))
     await table.settle()
     hosted = await table.bot.service.load(second)
     assert hosted.status == "cancelled" and hosted.end_reason == "channel_gone"
-    assert await table.bot.service.store.load_actions(second)      # the record is kept
+    assert await table.bot.service.core.store.load_actions(second)      # the record is kept
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
 
 async def keep_all(table, game_id, user_id):
     from ttr_bot.engine.actions import KeepTickets
-    seat, v = await table.bot.service.player_view(game_id, user_id)
+    seat, v = await table.bot.service.moves.player_view(game_id, user_id)
     return KeepTickets(seat, tuple(v.offer))
 
 
@@ -193,7 +193,7 @@ async def test_dms_per_player_in_a_three_player_game(fake, tmp_path):
         assert len(live) == 1                           # one living hand message per game
         assert t("bot.hand.end", channel=f"<#{table.channel.id}>", place=1,
                  count=0).split("{")[0][:10] in live[0].content
-    kinds = Counter(r.kind for r in await table.bot.service.store.pending_outbox())
+    kinds = Counter(r.kind for r in await table.bot.service.core.store.pending_outbox())
     assert not kinds, kinds                             # everything owed was delivered
     assert (await table.bot.service.load(game_id)).game.over
     fake.assert_clean()

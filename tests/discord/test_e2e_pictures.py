@@ -124,7 +124,7 @@ async def test_a_game_starts_even_when_its_pictures_cannot_be_prepared(fake, tmp
     await started(table, alice, bob)
     starts = [m for m in table.public_messages() if "map.png" in m.files]
     assert len(starts) == 1
-    owed = await table.bot.service.store.pending_outbox()
+    owed = await table.bot.service.core.store.pending_outbox()
     assert [(r.kind, r.attempts) for r in owed] == [], owed     # sent, not retried
     assert (await table.game()).game.phase == "setup"
     await fake.stop_bot(table.bot)

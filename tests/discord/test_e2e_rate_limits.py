@@ -71,17 +71,17 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
             # reached them, alice's after discord.py waited out her DMs' limit
             assert len(fake.messages_in(other)) > before[other.id], (
                 [(r.id, r.kind, str(r.lane), r.attempts, r.due_at - clock())
-                 for r in await table.bot.service.owed_messages()],
+                 for r in await table.bot.service.queue.owed_messages()],
                 [(r.method, r.path, r.status) for r in fake.requests[mark:]])
             assert all(len(fake.dms_to(u)) > dms_before[u.id] for u in (alice, carol, dave))
             assert len(fake.dms_to(bob)) == dms_before[bob.id] and long.answered == 1
             assert len(fake.messages_in(table.channel)) == before[table.channel.id]
             # discord.py's five tries of A's post (a global 429 among them), then the outbox's
             assert [r.status for r in posts_to(fake, table.channel, mark)] == [429] * 5
-            (waiting,) = [r for r in await table.bot.service.owed_messages()
+            (waiting,) = [r for r in await table.bot.service.queue.owed_messages()
                           if r.lane.id == table.channel.id]
             assert waiting.due_at - clock() >= max(WAIT, transient_backoff(0))
-            bobs = [r for r in await table.bot.service.owed_messages() if r.lane.id == bob.id]
+            bobs = [r for r in await table.bot.service.queue.owed_messages() if r.lane.id == bob.id]
             assert bobs and min(r.due_at for r in bobs) - clock() >= LONG
             sent_while_waiting = len(fake.requests)
             for _ in range(5):      # the loop goes round; the clock stands still: no request
@@ -97,7 +97,7 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
             clock.advance(LONG)
             await table.settle()
             assert len(fake.dms_to(bob)) > dms_before[bob.id]
-            assert not await table.bot.service.owed_messages()
+            assert not await table.bot.service.queue.owed_messages()
             # nothing twice: each post once, whatever the retries (the nonce kept them one)
             for channel in (table.channel, other):
                 texts = [m.content for m in fake.messages_in(channel)[before[channel.id]:]]
@@ -127,7 +127,7 @@ async def test_a_burst_of_429s_loses_nothing_doubles_nothing_and_holds_no_other_
             clock.advance(transient_backoff(0))
             await table.settle()
             turn = fake.messages_in(table.channel)[cards:]
-            assert len(turn) == 1 and not await table.bot.service.owed_messages()
+            assert len(turn) == 1 and not await table.bot.service.queue.owed_messages()
             assert [r.status for r in posts_to(fake, table.channel, mark2)] == [429] * 6 + [200]
             print(f"\nturn post: {len(fake.requests) - mark2} requests, "
                   f"{sum(r.status == 429 for r in fake.requests[mark2:])} answered 429")

@@ -69,8 +69,8 @@ async def test_channels_refused_with_hundreds_of_posts_owed_stop_no_other_game(f
     for channel, game_id in blocked:
         await fake.set_bot_can_send(channel, False)
         hosted = await service.load(game_id)
-        await service.owe([notice_row(hosted, "bot.return.done", name=f"n{i}")
-                           for i in range(165)], game_id)      # 660 posts owed there
+        await service.queue.owe([notice_row(hosted, "bot.return.done", name=f"n{i}")
+                                 for i in range(165)], game_id)      # 660 posts owed there
     assert await wait_until(lambda: _all_tried(fake, blocked))
     before = {c.id: len(fake.messages_in(c)) for c, _ in blocked}
     # a new game in a healthy channel of another server
@@ -88,7 +88,7 @@ async def test_channels_refused_with_hundreds_of_posts_owed_stop_no_other_game(f
     assert await wait_until(healthy_game_delivered), "the healthy game got no posts or DMs"
     for channel, _ in blocked:
         assert len(fake.messages_in(channel)) == before[channel.id]
-        owed = await service.owed_in_lane(Lane.channel(channel.id))
+        owed = await service.queue.owed_in_lane(Lane.channel(channel.id))
         assert len(owed) >= 165                     # kept owed, not lost
         assert refused(fake, channel) == 1
     table.clock.advance(61)                         # backoff: one more try each, not a loop
@@ -153,12 +153,12 @@ async def test_a_permission_given_back_brings_one_catch_up_post_within_seconds(f
     hosted = await table.bot.service.load(game_id)
     assert len(new) == 1, [m.body() for m in new]  # one post, not every missed one
     card = new[0]
-    moves = sum(1 for a in await table.bot.service.store.load_actions(game_id)) - 2
+    moves = sum(1 for a in await table.bot.service.core.store.load_actions(game_id)) - 2
     assert t("bot.outbox.caught_up", count=moves) in card.body()
     assert card.v2 and any(c.startswith("ttr:draw:") for c in card.custom_ids())
     assert f":{hosted.seq}:" in next(c for c in card.custom_ids() if c.startswith("ttr:draw:"))
-    assert await table.bot.service.owed_in_lane(Lane.channel(table.channel.id)) == []
-    assert await table.bot.service.destination_blocks() == []
+    assert await table.bot.service.queue.owed_in_lane(Lane.channel(table.channel.id)) == []
+    assert await table.bot.service.queue.destination_blocks() == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -181,7 +181,7 @@ async def reminded_while_refused(fake, tmp_path):
     mover, turn = hosted.seats[hosted.game.current].user_id, hosted.game.turn
     await tick(table, 24 * HOUR + 1)                # reminded at half of the deadline
     lane = Lane.channel(table.channel.id)
-    assert [r.kind for r in await service.owed_in_lane(lane)] == ["reminder"]
+    assert [r.kind for r in await service.queue.owed_in_lane(lane)] == ["reminder"]
     while (await service.load(game_id)).game.turn == turn:
         await players[mover].move()
     return table, game_id, mover, lane
@@ -197,7 +197,7 @@ async def test_a_reminder_owed_before_the_move_is_not_posted_after_it(fake, tmp_
     await fake.set_bot_can_send(table.channel, True)
 
     async def drained():
-        return await service.owed_in_lane(lane) == []
+        return await service.queue.owed_in_lane(lane) == []
     assert await wait_until(drained, timeout=5.0)
     await table.settle()
     new = table.public_messages()[before:]
@@ -214,10 +214,10 @@ async def test_a_row_left_with_nothing_to_post_does_not_end_a_refusal(fake, tmp_
     its first day (it used to start again, and with it the three days before giving up)."""
     table, game_id, mover, lane = await reminded_while_refused(fake, tmp_path)
     service = table.bot.service
-    [block] = await service.destination_blocks()
+    [block] = await service.queue.destination_blocks()
     await tick(table, 2 * HOUR)                     # tried again: the reminder, then the card
-    assert [r.kind for r in await service.owed_in_lane(lane) if not r.held] == ["turn"]
-    assert [b.refused_since for b in await service.destination_blocks()] == \
+    assert [r.kind for r in await service.queue.owed_in_lane(lane) if not r.held] == ["turn"]
+    assert [b.refused_since for b in await service.queue.destination_blocks()] == \
         [block.refused_since]
     fake.assert_clean()
     await fake.stop_bot(table.bot)
@@ -238,7 +238,7 @@ async def test_a_role_update_also_brings_the_post_back(fake, tmp_path):
     await fake.set_role_permissions(table.guild, everyone, everyone.permissions & ~P["send_messages"])
     await fake.set_role_permissions(table.guild, role, BOT_PERMISSIONS & ~P["send_messages"])
     hosted = await table.bot.service.load(game_id)
-    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="x")], game_id)
+    await table.bot.service.queue.owe([notice_row(hosted, "bot.return.done", name="x")], game_id)
     await table.settle()
     assert len(table.public_messages()) == before
     await fake.set_role_permissions(table.guild, role, BOT_PERMISSIONS)    # GUILD_ROLE_UPDATE
@@ -254,9 +254,9 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
     table, game_id, (alice, bob), before = await game_refused_for_a_while(fake, tmp_path, moves=1)
     service = table.bot.service
     hosted = await service.load(game_id)
-    await service.owe([notice_row(hosted, "bot.return.done", name="x")], game_id)
+    await service.queue.owe([notice_row(hosted, "bot.return.done", name="x")], game_id)
     await table.settle()
-    [block] = await service.destination_blocks()
+    [block] = await service.queue.destination_blocks()
     for _ in range(20):                             # six hours at a time
         await tick(table, 6 * HOUR)
         if not (await service.load(game_id)).is_open:
@@ -269,9 +269,9 @@ async def test_a_channel_refused_for_three_days_closes_its_game(fake, tmp_path):
         assert any(m.content == text for m in fake.dms_to(user)), [m.content for m in fake.dms_to(user)]
         assert "/ttr new" in text and t("bot.perm.send_messages") in text
     lane = Lane.channel(table.channel.id)
-    assert await service.owed_in_lane(lane) == []   # given up, not left pending
-    rows = [r for r in await service.store.pending_outbox(1000) if r.lane == str(lane)]
-    assert rows == [] and await service.destination_blocks() == []
+    assert await service.queue.owed_in_lane(lane) == []   # given up, not left pending
+    rows = [r for r in await service.core.store.pending_outbox(1000) if r.lane == str(lane)]
+    assert rows == [] and await service.queue.destination_blocks() == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -285,16 +285,16 @@ async def test_a_game_that_ended_where_the_bot_could_not_post_is_told_by_dm(fake
     game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
     await fake.set_bot_can_send(table.channel, False)
     service = table.bot.service
-    vote = await service.start_vote(game_id, alice.id, "cancel")
-    await service.cast_vote(vote.id, bob.id, True)
+    vote = await service.votes.start_vote(game_id, alice.id, "cancel")
+    await service.votes.cast_vote(vote.id, bob.id, True)
     await table.settle()
     assert (await service.load(game_id)).status == "cancelled"
     lane = Lane.channel(table.channel.id)
     for _ in range(20):                             # six hours at a time
         await tick(table, 6 * HOUR)
-        if not await service.owed_in_lane(lane):
+        if not await service.queue.owed_in_lane(lane):
             break
-    assert await service.owed_in_lane(lane) == [] and await service.destination_blocks() == []
+    assert await service.queue.owed_in_lane(lane) == [] and await service.queue.destination_blocks() == []
     text = t("bot.closed.unseen", channel=f"<#{table.channel.id}>")
     for user in (alice, bob):
         assert [m.content for m in fake.dms_to(user)].count(text) == 1
@@ -318,7 +318,7 @@ async def test_removal_from_a_server_closes_its_games(fake, tmp_path):
         text = t("bot.closed.removed", channel=f"<#{table.channel.id}>")
         assert any(m.content == text for m in fake.dms_to(user))
         assert "/ttr new" in text
-    assert await table.bot.service.owed_in_lane(Lane.channel(table.channel.id)) == []
+    assert await table.bot.service.queue.owed_in_lane(Lane.channel(table.channel.id)) == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)
 
@@ -335,12 +335,12 @@ async def test_archived_threads_take_the_post_and_a_locked_one_is_reported(fake,
     service = table.bot.service
     hosted = await service.load(game_id)
     await fake.archive_thread(thread)               # a week without a message
-    await service.owe([notice_row(hosted, "bot.return.done", name="a")], game_id)
+    await service.queue.owe([notice_row(hosted, "bot.return.done", name="a")], game_id)
     await table.settle()
     assert t("bot.return.done", name="a") in table.public_messages()[-1].content
     assert not thread.archived                      # Discord unarchived it for the post
     await fake.archive_thread(thread, locked=True)  # a moderator closed it
-    await service.owe([notice_row(hosted, "bot.return.done", name="b")], game_id)
+    await service.queue.owe([notice_row(hosted, "bot.return.done", name="b")], game_id)
     await table.settle()
     assert t("bot.return.done", name="a") in table.public_messages()[-1].content
     locked = t("bot.thread.locked_dm", channel=f"<#{thread.id}>")
@@ -362,7 +362,7 @@ async def test_the_bots_own_roles_given_back_bring_the_post_back(fake, tmp_path)
     await fake.set_role_permissions(table.guild, everyone, everyone.permissions & ~P["send_messages"])
     await fake.set_bot_roles(table.guild, [])       # its role taken away: nothing lets it post
     hosted = await table.bot.service.load(game_id)
-    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="y")], game_id)
+    await table.bot.service.queue.owe([notice_row(hosted, "bot.return.done", name="y")], game_id)
     await table.settle()
     assert len(table.public_messages()) == before
     await fake.set_bot_roles(table.guild, [fake.bot_role(table.guild)])   # GUILD_MEMBER_UPDATE
@@ -382,7 +382,7 @@ async def test_removal_while_the_bot_was_away_closes_the_games_too(fake, tmp_pat
     await fake.remove_bot(table.guild)              # nobody connected: no GUILD_DELETE seen
     await table.start_bot()
     hosted = await table.bot.service.load(game_id)
-    await table.bot.service.owe([notice_row(hosted, "bot.return.done", name="z")], game_id)
+    await table.bot.service.queue.owe([notice_row(hosted, "bot.return.done", name="z")], game_id)
 
     async def closed():
         return (await table.bot.service.load(game_id)).status == "cancelled"
@@ -412,14 +412,14 @@ async def test_a_channel_gone_quiet_stalls_no_other_and_gets_its_post_once(fake,
     lane = Lane.channel(quiet.id)
 
     async def all_sent():
-        return await service.owed_in_lane(lane) == []
+        return await service.queue.owed_in_lane(lane) == []
     assert await wait_until(all_sent), "the game's start was not posted"
     before, tried = len(fake.messages_in(quiet)), len(posts_to(fake, quiet))
     async with fake.silent(quiet):
-        await service.owe([notice_row(hosted, "bot.return.done", name="quiet")], game_id)
+        await service.queue.owe([notice_row(hosted, "bot.return.done", name="quiet")], game_id)
 
         async def given_up_once():
-            owed = await service.owed_in_lane(lane)
+            owed = await service.queue.owed_in_lane(lane)
             return bool(owed) and owed[0].attempts >= 1
         assert await wait_until(given_up_once, timeout=5.0), "the silent send never timed out"
         table.channel = fake.add_text_channel(other, "ttr")
@@ -433,7 +433,7 @@ async def test_a_channel_gone_quiet_stalls_no_other_and_gets_its_post_once(fake,
     table.bot.outbox.wake()
     assert await wait_until(all_sent), ("the post was not delivered once the channel answered",
                                          [(r.id, r.kind, r.attempts, r.due_at - table.clock())
-                                          for r in await service.owed_in_lane(lane)],
+                                          for r in await service.queue.owed_in_lane(lane)],
                                          fake.busy(), table.bot.outbox._blocks,
                                          [(r.method, r.path, r.status) for r in fake.requests[-4:]])
     await table.settle()

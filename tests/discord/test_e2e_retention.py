@@ -48,13 +48,13 @@ async def test_sent_and_given_up_rows_and_closed_votes_are_pruned_while_a_lane_i
     alice, bob = (fake.add_user(n, guild=table.guild) for n in ("alice", "bob"))
     service = table.bot.service
     voted = await open_game(table, alice, [bob], map_id="usa", bots=0)
-    vote = await service.start_vote(voted, alice.id, "cancel")
-    await service.cast_vote(vote.id, bob.id, True)          # passes: the game is closed
+    vote = await service.votes.start_vote(voted, alice.id, "cancel")
+    await service.votes.cast_vote(vote.id, bob.id, True)          # passes: the game is closed
     table.channel = gone
     deleted = await open_game(table, alice, [bob], map_id="usa", bots=0)
     await fake.set_bot_can_send(gone, False)
     hosted = await service.load(deleted)
-    await service.owe([notice_row(hosted, "bot.return.done", name="x")], deleted)
+    await service.queue.owe([notice_row(hosted, "bot.return.done", name="x")], deleted)
     await table.settle()
     await fake.delete_channel(gone)                         # what it owed is given up
     await table.settle()
@@ -69,7 +69,7 @@ async def test_sent_and_given_up_rows_and_closed_votes_are_pruned_while_a_lane_i
     lobby = await service.game_in_channel(busy.id)
     table.bot.outbox.send_timeout = 60.0    # the lane stays busy for the whole test
     async with fake.silent(busy):           # Discord stops answering that channel
-        await service.owe([notice_row(lobby, "bot.return.done", name="y")], lobby.id)
+        await service.queue.owe([notice_row(lobby, "bot.return.done", name="y")], lobby.id)
 
         async def lane_busy():
             return fake.held_quiet > 0 and Lane.channel(busy.id) in table.bot.outbox._busy
@@ -102,15 +102,15 @@ async def test_a_row_this_version_cannot_read_is_given_up_and_the_lane_goes_on(f
     game_id = await open_game(table, alice, [bob], map_id="usa", bots=0)
     await table.settle()
     hosted = await service.load(game_id)
-    await service.store.write_owed(Owed((OutboxItem("telegram", f"c{table.channel.id}", {}),)),
-                                   game_id, table.clock())
-    await service.owe([notice_row(hosted, "bot.return.done", name="after")], game_id)
+    await service.core.store.write_owed(Owed((OutboxItem("telegram", f"c{table.channel.id}", {}),)),
+                                        game_id, table.clock())
+    await service.queue.owe([notice_row(hosted, "bot.return.done", name="after")], game_id)
     await table.settle()
     assert any(t("bot.return.done", name="after") in m.content for m in table.public_messages())
     with sqlite3.connect(path) as db:
         [(error,)] = db.execute("SELECT error FROM outbox WHERE kind = 'telegram' "
                                 "AND sent_at IS NOT NULL").fetchall()
     assert error == "unreadable: unknown kind"
-    assert await service.owed_in_lane(Lane.channel(table.channel.id)) == []
+    assert await service.queue.owed_in_lane(Lane.channel(table.channel.id)) == []
     fake.assert_clean()
     await fake.stop_bot(table.bot)

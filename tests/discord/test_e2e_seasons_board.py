@@ -53,19 +53,19 @@ async def move(service, game_id):
     """One move of a human to move (computers move on their timers)."""
     hosted = await service.load(game_id)
     seat = next(s for s in hosted.game.to_move() if hosted.seats[s].user_id)
-    await service.act(game_id, hosted.seats[seat].user_id, quick_action(hosted.game, seat),
-                      hosted.seq)
+    await service.moves.act(game_id, hosted.seats[seat].user_id, quick_action(hosted.game, seat),
+                            hosted.seq)
     return await service.load(game_id)
 
 
 async def open_started(table, channel, users):
     service = table.bot.service
-    hosted = await service.open_lobby(guild_id=table.guild.id, channel_id=channel.id,
-                                      user_id=users[0].id, name=users[0].username,
-                                      map_id="usa", variant="base")
+    hosted = await service.lobby.open_lobby(guild_id=table.guild.id, channel_id=channel.id,
+                                            user_id=users[0].id, name=users[0].username,
+                                            map_id="usa", variant="base")
     for u in users[1:]:
-        await service.join(channel.id, u.id, u.username)
-    await service.start(channel.id, users[0].id)
+        await service.lobby.join(channel.id, u.id, u.username)
+    await service.lobby.start(channel.id, users[0].id)
     return hosted.id
 
 

@@ -54,7 +54,7 @@ def sent(table):
 async def test_a_click_the_database_cannot_save_is_answered_and_works_once_it_clears(
         table, caplog, kind):
     loaded, mover, card, button = await first_turn(table)
-    store, path = table.bot.service.store, table.db_path
+    store, path = table.bot.service.core.store, table.db_path
     await store._fetchall("PRAGMA busy_timeout = 200")      # the bot's own is 10 s
     posts = sent(table)
     fault = FAULTS[kind]()
@@ -89,7 +89,7 @@ async def test_a_game_whose_saved_log_is_damaged_says_so(table, caplog):
         db.execute("UPDATE snapshots SET state = '{\"v\": 1}' WHERE game_id = ?", (loaded.id,))
         db.execute("UPDATE actions SET action = '{\"type\": \"nonsense\"}' "
                    "WHERE game_id = ? AND seq = 1", (loaded.id,))
-    table.bot.service.forget(loaded.id)     # as after a restart: read from the database
+    table.bot.service.core.forget(loaded.id)     # as after a restart: read from the database
     posts = sent(table)
     caplog.clear()
     answer = await table.click(mover, card, button)
@@ -99,7 +99,7 @@ async def test_a_game_whose_saved_log_is_damaged_says_so(table, caplog):
     said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any(f"game {loaded.id}" in line and "bot.py doctor" in line for line in said), said
     caplog.clear()                          # what the doctor (`bot.py doctor`) then says
-    await table.bot.service.check_timers()
+    await table.bot.service.invariants.check_timers()
     named = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any(f"game {loaded.id} cannot be loaded" in line for line in named), named
     assert not [r for r in caplog.records if r.exc_info]

@@ -33,7 +33,7 @@ async def fake():
 async def seated_table(fake, tmp_path, style, seed):
     table = Table(fake, db_file(tmp_path))
     await table.start_bot(sync=True)
-    table.bot.service.seeds = random.Random(seed)      # the dealer's seed: a fixed game
+    table.bot.service.core.seeds = random.Random(seed)      # the dealer's seed: a fixed game
     users = [fake.add_user(name, guild=table.guild) for name in NAMES]
     players = [Player(table, u, seed=seed * 10 + i, style=style) for i, u in enumerate(users)]
     return table, users, players

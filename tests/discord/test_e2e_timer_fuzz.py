@@ -162,20 +162,20 @@ class Table(RuleBasedStateMachine):
 
     async def _open(self, channel, guild, users, options, bots):
         svc = self.bot.service
-        loaded = await svc.open_lobby(guild_id=guild.id, channel_id=channel.id,
-                                      user_id=users[0].id, name=users[0].username,
-                                      map_id="usa", options=options)
+        loaded = await svc.lobby.open_lobby(guild_id=guild.id, channel_id=channel.id,
+                                            user_id=users[0].id, name=users[0].username,
+                                            map_id="usa", options=options)
         for u in users[1:]:
-            await svc.join(channel.id, u.id, u.username)
+            await svc.lobby.join(channel.id, u.id, u.username)
         for _ in range(bots):
-            await svc.add_bot(channel.id, users[0].id, "easy")
-        await svc.start(channel.id, users[0].id)
+            await svc.lobby.add_bot(channel.id, users[0].id, "easy")
+        await svc.lobby.start(channel.id, users[0].id)
         hosted = await svc.load(loaded.id)
         for seat in hosted.game.to_move():
             if hosted.seats[seat].user_id is not None:
                 hosted = await svc.load(loaded.id)
-                await svc.act(loaded.id, hosted.seats[seat].user_id,
-                              KeepTickets(seat, tuple(hosted.game.offers[seat])))
+                await svc.moves.act(loaded.id, hosted.seats[seat].user_id,
+                                    KeepTickets(seat, tuple(hosted.game.offers[seat])))
         return Game(loaded.id, channel, guild, users)
 
     async def _settle(self):
@@ -226,7 +226,7 @@ class Table(RuleBasedStateMachine):
         async def go():
             svc = self.bot.service
             for _ in range(actions):
-                svc.forget(game.id)
+                svc.core.forget(game.id)
                 hosted = await svc.load(game.id)
                 if hosted is None or not hosted.is_active:
                     return
@@ -234,8 +234,8 @@ class Table(RuleBasedStateMachine):
                 if not humans:
                     return
                 action = pick_action(hosted.game, rng, humans[0])
-                await self._refusable(svc.act(game.id, hosted.seats[humans[0]].user_id, action,
-                                              hosted.seq))
+                await self._refusable(svc.moves.act(game.id, hosted.seats[humans[0]].user_id, action,
+                                                    hosted.seq))
                 await self._settle()
         self._do(go())
 
@@ -256,13 +256,13 @@ class Table(RuleBasedStateMachine):
     def _away(self, data):
         game, who = self._player(data)
         days = data.draw(st.integers(0, 14), label="days")
-        self._do(self._refusable(self.bot.service.set_away(game.users[who].id, game.guild.id,
-                                                           days)))
+        self._do(self._refusable(self.bot.service.away.set_away(game.users[who].id, game.guild.id,
+                                                                days)))
 
     def _come_back(self, data):
         game, who = self._player(data)
         user = game.users[who]
-        self._do(self._refusable(self.bot.service.return_seat(game.id, user.id, user.username)))
+        self._do(self._refusable(self.bot.service.absence.return_seat(game.id, user.id, user.username)))
 
     def _vote(self, data):
         game, who = self._player(data)
@@ -272,13 +272,13 @@ class Table(RuleBasedStateMachine):
 
         async def go():
             target = users[1 - who].id if kind == "replace" else None
-            vote = await svc.start_vote(game.id, users[who].id, kind, target)
-            await svc.cast_vote(vote.id, users[1 - who].id, yes)
+            vote = await svc.votes.start_vote(game.id, users[who].id, kind, target)
+            await svc.votes.cast_vote(vote.id, users[1 - who].id, yes)
         self._do(self._refusable(go()))
 
     def _leave(self, data):
         game, who = self._player(data)
-        self._do(self._refusable(self.bot.service.leave_game(game.id, game.users[who].id)))
+        self._do(self._refusable(self.bot.service.handover.leave_game(game.id, game.users[who].id)))
 
     def _channel_permission(self, data):
         """The bot's overwrite in a channel denies (or lifts) Send Messages or View Channel."""
@@ -333,7 +333,7 @@ class Table(RuleBasedStateMachine):
             self.run(self._check())
 
     async def _check(self):
-        problems = await self.bot.service.check_timers()
+        problems = await self.bot.service.invariants.check_timers()
         assert problems == [], [p.line() for p in problems]
         assert not self.errors.records, self.errors.records
         self.fake.assert_clean()
@@ -342,7 +342,7 @@ class Table(RuleBasedStateMachine):
         self._bounded()
         newest = max(self.fake.state.messages, default=0)
         for game in self.games:     # what was said before it ended does not tell its end
-            self.bot.service.forget(game.id)
+            self.bot.service.core.forget(game.id)
             if (await self.bot.service.load(game.id)).is_open:
                 game.mark = newest
 
@@ -389,13 +389,13 @@ class Table(RuleBasedStateMachine):
         svc = self.bot.service
         out = []
         for game in self.games:
-            svc.forget(game.id)
+            svc.core.forget(game.id)
             if (await svc.load(game.id)).is_open:
                 out.append(game.id)
         return out
 
     async def _owed(self):
-        return [r for r in await self.bot.service.store.pending_outbox(10_000) if not r.held]
+        return [r for r in await self.bot.service.core.store.pending_outbox(10_000) if not r.held]
 
     async def _next_due(self):
         """When something is next due: a timer, an owed row, a refused destination's retry

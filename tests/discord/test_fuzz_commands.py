@@ -108,7 +108,7 @@ def humans_moved(before, after, actions_by_game, seat_users):
 
 
 async def log_rows(world, before, after):
-    store = world.bot.service.store
+    store = world.bot.service.core.store
     rows, users = {}, {}
     for game_id, (_, seq, _) in after.items():
         if game_id in before and seq != before[game_id][1]:

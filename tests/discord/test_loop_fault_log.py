@@ -133,7 +133,7 @@ async def test_the_outbox_logs_a_damaged_database_once_a_minute(tmp_path, caplog
     script = Script(clock)
     worker = OutboxWorker(Bot(service), script, clock, idle_poll=3600.0)
     worker.error_pause = 0.001
-    await service.owe([owed_row(Lane.user(42), DirectMessage("bot.dm.closed", {}))], None)
+    await service.queue.owe([owed_row(Lane.user(42), DirectMessage("bot.dm.closed", {}))], None)
     fault = Corrupt()
     await fault.start(store, path)
 

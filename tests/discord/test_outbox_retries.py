@@ -124,15 +124,15 @@ async def outbox(tmp_path, clock):
             raise OSError("disk I/O error")
         return await retry_later(row_id, due_at)
     service.queue.retry_later = flaky_retry_later
-    service.on_outbox = worker.wake
+    service.core.on_outbox = worker.wake
     return store, service, worker, script
 
 
 async def owe(service, store, lane, attempts, game_id=None):
     message = DirectMessage("bot.dm.closed", {}) if not lane.is_channel else \
         Notice("bot.dm.closed", {})
-    await service.owe([owed_row(lane, message, game_id=game_id)], game_id)
-    row_id = (await service.owed_in_lane(lane))[-1].id
+    await service.queue.owe([owed_row(lane, message, game_id=game_id)], game_id)
+    row_id = (await service.queue.owed_in_lane(lane))[-1].id
     await store._auto.execute("UPDATE outbox SET attempts = $1 WHERE id = $2", attempts, row_id)
     return row_id
 
@@ -187,7 +187,7 @@ async def test_a_row_past_attempt_1024_is_not_taken_again_at_once(tmp_path, cloc
             worker.wake()
             await at_rest(worker)
         assert [t[0] for t in script.takes] == [row], script.takes
-        assert not await service.owed_in_lane(lane)
+        assert not await service.queue.owed_in_lane(lane)
         (given_up,) = [r for r in await every_row(store) if r.id == row]
         assert given_up.error.startswith("failing for a day: TimeoutError")
         clock.advance(3600)
@@ -211,7 +211,7 @@ async def test_a_retry_the_database_cannot_write_still_waits(tmp_path, clock):
         assert len(script.takes) == 1
         clock.advance(120)
         await at_rest(worker)
-        assert len(script.takes) == 2 and not await service.owed_in_lane(Lane.user(7))
+        assert len(script.takes) == 2 and not await service.queue.owed_in_lane(Lane.user(7))
     finally:
         await worker.stop()
         await store.close()
@@ -270,7 +270,7 @@ async def test_a_day_of_transient_failures_is_given_up_and_the_players_told(tmp_
     store, service, worker, script = await outbox(tmp_path, clock)
     try:
         game_id, users = await started(service, 300)
-        await service.delivered([r.id for r in await service.owed_messages()])
+        await service.queue.delivered([r.id for r in await service.queue.owed_messages()])
         lane = Lane.channel(300)
         stuck = await owe(service, store, lane, 0, game_id=game_id)
         behind = await owe(service, store, lane, 0, game_id=game_id)
@@ -278,7 +278,7 @@ async def test_a_day_of_transient_failures_is_given_up_and_the_players_told(tmp_
         worker.start()
         await at_rest(worker)
         began = clock()
-        while owed := [r for r in await service.owed_in_lane(lane) if r.id == stuck]:
+        while owed := [r for r in await service.queue.owed_in_lane(lane) if r.id == stuck]:
             assert clock() - began <= TRANSIENT_GIVE_UP + 600, "not given up after a day"
             assert owed[0].due_at > clock()         # it waits for its retry
             clock.set(owed[0].due_at)
@@ -291,7 +291,7 @@ async def test_a_day_of_transient_failures_is_given_up_and_the_players_told(tmp_
                 if r.kind == "dm"]
         assert sorted(lane.id for lane, m in told
                       if m.key == "bot.outbox.failing_dm") == sorted(users), told
-        assert not await service.owed_messages()             # the DMs went out too
+        assert not await service.queue.owed_messages()             # the DMs went out too
     finally:
         await worker.stop()
         await store.close()

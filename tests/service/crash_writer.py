@@ -74,14 +74,14 @@ async def fill_and_start(svc, channel_id):
     users = users_for(channel_id, n)
     loaded = await svc.game_in_channel(channel_id)
     if loaded is None:
-        loaded = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
-                                      name=f"P{users[0]}", map_id=map_id)
+        loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
+                                            name=f"P{users[0]}", map_id=map_id)
     seated = {s.user_id for s in loaded.seats}
     for u in users:
         if u not in seated:
-            await svc.join(channel_id, u, f"P{u}")
+            await svc.lobby.join(channel_id, u, f"P{u}")
     if loaded.status == "lobby":
-        await svc.start(channel_id, users[0])
+        await svc.lobby.start(channel_id, users[0])
     return loaded.id
 
 
@@ -126,7 +126,7 @@ class _Delivering:
         # writer's claimed rows are free again for the next writer, or the drain, within seconds
         self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time,
                                    send_timeout=WRITER_SEND_TIMEOUT, lease=WRITER_LEASE)
-        svc.on_outbox = self.worker.wake
+        svc.core.on_outbox = self.worker.wake
         self.worker.start()
 
 
@@ -136,12 +136,12 @@ async def shared(db, round_no):
     store = await open_store(db)
     svc = GameService(store, clock=time.time, seeds=random.Random(round_no), cache_size=4,
                       bot_delay=0.05, scheduler_options={"lease": 3.0})
-    handler = svc.scheduler.handler
+    handler = svc.core.scheduler.handler
 
     async def reporting(timer):
         await handler(timer)
         print("fired", timer.id, flush=True)
-    svc.scheduler.handler = reporting
+    svc.core.scheduler.handler = reporting
     await svc.resume()
     playing = await store.list_active_game_ids()
     print("ready", len(playing), flush=True)
@@ -159,10 +159,10 @@ async def shared(db, round_no):
         action = pick_action(loaded.game, rng, seat=humans[0])
         logged = action_to_json(loaded.game, action, SEATS[:loaded.game.n])
         try:
-            eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action, loaded.seq)
+            eff = await svc.moves.act(game_id, loaded.seats[action.seat].user_id, action, loaded.seq)
         except ServiceError as e:           # another process moved first
             print("refused", game_id, e.key, flush=True)
-            svc.forget(game_id)
+            svc.core.forget(game_id)
             continue
         print("done", game_id, eff.seq, digest(logged), flush=True)
     # every game is over: wait for the kill
@@ -185,10 +185,10 @@ async def main(db, round_no, want, url=None, mode="play"):
         if mode == "drain":     # what it did, for the test's failure message
             logging.basicConfig(level=logging.WARNING, stream=sys.stderr,
                                 format="%(relativeCreated)6.0f %(name)s %(message)s")
-            owed, began = len(await svc.owed_messages(100_000)), time.monotonic()
+            owed, began = len(await svc.queue.owed_messages(100_000)), time.monotonic()
             drained = await delivering.worker.drain(timeout=DRAIN_SECONDS, stall=STALL_SECONDS)
             print(f"drain: {owed} rows owed at the start, {delivering.worker.sent} sent in "
-                  f"{time.monotonic() - began:.1f} s, {len(await svc.owed_messages(100_000))} "
+                  f"{time.monotonic() - began:.1f} s, {len(await svc.queue.owed_messages(100_000))} "
                   f"left", file=sys.stderr)
             if not drained:
                 for task in asyncio.all_tasks():    # where it waits, for the failure message
@@ -218,7 +218,7 @@ async def main(db, round_no, want, url=None, mode="play"):
         user = loaded.seats[action.seat].user_id
         logged = action_to_json(loaded.game, action, SEATS[:loaded.game.n])
         try:
-            eff = await svc.act(game_id, user, action, loaded.seq)
+            eff = await svc.moves.act(game_id, user, action, loaded.seq)
         except ServiceError as e:
             print("refused", game_id, e.key, flush=True)
             raise

@@ -56,17 +56,17 @@ def users_for(channel_id, n):
 async def lobby(svc, channel_id, players=2, map_id="usa", variant="base"):
     """A lobby with `players` humans (user ids from users_for); returns the game id."""
     users = users_for(channel_id, players)
-    loaded = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=channel_id, user_id=users[0],
                                   name=f"P{users[0]}", map_id=map_id, variant=variant)
     for u in users[1:]:
-        await svc.join(channel_id, u, f"P{u}")
+        await svc.lobby.join(channel_id, u, f"P{u}")
     return loaded.id
 
 
 async def started(svc, channel_id, players=2, map_id="usa", variant="base"):
     """A started game; returns (game_id, user ids in seat order)."""
     game_id = await lobby(svc, channel_id, players, map_id, variant)
-    await svc.start(channel_id, users_for(channel_id, players)[0])
+    await svc.lobby.start(channel_id, users_for(channel_id, players)[0])
     return game_id, users_for(channel_id, players)
 
 
@@ -87,7 +87,7 @@ async def play_one(svc, game_id, rng):
     loaded = await svc.load(game_id)
     action = pick_action(loaded.game, rng)
     seq = loaded.seq
-    eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action, seq)
+    eff = await svc.moves.act(game_id, loaded.seats[action.seat].user_id, action, seq)
     return eff, action, seq
 
 
@@ -156,7 +156,7 @@ async def run_timers(svc, timeout=30.0):
     while calm < 3:
         if loop.time() > end:
             raise AssertionError("the scheduler did not settle")
-        calm = 0 if svc.scheduler.busy else calm + 1
+        calm = 0 if svc.busy else calm + 1
         await asyncio.sleep(0 if calm else 0.001)
 
 
@@ -166,3 +166,40 @@ async def owed(store, kind=None):
 
 async def timers_of(store, game_id, kind):
     return await store.list_timers(game_id, kind)
+
+
+# ----- a game in play (the timer tests' start) ------------------------------------------------
+async def game_in_play(svc, channel, players=2, options=None, bots=0):
+    """A started game past the starting ticket choice; (game id, users)."""
+    users = users_for(channel, players)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=channel, user_id=users[0],
+                                        name=f"P{users[0]}", map_id="usa", options=options)
+    for u in users[1:]:
+        await svc.lobby.join(channel, u, f"P{u}")
+    for _ in range(bots):
+        await svc.lobby.add_bot(channel, users[0], "easy")
+    await svc.lobby.start(channel, users[0])
+    hosted = await svc.load(loaded.id)
+    for seat in list(hosted.game.to_move()):
+        if hosted.seats[seat].user_id is None:
+            continue
+        hosted = await svc.load(loaded.id)
+        offer = hosted.game.offers[seat]
+        from ttr_bot.engine.actions import KeepTickets
+        await svc.moves.act(loaded.id, hosted.seats[seat].user_id, KeepTickets(seat, tuple(offer)))
+    return loaded.id, users
+
+
+async def move_human(svc, game_id, rng):
+    """One random action by the human to move."""
+    hosted = await svc.load(game_id)
+    seat = hosted.game.to_move()[0]
+    action = pick_action(hosted.game, rng, seat)
+    return await svc.moves.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
+
+
+async def end_turn(svc, game_id, rng):
+    """The human to move plays until their turn ends."""
+    turn = (await svc.load(game_id)).game.turn
+    while (await svc.load(game_id)).game.turn == turn:
+        await move_human(svc, game_id, rng)

@@ -48,7 +48,7 @@ async def test_edits_follow_changes_at_most_once_an_interval(db_path):
         hosted = await svc.load(game_id)
         seat = hosted.game.to_move()[0]
         action = hosted.game.legal_actions(seat)[0]
-        await svc.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
+        await svc.moves.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
         clock.advance(BOARD_INTERVAL)
         await run_timers(svc)
         assert len(await edits(store)) == 1
@@ -62,7 +62,7 @@ async def test_edits_follow_changes_at_most_once_an_interval(db_path):
         tick = BoardTick(GUILD, board.set_at).to_payload()
         await store.write_owed(Owed(timers=(NewTimer(BoardTick.KIND, clock(), tick),)), None,
                                clock())
-        svc.scheduler.notify(clock())
+        svc.core.scheduler.notify(clock())
         await run_timers(svc)
         pending = [t for t in await store.due_timers(clock() + 10 ** 6)
                    if t.kind == BoardTick.KIND]

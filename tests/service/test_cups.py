@@ -26,7 +26,7 @@ async def open_tables(svc, store, threads):
         m = parse(row.kind, row.payload)
         threads.setdefault((m.cup, m.round, m.table), 9000 + len(threads))
         await svc.cups.open_table(m.cup, m.round, m.table, threads[(m.cup, m.round, m.table)])
-    await store.mark_outbox_sent([r.id for r in rows], now=svc.clock())
+    await store.mark_outbox_sent([r.id for r in rows], now=svc.core.clock())
     return len(rows)
 
 

@@ -11,8 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from bot import main as bot_main
-from tests.service.svckit import REPO, open_store, timed_service
-from tests.service.test_service_turns import game_in_play
+from tests.service.svckit import REPO, game_in_play, open_store, timed_service
 from ttr_bot.service.clock import ManualClock
 
 

@@ -136,7 +136,7 @@ async def test_the_service_hands_out_typed_messages_of_stored_rows(db_path):
              for kind, payload, _ in OLD_ROWS]
     items.append(OutboxItem("telegram", "q11", {"to": 1}))
     await store.write_owed(Owed(tuple(items)), game_id, 1000.0)
-    owed = await svc.owed_messages()
+    owed = await svc.queue.owed_messages()
     assert [m.message for m in owed[:-1]] == [message for *_, message in OLD_ROWS]
     assert [m.lane for m in owed[:2]] == [Lane.channel(5)] * 2
     assert owed[-1].lane == Lane.later(11) and owed[-1].kind == "telegram"

@@ -7,8 +7,15 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
-from tests.service.test_service_turns import end_turn, game_in_play
+from tests.service.svckit import (
+    end_turn,
+    game_in_play,
+    open_store,
+    owed,
+    run_timers,
+    timed_service,
+    timers_of,
+)
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR, GameOptions, reminder_plan
 
@@ -69,7 +76,7 @@ async def test_a_reminder_held_back_by_quiet_hours_moves_the_next_a_day_on(db_pa
     game_id, _ = await game_in_play(svc, 71, options={"deadline": 72})
     hosted = await svc.load(game_id)
     user = hosted.seats[hosted.game.current].user_id
-    await svc.set_notify(user, {"how": "ping", "tz": "UTC", "quiet": [22 * 60, quiet_end * 60]})
+    await svc.queue.set_notify(user, {"how": "ping", "tz": "UTC", "quiet": [22 * 60, quiet_end * 60]})
     await hour_by_hour(svc, clock, 71)
     sent = [datetime.fromtimestamp(r.created_at, UTC) for r in await owed(store, "reminder")]
     expected = [datetime(2024, 5, 8, quiet_end, tzinfo=UTC)]
@@ -92,21 +99,21 @@ async def test_the_invariant_expects_the_reminders_still_due(db_path):
     start = clock()
     await hour_by_hour(svc, clock, 40)                  # the first of each has gone out
     assert len(await owed(store, "reminder")) == 2
-    assert await svc.check_timers() == []
+    assert await svc.invariants.check_timers() == []
     for game_id in (timed, untimed):                    # as a bug or an old version lost them
         await store.delete_timers(game_id, "remind")
-    problems = await svc.check_timers()
+    problems = await svc.invariants.check_timers()
     assert sorted((p.game_id, p.timer.payload["n"], p.timer.due_at - start) for p in problems) \
         == [(timed, 2, 60 * HOUR), (untimed, 2, 48 * HOUR), (untimed, 3, 72 * HOUR)]
-    await svc.check_timers(repair=True)
-    assert await svc.check_timers() == []
+    await svc.invariants.check_timers(repair=True)
+    assert await svc.invariants.check_timers() == []
     await hour_by_hour(svc, clock, 33)
     sent = await owed(store, "reminder")
     assert sorted((r.game_id, r.created_at - start) for r in sent) == [
         (timed, 36 * HOUR), (timed, 60 * HOUR),
         (untimed, 24 * HOUR), (untimed, 48 * HOUR), (untimed, 72 * HOUR)]
     assert await timers_of(store, untimed, "remind") == []
-    assert await svc.check_timers() == []               # all went out: none expected
+    assert await svc.invariants.check_timers() == []               # all went out: none expected
     await svc.close()
 
 
@@ -125,7 +132,7 @@ async def test_the_next_turn_has_its_own_reminders(db_path):
     turn_began = clock()
     clock.advance(HOUR)
     await store.delete_timers(game_id, "remind")
-    problems = await svc.check_timers(repair=True)
+    problems = await svc.invariants.check_timers(repair=True)
     assert [(p.timer.payload["n"], p.timer.due_at - turn_began) for p in problems] == [
         (1, 12 * HOUR), (2, 36 * HOUR), (3, 60 * HOUR)]
     await svc.close()

@@ -39,10 +39,14 @@ async def no_timers(store):
 
 
 class Rest:
-    """`run_timers` for a bare scheduler (it reads `svc.scheduler`)."""
+    """`run_timers` for a bare scheduler (it reads the service's `busy`)."""
 
     def __init__(self, scheduler):
         self.scheduler = scheduler
+
+    @property
+    def busy(self):
+        return self.scheduler.busy
 
 
 async def at_rest(service):
@@ -435,16 +439,20 @@ async def test_stopping_ends_a_loop_whose_wake_came_with_the_cancellation():
 
 
 async def test_every_kind_the_service_writes_is_fired_by_the_feature_that_owns_it(store, clock):
-    """The timer kinds of turns.py, each registered by its feature when the service is built:
-    a kind left out would be dropped unfired."""
+    """The timer kinds of turns.py (and the typed ones of seasons.py and board.py), each
+    registered by its feature when the service is built: a kind left out would be dropped
+    unfired."""
     from ttr_bot.service import GameService
     from ttr_bot.service import turns as t
     from ttr_bot.service.board import BoardTick
+    from ttr_bot.service.cup_rules import CupCheck, CupRoundEnd, CupSignup
     from ttr_bot.service.seasons import SeasonEnd
     svc = GameService(store, clock=clock)
-    owners = {kind: handler.__self__ for kind, handler in svc.scheduler._kinds.items()}
+    owners = {kind: handler.__self__ for kind, handler in svc.core.scheduler._kinds.items()}
     assert owners == {t.BOT_MOVE: svc.absence, t.DEADLINE: svc.absence, t.COVER: svc.absence,
                       t.REMIND: svc.absence, t.EXPEL: svc.absence, t.IDLE: svc.absence,
                       t.LOBBY_WARN: svc.lobby, t.LOBBY_EXPIRE: svc.lobby,
                       t.VOTE_EXPIRE: svc.votes, t.AWAY_END: svc.away,
-                      SeasonEnd.KIND: svc.seasons, BoardTick.KIND: svc.board}
+                      SeasonEnd.KIND: svc.seasons, BoardTick.KIND: svc.board,
+                      CupSignup.KIND: svc.cups, CupCheck.KIND: svc.cups,
+                      CupRoundEnd.KIND: svc.cups}

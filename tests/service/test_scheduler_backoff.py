@@ -21,8 +21,14 @@ class Failing:
 
 
 class Rest:
+    """`run_timers` for a bare scheduler (it reads the service's `busy`)."""
+
     def __init__(self, scheduler):
         self.scheduler = scheduler
+
+    @property
+    def busy(self):
+        return self.scheduler.busy
 
 
 async def test_a_timer_failing_thousands_of_times_waits_its_capped_backoff(store):

@@ -12,7 +12,7 @@ import pytest
 
 from tests.service.svckit import REPO, make_service, pick_action, play_one
 from ttr_bot.engine.actions import KeepTickets
-from ttr_bot.store import BoardStore, SeasonStore, Store
+from ttr_bot.store import BoardStore, CupStore, SeasonStore, Store
 
 SERVICE_DIR = REPO / "ttr_bot" / "service"
 
@@ -38,7 +38,7 @@ def test_the_service_never_imports_discord():
 def test_the_service_uses_only_the_store_interface():
     interface = {name for name, _ in inspect.getmembers(Store, inspect.isfunction)}
     interface |= {name for name in vars(Store) if not name.startswith("_")}  # e.g. `shared`
-    for subject in (SeasonStore, BoardStore):       # the store's subjects a part is handed
+    for subject in (SeasonStore, BoardStore, CupStore):       # the store's subjects a part is handed
         interface |= {name for name, _ in inspect.getmembers(subject, inspect.isfunction)}
     used = set()
     for path in SERVICE_DIR.glob("*.py"):
@@ -56,10 +56,10 @@ def plain(eff):
 
 @pytest.mark.asyncio
 async def test_effects_are_plain_data(svc):
-    first = await svc.open_lobby(guild_id=1, channel_id=5, user_id=50, name="a",
+    first = await svc.lobby.open_lobby(guild_id=1, channel_id=5, user_id=50, name="a",
                                      map_id="usa")
-    await svc.join(5, 51, "b")
-    effects = [await svc.start(5, 50)]
+    await svc.lobby.join(5, 51, "b")
+    effects = [await svc.lobby.start(5, 50)]
     rng = random.Random(5)
     for _ in range(300):
         eff, _, _ = await play_one(svc, first.id, rng)
@@ -70,25 +70,25 @@ async def test_effects_are_plain_data(svc):
     for eff in effects:
         back = json.loads(plain(eff))
         assert (back["game_id"], back["seq"]) == (first.id, eff.seq)
-    other = await svc.open_lobby(guild_id=1, channel_id=6, user_id=60, name="c", map_id="usa")
-    back = json.loads(plain(await svc.cancel(6, 60)))
+    other = await svc.lobby.open_lobby(guild_id=1, channel_id=6, user_id=60, name="c", map_id="usa")
+    back = json.loads(plain(await svc.lobby.cancel(6, 60)))
     assert (back["game_id"], back["cancelled"]) == (other.id, True)
 
 
 @pytest.mark.asyncio
 async def test_bot_turns_become_durable_timers(store):
     svc = make_service(store, bot_delay=2.0)    # not started: we only look at the table
-    loaded = await svc.open_lobby(guild_id=1, channel_id=7, user_id=70, name="a", map_id="usa")
-    await svc.add_bot(7, 70, "easy")
-    await svc.start(7, 70)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=7, user_id=70, name="a", map_id="usa")
+    await svc.lobby.add_bot(7, 70, "easy")
+    await svc.lobby.start(7, 70)
     due = [t for t in await store.due_timers(float("inf")) if t.kind == "bot_move"]
     assert [(t.kind, t.game_id, t.payload) for t in due] == [("bot_move", loaded.id, {"seq": 0})]
     game = (await svc.load(loaded.id)).game
-    await svc.act(loaded.id, 70, KeepTickets(0, tuple(game.offers[0])), 0)
+    await svc.moves.act(loaded.id, 70, KeepTickets(0, tuple(game.offers[0])), 0)
     # the bot still has to choose: another timer, carrying the new seq
     assert [t.payload for t in await store.due_timers(float("inf"))
             if t.kind == "bot_move"] == [{"seq": 0}, {"seq": 1}]
-    await svc.cancel(7, 70)
+    await svc.lobby.cancel(7, 70)
     assert await store.due_timers(float("inf")) == []     # a cancelled game leaves no timers
 
 
@@ -102,18 +102,18 @@ async def test_a_finished_game_leaves_no_timers(store):
             return pick_action_from_view(view, self.rng)
 
     svc = make_service(store, agents=lambda level, seed: Random(seed))
-    loaded = await svc.open_lobby(guild_id=1, channel_id=8, user_id=80, name="a", map_id="usa")
-    await svc.add_bot(8, 80, "medium")
-    await svc.start(8, 80)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=8, user_id=80, name="a", map_id="usa")
+    await svc.lobby.add_bot(8, 80, "medium")
+    await svc.lobby.start(8, 80)
     rng = random.Random(8)
     while True:
         cur = await svc.load(loaded.id)
         if cur.game.over:
             break
         if 1 in cur.game.to_move():
-            eff = await svc.play_bot(loaded.id, cur.seq)
+            eff = await svc.moves.play_bot(loaded.id, cur.seq)
         else:
-            eff = await svc.act(loaded.id, 80, pick_action(cur.game, rng, seat=0), cur.seq)
+            eff = await svc.moves.act(loaded.id, 80, pick_action(cur.game, rng, seat=0), cur.seq)
     assert eff.over
     assert await store.due_timers(float("inf")) == []
     assert len(await store.load_results(loaded.id)) == 2

@@ -182,7 +182,7 @@ async def check(db, reported, checked):
                 if previous == (row.seq, row.status) and row.status == "finished":
                     continue
             snap = await store.load_snapshot(game_id)
-            rebuilt = await svc.rebuild(game_id)
+            rebuilt = await svc.moves.rebuild(game_id)
             assert snap.seq == row.seq
             assert snap.state == state_of(rebuilt), game_id
             results = await store.load_results(game_id)

@@ -25,10 +25,10 @@ async def other(db_path):
 
 async def human_and_computer(svc, channel_id):
     human = users_for(channel_id, 1)[0]
-    lobby = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=human, name="Ann",
-                                 map_id="usa")
-    await svc.add_bot(channel_id, human, "easy")
-    await svc.start(channel_id, human)
+    lobby = await svc.lobby.open_lobby(guild_id=1, channel_id=channel_id, user_id=human, name="Ann",
+                                       map_id="usa")
+    await svc.lobby.add_bot(channel_id, human, "easy")
+    await svc.lobby.start(channel_id, human)
     return lobby.id, human
 
 
@@ -37,7 +37,7 @@ async def until_the_computer_is_to_move(svc, game_id, human, rng):
         hosted = await svc.load(game_id)
         if hosted.seats[hosted.game.to_move()[0]].is_bot:
             return hosted.seq
-        await svc.act(game_id, human, pick_action(hosted.game, rng, seat=0), hosted.seq)
+        await svc.moves.act(game_id, human, pick_action(hosted.game, rng, seat=0), hosted.seq)
 
 
 async def test_a_computer_move_timed_in_another_process_is_played_not_dropped(svc, other):
@@ -47,7 +47,7 @@ async def test_a_computer_move_timed_in_another_process_is_played_not_dropped(sv
     seq = await until_the_computer_is_to_move(other, game_id, human, rng)
     assert seq > 0 and (await svc.load(game_id)).seq == 0     # the cache is behind
     # the computer's timer says "at seq": the move is made (the old code dropped it: None)
-    eff = await svc.play_bot(game_id, expected_seq=seq)
+    eff = await svc.moves.play_bot(game_id, expected_seq=seq)
     assert eff is not None and eff.seq == seq + 1
     assert (await other.core._reload(game_id)).seq == seq + 1
 
@@ -57,11 +57,11 @@ async def test_a_change_after_another_process_moved_the_game_uses_the_stored_sta
     game_id, human = await human_and_computer(svc, 71)
     seq = await until_the_computer_is_to_move(svc, game_id, human, rng)
     await other.load(game_id)                     # the other process caches it here
-    await svc.play_bot(game_id, expected_seq=seq)
+    await svc.moves.play_bot(game_id, expected_seq=seq)
     seq = await until_the_computer_is_to_move(svc, game_id, human, rng)
     # a turn taken for the computer by the other process (e.g. its timer fired there): its
     # copy is two turns old, yet the move is made on the stored state, not refused as stale
-    eff = await other.play_bot(game_id)
+    eff = await other.moves.play_bot(game_id)
     assert eff is not None and eff.seq == seq + 1
 
 
@@ -73,7 +73,7 @@ async def test_on_postgresql_two_processes_never_hold_one_game_at_once(svc, othe
     inside = []
 
     async def hold(service, name):
-        async with service.lock(game_id):
+        async with service.core.lock(game_id):
             inside.append(name)
             assert len(inside) == 1, inside       # nobody else is in
             await asyncio.sleep(0.2)

@@ -51,11 +51,11 @@ async def set_up(db):
             channel = 900 + n
             if n < COMPUTER_GAMES:
                 host = channel * 10
-                await svc.open_lobby(guild_id=1, channel_id=channel, user_id=host, name="Ann",
-                                     map_id="usa")
-                await svc.join(channel, host + 1, "Bob")
-                await svc.add_bot(channel, host, "easy")
-                await svc.start(channel, host)
+                await svc.lobby.open_lobby(guild_id=1, channel_id=channel, user_id=host, name="Ann",
+                                           map_id="usa")
+                await svc.lobby.join(channel, host + 1, "Bob")
+                await svc.lobby.add_bot(channel, host, "easy")
+                await svc.lobby.start(channel, host)
                 games.append((await svc.game_in_channel(channel)).id)
             else:
                 games.append((await started(svc, channel, players=3))[0])

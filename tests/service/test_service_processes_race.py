@@ -19,6 +19,7 @@ import asyncpg
 import pytest
 
 from tests.service.svckit import (
+    game_in_play,
     open_store,
     pick_action,
     run_timers,
@@ -26,7 +27,6 @@ from tests.service.svckit import (
     timed_service,
     timers_of,
 )
-from tests.service.test_service_turns import game_in_play
 from ttr_bot.game_record import action_to_json
 from ttr_bot.service import MESSAGE_LEASE, ServiceError
 from ttr_bot.service.clock import ManualClock
@@ -57,7 +57,7 @@ async def click(svc, watcher, game_id, user, action, seq, round_no):
     for _ in range(round_no // 2 % 3):
         await asyncio.sleep(0)
     try:
-        return await svc.act(game_id, user, action, seq)
+        return await svc.moves.act(game_id, user, action, seq)
     except ServiceError as exc:
         assert exc.key == "service.stale", exc.key
         return None
@@ -77,7 +77,7 @@ async def test_a_click_in_one_process_and_its_deadline_in_the_other_play_the_tur
         rng = random.Random(30)
         reported, refused = {}, 0
         for round_no in range(ROUNDS):
-            clicks.forget(game_id)
+            clicks.core.forget(game_id)
             hosted = await clicks.load(game_id)
             seat = hosted.game.to_move()[0]
             user = hosted.seats[seat].user_id
@@ -105,7 +105,7 @@ async def test_a_click_in_one_process_and_its_deadline_in_the_other_play_the_tur
         assert len(log) > len(reported)         # and the computer played the rest
         final = await timers.core._reload(game_id)
         assert final.seq == start + len(log)
-        assert state_of(await clicks.rebuild(game_id)) == state_of(final.game)
+        assert state_of(await clicks.moves.rebuild(game_id)) == state_of(final.game)
         # one turn post per turn: no action's post owed twice
         posts = [r for r in await a_store.pending_outbox(10_000) if r.game_id == game_id]
         keys = Counter((r.kind, r.lane, r.key, r.seq) for r in posts)
@@ -123,16 +123,16 @@ async def send_all(svc, sent):
     `sent` records each send as (row id, the process)."""
     while True:
         heads = {}
-        for m in await svc.deliverable():
+        for m in await svc.queue.deliverable():
             heads.setdefault(m.lane, m)
         progressed = False
         for m in heads.values():
             await asyncio.sleep(0)      # the other process reads, claims and sends meanwhile
-            if not await svc.claim_messages([m.id]):
+            if not await svc.queue.claim_messages([m.id]):
                 continue                # another process holds it
-            sent.append((m.id, svc.owner))
+            sent.append((m.id, svc.core.owner))
             await asyncio.sleep(0)
-            await svc.delivered([m.id])
+            await svc.queue.delivered([m.id])
             progressed = True
         if not progressed:
             return
@@ -148,16 +148,16 @@ async def test_two_processes_send_each_owed_post_once_through_a_restart(db_path)
         for _ in range(12):
             hosted = await first.load(game_id)
             action = pick_action(hosted.game, rng)
-            await first.act(game_id, hosted.seats[action.seat].user_id, action, hosted.seq)
-        owed = {m.id: m for m in await first.owed_messages(10_000)}
+            await first.moves.act(game_id, hosted.seats[action.seat].user_id, action, hosted.seq)
+        owed = {m.id: m for m in await first.queue.owed_messages(10_000)}
         lanes = {m.lane for m in owed.values()}
         assert len(owed) > 10 and len(lanes) > 2
         # the first process leases the first post of two destinations and dies holding them
         heads = {}
-        for m in await first.deliverable():
+        for m in await first.queue.deliverable():
             heads.setdefault(m.lane, m)
         held = list(heads.values())[:2]
-        assert await first.claim_messages([m.id for m in held])
+        assert await first.queue.claim_messages([m.id for m in held])
         await stores[0].close()             # killed: its leases stay until they run out
         sent = []
         await asyncio.gather(send_all(other, sent), send_all(restarted, sent))
@@ -170,7 +170,7 @@ async def test_two_processes_send_each_owed_post_once_through_a_restart(db_path)
         await asyncio.gather(send_all(other, sent), send_all(restarted, sent))
         ids = [i for i, _ in sent]
         assert len(ids) == len(set(ids)) and set(ids) == set(owed)
-        assert await other.owed_messages(10_000) == []
+        assert await other.queue.owed_messages(10_000) == []
     finally:
         for s in stores[1:]:
             await s.close()

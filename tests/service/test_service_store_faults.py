@@ -28,6 +28,8 @@ import time
 import pytest
 
 from tests.service.svckit import (
+    end_turn,
+    game_in_play,
     make_service,
     open_store,
     owed,
@@ -39,7 +41,6 @@ from tests.service.svckit import (
     timed_service,
     timers_of,
 )
-from tests.service.test_service_turns import end_turn, game_in_play
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.store import StoreUnavailable
 
@@ -132,7 +133,7 @@ async def test_a_move_meeting_a_fault_is_refused_whole_and_accepted_once_it_clea
         rng = random.Random(5)
         game_id, _ = await started(svc, 1, players=3)
         for _ in range(6):
-            await svc.act(game_id, *await next_move(svc, game_id, rng))
+            await svc.moves.act(game_id, *await next_move(svc, game_id, rng))
         before = raw_counts(str(db_path), game_id)
         posts = len(await owed(store))
         state = state_of((await svc.load(game_id)).game)
@@ -141,7 +142,7 @@ async def test_a_move_meeting_a_fault_is_refused_whole_and_accepted_once_it_clea
         fault = FAULTS[kind]()
         await fault.start(store, str(db_path))
         with pytest.raises(StoreUnavailable) as caught:
-            await svc.act(game_id, *move)
+            await svc.moves.act(game_id, *move)
         err = caught.value
         assert err.kind == kind and str(db_path) in str(err) and fault.remedy in str(err)
         await fault.clear(store, str(db_path))
@@ -151,14 +152,14 @@ async def test_a_move_meeting_a_fault_is_refused_whole_and_accepted_once_it_clea
         assert len(await owed(store)) == posts
         assert state_of((await svc.load(game_id)).game) == state
         # the same click again, and the game goes on
-        effects = await svc.act(game_id, *move)
+        effects = await svc.moves.act(game_id, *move)
         assert effects.seq == before[1] + 1
         for _ in range(4):
-            await svc.act(game_id, *await next_move(svc, game_id, rng))
+            await svc.moves.act(game_id, *await next_move(svc, game_id, rng))
         assert raw_counts(str(db_path), game_id)[:2] == (before[0] + 5, before[1] + 5)
         assert len(await owed(store)) > posts
         loaded = await svc.load(game_id)
-        assert state_of(await svc.rebuild(game_id)) == state_of(loaded.game)
+        assert state_of(await svc.moves.rebuild(game_id)) == state_of(loaded.game)
     finally:
         await store.close()
     # and after a restart, every acknowledged move is there
@@ -188,19 +189,19 @@ async def test_a_computer_players_move_meeting_a_full_disk_is_played_once_it_cle
         before = raw_counts(str(db_path), game_id)
         fault = Full()
         await fault.start(store, str(db_path))
-        clock.advance(svc.bot_delay)
+        clock.advance(svc.core.bot_delay)
         await run_timers(svc)
         assert raw_counts(str(db_path), game_id) == before
         assert await timers_of(store, game_id, "bot_move")
         await fault.clear(store, str(db_path))
-        clock.advance(svc.scheduler.retry_delay + svc.scheduler.lease)
+        clock.advance(svc.core.scheduler.retry_delay + svc.core.scheduler.lease)
         await run_timers(svc)
         assert (await svc.load(game_id)).seq > before[1]
         for _ in range(5):                  # the rest of the computer's turn, if it has more
             after = await svc.load(game_id)
             if any(after.seats[s].user_id for s in after.game.to_move()):
                 break
-            clock.advance(svc.bot_delay)
+            clock.advance(svc.core.bot_delay)
             await run_timers(svc)
         assert after.seats == human.seats and any(after.seats[s].user_id
                                                   for s in after.game.to_move())
@@ -220,7 +221,7 @@ async def test_on_postgresql_a_move_the_server_refuses_is_refused_whole(db_path,
         svc = make_service(store)
         rng = random.Random(6)
         game_id, _ = await started(svc, 2, players=2)
-        await svc.act(game_id, *await next_move(svc, game_id, rng))
+        await svc.moves.act(game_id, *await next_move(svc, game_id, rng))
         before = raw_counts(db_path, game_id)
         move = await next_move(svc, game_id, rng)
         db_path.execute("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
@@ -229,12 +230,12 @@ async def test_on_postgresql_a_move_the_server_refuses_is_refused_whole(db_path,
         db_path.execute("CREATE TRIGGER refuse BEFORE INSERT ON actions FOR EACH ROW "
                         "EXECUTE FUNCTION refuse()")
         with pytest.raises(StoreUnavailable) as caught:
-            await svc.act(game_id, *move)
+            await svc.moves.act(game_id, *move)
         err = caught.value
         assert err.kind == kind and str(db_path).rsplit("/", 1)[1] in str(err)
         assert raw_counts(db_path, game_id) == before
         db_path.drop_trigger("refuse", "actions")
-        assert (await svc.act(game_id, *move)).seq == before[1] + 1
+        assert (await svc.moves.act(game_id, *move)).seq == before[1] + 1
     finally:
         await store.close()
 
@@ -329,12 +330,12 @@ async def test_on_postgresql_a_row_another_session_locks_refuses_the_move_not_wa
         await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game_id)
         began = time.monotonic()
         with pytest.raises(StoreUnavailable) as caught:
-            await svc.act(game_id, *move)
+            await svc.moves.act(game_id, *move)
         assert time.monotonic() - began < 5.0       # not command_timeout's minute
         assert caught.value.kind == "locked" and "pg_stat_activity" in str(caught.value)
         assert raw_counts(db_path, game_id) == before
         await held.rollback()
-        assert (await svc.act(game_id, *move)).seq == before[1] + 1
+        assert (await svc.moves.act(game_id, *move)).seq == before[1] + 1
         async with store._pool_or_fail().acquire() as conn:
             assert await conn.fetchval("SHOW lock_timeout") == "200ms"
     finally:

@@ -30,17 +30,17 @@ async def game_with_a_computer_to_move(svc, channel_id=70):
     """A two-seat game: a human host and a computer player, which is to move first (start the
     scheduler before: resuming would give the move a second, harmless, timer)."""
     host = users_for(channel_id, 1)[0]
-    lobby = await svc.open_lobby(guild_id=1, channel_id=channel_id, user_id=host, name="Ann",
-                                 map_id="usa")
-    await svc.add_bot(channel_id, host, "hard")
-    await svc.start(channel_id, host)
+    lobby = await svc.lobby.open_lobby(guild_id=1, channel_id=channel_id, user_id=host, name="Ann",
+                                       map_id="usa")
+    await svc.lobby.add_bot(channel_id, host, "hard")
+    await svc.lobby.start(channel_id, host)
     return lobby.id
 
 
 def service(store, pool, agents, **kw):
     svc = GameService(store, clock=time.time, bot_delay=0.0, agents=agents, workers=pool,
                       **kw)
-    svc.scheduler.retry_delay = 0.05
+    svc.core.scheduler.retry_delay = 0.05
     return svc
 
 
@@ -57,7 +57,7 @@ async def test_a_worker_killed_mid_decision_loses_no_move(store, pool, eventuall
         await eventually(lambda: pool.busy == 1, timeout=20)     # thinking
         os.kill(first_worker, signal.SIGKILL)
         await eventually(lambda: bot_actions(store, game_id), timeout=30)   # retried, done
-        await svc.scheduler.idle()
+        await svc.core.scheduler.idle()
         assert pool.stats["crashed"] == 1 and first_worker not in pool.pids()
         moves = await bot_actions(store, game_id)
         assert [m.seq for m in moves] == [1]                     # made once, at its seq
@@ -72,8 +72,8 @@ async def test_a_hung_decision_times_out_and_the_last_try_still_moves(store, poo
     try:
         game_id = await game_with_a_computer_to_move(svc, channel_id=71)
         await eventually(lambda: bot_actions(store, game_id), timeout=60)
-        await svc.scheduler.idle()
-        assert pool.stats["timed_out"] == svc.scheduler.max_attempts - 1
+        await svc.core.scheduler.idle()
+        assert pool.stats["timed_out"] == svc.core.scheduler.max_attempts - 1
         moves = await bot_actions(store, game_id)
         assert [m.seq for m in moves] == [1]
         hosted = await svc.load(game_id)

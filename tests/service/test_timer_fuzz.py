@@ -34,8 +34,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from tests.service.svckit import open_store, pick_action, run_timers, timed_service
-from tests.service.test_service_turns import game_in_play
+from tests.service.svckit import game_in_play, open_store, pick_action, run_timers, timed_service
 from ttr_bot.service import ServiceError
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
@@ -121,18 +120,18 @@ class Timers(RuleBasedStateMachine):
         self.pool.failing = None
         end = self.clock() + FINISH_WITHIN
         while self.clock() < end and (games := await self._open_games()):
-            due = [t.due_at for g in games for t in await self.svc.store.list_timers(g)]
+            due = [t.due_at for g in games for t in await self.svc.core.store.list_timers(g)]
             assert due, "an open game with no timer"
             self.clock.set(max(self.clock(), min(due)))     # time passes to the next timer
             await run_timers(self.svc)
-            problems = await self.svc.check_timers()
+            problems = await self.svc.invariants.check_timers()
             assert problems == [], [p.line() for p in problems]
         assert await self._open_games() == [], "a game neither finished nor closed in 40 days"
         assert not self.errors.records, [r.getMessage() for r in self.errors.records]
 
     async def _open_games(self):
         """The ids of the games still open, as stored (not as the service's cache has them)."""
-        stored = set(await self.svc.store.list_active_game_ids(include_lobbies=True))
+        stored = set(await self.svc.core.store.list_active_game_ids(include_lobbies=True))
         return [game_id for game_id, _ in self.games if game_id in stored]
 
     def _game(self, i):
@@ -145,7 +144,7 @@ class Timers(RuleBasedStateMachine):
 
         async def go():
             for _ in range(actions):
-                self.svc.forget(game_id)
+                self.svc.core.forget(game_id)
                 hosted = await self.svc.load(game_id)
                 if hosted is None or not hosted.is_active:
                     return
@@ -154,7 +153,7 @@ class Timers(RuleBasedStateMachine):
                     await run_timers(self.svc)
                     return
                 action = pick_action(hosted.game, self.rng, humans[0])
-                await self.svc.act(game_id, hosted.seats[humans[0]].user_id, action, hosted.seq)
+                await self.svc.moves.act(game_id, hosted.seats[humans[0]].user_id, action, hosted.seq)
         self.run(go())
 
     @rule(hours=st.sampled_from([1, 3, 6, 11, 13, 25, 49, 24 * 8]))
@@ -168,12 +167,12 @@ class Timers(RuleBasedStateMachine):
     @rule(i=st.integers(0, 2), who=st.integers(0, 1), days=st.integers(0, 14))
     def away(self, i, who, days):
         _, users = self._game(i)
-        self.run(self._refusable(self.svc.set_away(users[who], 1, days)))
+        self.run(self._refusable(self.svc.away.set_away(users[who], 1, days)))
 
     @rule(i=st.integers(0, 2), who=st.integers(0, 1))
     def come_back(self, i, who):
         game_id, users = self._game(i)
-        self.run(self._refusable(self.svc.return_seat(game_id, users[who], f"P{users[who]}")))
+        self.run(self._refusable(self.svc.absence.return_seat(game_id, users[who], f"P{users[who]}")))
 
     @rule(i=st.integers(0, 2), who=st.integers(0, 1), kind=st.sampled_from(["replace", "cancel"]),
           yes=st.booleans())
@@ -182,14 +181,14 @@ class Timers(RuleBasedStateMachine):
 
         async def go():
             target = users[1 - who] if kind == "replace" else None
-            vote = await self.svc.start_vote(game_id, users[who], kind, target)
-            await self.svc.cast_vote(vote.id, users[1 - who], yes)
+            vote = await self.svc.votes.start_vote(game_id, users[who], kind, target)
+            await self.svc.votes.cast_vote(vote.id, users[1 - who], yes)
         self.run(self._refusable(go()))
 
     @rule(i=st.integers(0, 2), who=st.integers(0, 1))
     def leave(self, i, who):
         game_id, users = self._game(i)
-        self.run(self._refusable(self.svc.leave_game(game_id, users[who])))
+        self.run(self._refusable(self.svc.handover.leave_game(game_id, users[who])))
 
     @rule()
     def restart(self):
@@ -216,9 +215,9 @@ class Timers(RuleBasedStateMachine):
             return
 
         async def check():
-            problems = await self.svc.check_timers()
+            problems = await self.svc.invariants.check_timers()
             assert problems == [], [p.line() for p in problems]
-            store = self.svc.store
+            store = self.svc.core.store
             turns = {}
             owed = {}
             for row in await store.pending_outbox(100_000):

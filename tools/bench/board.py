@@ -46,10 +46,10 @@ async def run(games, minutes, db_dir):
     ids = []
     for g in range(games):
         channel, users = 1000 + g, (10_000 + 2 * g, 10_001 + 2 * g)
-        hosted = await service.open_lobby(guild_id=GUILD, channel_id=channel, user_id=users[0],
-                                          name=f"P{users[0]}", map_id="usa", variant="base")
-        await service.join(channel, users[1], f"P{users[1]}")
-        await service.start(channel, users[0])
+        hosted = await service.lobby.open_lobby(guild_id=GUILD, channel_id=channel, user_id=users[0],
+                                                name=f"P{users[0]}", map_id="usa", variant="base")
+        await service.lobby.join(channel, users[1], f"P{users[1]}")
+        await service.lobby.start(channel, users[0])
         ids.append(hosted.id)
     await service.board.set_board(GUILD, BOARD_CHANNEL, 1)
     start, moves, times = clock(), 0, []
@@ -60,8 +60,8 @@ async def run(games, minutes, db_dir):
             if hosted.game.over:
                 continue
             seat = hosted.game.to_move()[0]
-            await service.act(game_id, hosted.seats[seat].user_id,
-                              quick_action(hosted.game, seat, rng), hosted.seq)
+            await service.moves.act(game_id, hosted.seats[seat].user_id,
+                                    quick_action(hosted.game, seat, rng), hosted.seq)
             moves += 1
         clock.advance(60)
         await settle(service)

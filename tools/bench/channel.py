@@ -102,7 +102,7 @@ async def play(map_id, humans, bots, seed, db_path, workers=0):
                 turns.append([(r.method, r.path) for r in fake.requests[began:]])
                 turn = None
         await table.settle()
-        start, actions, final = await table.bot.service.replayed(game_id)
+        start, actions, final = await table.bot.service.core.replayed(game_id)
         changes, g = 0, start.copy()
         for a in actions:
             changes += any(e["type"] in BOARD_EVENTS for e in g.apply(a))

@@ -302,7 +302,7 @@ class BenchGame:
         b, user = self.bench, self.by_id[user_id]
         await self.think()
         loaded = await self.service.load(self.game_id)
-        _, v = await self.service.player_view(self.game_id, user_id)
+        _, v = await self.service.moves.player_view(self.game_id, user_id)
         action = self.agent.act(v)
         gid, seq = loaded.id, loaded.seq
         buttons = self.buttons()
@@ -448,7 +448,7 @@ async def run(args, fakediscord):
             bot = TTRBot(Config(token=fake.token, db_path=str(Path(tmp) / "bench.sqlite3")))
             await fake.start_bot(bot)
             await bot.tree.sync()
-            bot.service.seeds = random.Random(args.seed)
+            bot.service.core.seeds = random.Random(args.seed)
             # every table of the bench is one server's, its lobbies open at once
             bot.service.lobby.server_lobbies = max(args.games, SERVER_LOBBIES)
             bench = Bench(fake, bot, args)
@@ -471,7 +471,7 @@ async def run(args, fakediscord):
             await fake.stop_bot(bot)
             crashed = [(g.index, r) for g, r in zip(games, results) if isinstance(r, BaseException)]
             handles = list(fake.interactions.values())[first:]
-            report = dict(bot_delay=bot.service.bot_delay, pictures=dict(bot.pictures.stats),
+            report = dict(bot_delay=bot.service.core.bot_delay, pictures=dict(bot.pictures.stats),
                           workers=bot.workers.size, games=games, handles=handles, wall=wall, lag=lag.lags, bench=bench,
                           in_flight=bench.in_flight,
                           crashed=crashed, violations=list(fake.violations),

@@ -47,7 +47,7 @@ async def one(shape, reserve, args, folder):
             before = max((m.id for m in fake.messages_in(table.channel)), default=0)
             table.bot.outbox.start()
             post, took = await final_post(fake, table.channel, game_id, before, args.limit)
-            attempts = await table.bot.service.store._auto.fetchval(
+            attempts = await table.bot.service.core.store._auto.fetchval(
                 "SELECT attempts FROM outbox WHERE id = $1", end.id)
             tries = None if post is None else attempts + 1
             await fake.stop_bot(table.bot)

@@ -45,23 +45,23 @@ async def run(args, fakediscord):
             svc = bot.service
             games, blocked = [], set()
             for ch, (a, b) in zip(channels, users):
-                lobby = await svc.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
-                                             name=a.username, map_id="usa")
-                await svc.join(ch.id, b.id, b.username)
-                await svc.start(ch.id, a.id)
+                lobby = await svc.lobby.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
+                                                   name=a.username, map_id="usa")
+                await svc.lobby.join(ch.id, b.id, b.username)
+                await svc.lobby.start(ch.id, a.id)
                 games.append(lobby.id)
             for i in range(args.blocked):       # channels where the bot lost Send Messages
                 ch = fake.add_text_channel(guild, f"blocked{i}")
                 a, b = (fake.add_user(f"{n}{i}x", guild=guild) for n in "ab")
-                lobby = await svc.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
-                                             name=a.username, map_id="usa")
-                await svc.join(ch.id, b.id, b.username)
-                await svc.start(ch.id, a.id)
+                lobby = await svc.lobby.open_lobby(guild_id=guild.id, channel_id=ch.id, user_id=a.id,
+                                                   name=a.username, map_id="usa")
+                await svc.lobby.join(ch.id, b.id, b.username)
+                await svc.lobby.start(ch.id, a.id)
                 await bot.outbox.drain(timeout=60)
                 await fake.set_bot_can_send(ch, False)
                 hosted = await svc.load(lobby.id)
-                await svc.owe([notice_row(hosted, "bot.return.done", name=f"n{k}")
-                               for k in range(args.stuck)], lobby.id)
+                await svc.queue.owe([notice_row(hosted, "bot.return.done", name=f"n{k}")
+                                     for k in range(args.stuck)], lobby.id)
                 blocked.add(f"c{ch.id}")
             end = time.perf_counter() + args.seconds
             moves = 0
@@ -75,7 +75,7 @@ async def run(args, fakediscord):
                 for action in hosted.game.legal_actions(seat):
                     kinds.setdefault(type_name(action), []).append(action)
                 action = rng.choice(kinds[rng.choice(sorted(kinds))])
-                await svc.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
+                await svc.moves.act(game_id, hosted.seats[seat].user_id, action, hosted.seq)
                 moves += 1
                 await asyncio.sleep(1 / args.rate)
             await bot.outbox.drain(timeout=60)
@@ -86,8 +86,8 @@ async def run(args, fakediscord):
             for m in fake.state.messages.values():
                 if m.edited_timestamp:
                     edits[m.id] = datetime.fromisoformat(m.edited_timestamp).timestamp()
-            rows = [r for r in await svc.store.pending_outbox(10 ** 6) if r.lane not in blocked]
-            db = svc.store
+            rows = [r for r in await svc.core.store.pending_outbox(10 ** 6) if r.lane not in blocked]
+            db = svc.core.store
             sent = await db._fetchall("SELECT id, kind, lane, created_at, sent_at FROM outbox "
                                       "WHERE sent_at IS NOT NULL")
             await fake.stop_bot(bot)

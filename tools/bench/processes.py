@@ -32,11 +32,11 @@ SHARD_GUILD = 1 << 22       # guild ids i * SHARD_GUILD + 1 are on shard i % cou
 async def _open(svc, channel, guild_id):
     map_id, variant, n = TABLES[channel % len(TABLES)]
     users = [channel * 10 + i for i in range(n)]
-    lobby = await svc.open_lobby(guild_id=guild_id, channel_id=channel, user_id=users[0],
-                                 name="P0", map_id=map_id, variant=variant)
+    lobby = await svc.lobby.open_lobby(guild_id=guild_id, channel_id=channel, user_id=users[0],
+                                       name="P0", map_id=map_id, variant=variant)
     for i, u in enumerate(users[1:], 1):
-        await svc.join(channel, u, f"P{i}")
-    await svc.start(channel, users[0])
+        await svc.lobby.join(channel, u, f"P{i}")
+    await svc.lobby.start(channel, users[0])
     return lobby.id
 
 
@@ -79,11 +79,11 @@ async def worker(url, index, count, start_at, seconds, overlap):
             action = pick_action(loaded.game, rng)
             t = time.perf_counter()
             try:
-                eff = await svc.act(game_id, loaded.seats[action.seat].user_id, action,
-                                    loaded.seq)
+                eff = await svc.moves.act(game_id, loaded.seats[action.seat].user_id, action,
+                                          loaded.seq)
             except ServiceError:
                 refused += 1               # the other process moved first
-                svc.forget(game_id)
+                svc.core.forget(game_id)
                 continue
             latencies.append(time.perf_counter() - t)
             reported.append((game_id, eff.seq))

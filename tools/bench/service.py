@@ -183,11 +183,11 @@ class Clock:
 async def _open_game(svc, channel, table):
     map_id, variant, n = table
     users = [channel * 10 + i for i in range(n)]
-    lobby = await svc.open_lobby(guild_id=1, channel_id=channel, user_id=users[0], name="P0",
-                                 map_id=map_id, variant=variant)
+    lobby = await svc.lobby.open_lobby(guild_id=1, channel_id=channel, user_id=users[0], name="P0",
+                                       map_id=map_id, variant=variant)
     for i, u in enumerate(users[1:], 1):
-        await svc.join(channel, u, f"P{i}")
-    await svc.start(channel, users[0])
+        await svc.lobby.join(channel, u, f"P{i}")
+    await svc.lobby.start(channel, users[0])
     return lobby.id, users
 
 
@@ -195,7 +195,7 @@ async def _move(svc, game_id, users, rng, latencies):
     loaded = await svc.load(game_id)
     action = pick_action(loaded.game, rng)
     t = time.perf_counter()
-    eff = await svc.act(game_id, users[action.seat], action, loaded.seq)
+    eff = await svc.moves.act(game_id, users[action.seat], action, loaded.seq)
     latencies.append(time.perf_counter() - t)
     return eff
 
@@ -389,7 +389,7 @@ async def _spot_check(path, ids):
         svc = GameService(store)
         for game_id in ids:
             loaded = await svc.load(game_id)
-            rebuilt = await svc.rebuild(game_id)
+            rebuilt = await svc.moves.rebuild(game_id)
             if to_dict(loaded.game) != to_dict(rebuilt):
                 raise AssertionError(f"stored game {game_id} does not replay to its snapshot")
     finally:

@@ -121,32 +121,32 @@ async def measure(url, games, players, calls):
         if url.startswith(("postgresql://", "postgres://")):
             await _analyze(url)
         svc = GameService(store)
-        board = await svc.leaderboard(GUILD)
+        board = await svc.records.leaderboard(GUILD)
         pages = board.pages
         rng = random.Random(2)
         top = 1000                   # the most active player (the heaviest weight)
         rows = []
 
         async def lb_first(_):
-            leaderboard_text(await svc.leaderboard(GUILD, 1), "en")
+            leaderboard_text(await svc.records.leaderboard(GUILD, 1), "en")
 
         async def lb_page(_):
-            leaderboard_text(await svc.leaderboard(GUILD, rng.randint(1, pages)), "en")
+            leaderboard_text(await svc.records.leaderboard(GUILD, rng.randint(1, pages)), "en")
 
         async def lb_map(_):
-            leaderboard_text(await svc.leaderboard(GUILD, 1, map_id="europe"), "en")
+            leaderboard_text(await svc.records.leaderboard(GUILD, 1, map_id="europe"), "en")
 
         async def stats(_):
-            await svc.stats(GUILD, top, name="P")
+            await svc.records.stats(GUILD, top, name="P")
 
         async def history(_):
-            await svc.history(GUILD, 1, per_page=5)
+            await svc.records.history(GUILD, 1, per_page=5)
 
         async def history_deep(_):
-            await svc.history(GUILD, games // 5 - 1, per_page=5)
+            await svc.records.history(GUILD, games // 5 - 1, per_page=5)
 
         async def history_user(_):
-            await svc.history(GUILD, 1, user_id=top, per_page=5)
+            await svc.records.history(GUILD, 1, user_id=top, per_page=5)
 
         for name, fn in (("/ttr server leaderboard (page 1)", lb_first),
                          ("/ttr server leaderboard (a random page)", lb_page),
@@ -157,11 +157,11 @@ async def measure(url, games, players, calls):
                          ("/ttr server history user: (page 1)", history_user)):
             rows.append((name, *await timed(fn, calls)))
         t = time.perf_counter()
-        again = await svc.recompute_ratings(GUILD)
+        again = await svc.records.recompute_ratings(GUILD)
         recompute = time.perf_counter() - t
-        stored = await svc.stored_ratings(GUILD, list(again))
-        glob = await svc.recompute_ratings(GLOBAL_SCOPE)
-        equal = stored == again and await svc.stored_ratings(GLOBAL_SCOPE, list(glob)) == glob
+        stored = await svc.records.stored_ratings(GUILD, list(again))
+        glob = await svc.records.recompute_ratings(GLOBAL_SCOPE)
+        equal = stored == again and await svc.records.stored_ratings(GLOBAL_SCOPE, list(glob)) == glob
         return {"per_game": per_game, "rows": rows, "players": len(again),
                 "listed": board.total, "recompute": recompute, "equal": equal}
     finally:

@@ -40,10 +40,10 @@ async def template(path, clock, options):
     store = open_store(str(path))
     await store.open()
     svc = GameService(store, clock=clock, seeds=random.Random(1))
-    loaded = await svc.open_lobby(guild_id=1, channel_id=1, user_id=11, name="Ann", map_id="usa",
-                                  options=options)
-    await svc.join(1, 12, "Bob")
-    await svc.start(1, 11)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=1, user_id=11, name="Ann", map_id="usa",
+                                        options=options)
+    await svc.lobby.join(1, 12, "Bob")
+    await svc.lobby.start(1, 11)
     await store.close()
     return loaded.id
 
@@ -103,14 +103,14 @@ async def restart(args, tmp):
     while True:
         await asyncio.sleep(0.05)
         nxt = await store.next_due()
-        if svc.scheduler._waiting_for is not None and (nxt is None or nxt.due_at > clock()):
+        if svc.core.scheduler._waiting_for is not None and (nxt is None or nxt.due_at > clock()):
             break
     wall = time.perf_counter() - t0
     db = sqlite3.connect(path)
     timeouts = db.execute("SELECT COUNT(*) FROM actions WHERE actor IS NULL").fetchone()[0]
     games_moved = db.execute("SELECT COUNT(DISTINCT game_id) FROM actions").fetchone()[0]
     db.close()
-    fired = svc.scheduler.fired
+    fired = svc.core.scheduler.fired
     await svc.close()
     print(f"restart: {args.games} stored games, {timers} timers, all overdue after 3 days down")
     print(f"  start to all overdue timers handled: {wall:.1f} s ({fired} handled after "
@@ -131,14 +131,14 @@ async def steady(args, tmp):
     await svc.resume()
     late = []
     all_fired = asyncio.Event()
-    handle = svc.scheduler.dispatch
+    handle = svc.core.scheduler.dispatch
 
     async def timed(timer):
         late.append(time.time() - timer.due_at)
         await handle(timer)
         if len(late) >= args.burst:
             all_fired.set()
-    svc.scheduler.handler = timed
+    svc.core.scheduler.handler = timed
     rng = random.Random(4)
     start = time.time() + 3
     from ttr_bot.store import NewTimer, Owed
@@ -147,7 +147,7 @@ async def steady(args, tmp):
         await store.write_owed(Owed(timers=(NewTimer(
             "remind", due, {"phase": "setup", "turn": 0, "seat": 0, "n": 1, "deadline": None}),)),
             gid)
-        svc.scheduler.notify(due)
+        svc.core.scheduler.notify(due)
     await all_fired.wait()
     await svc.close()
     ms = [x * 1000 for x in late]

@@ -167,11 +167,11 @@ async def prepare_games(svc, count):
     for i in range(count):
         channel = 1000 + i
         users = [channel * 10 + k for k in range(4)]
-        lobby = await svc.open_lobby(guild_id=1, channel_id=channel, user_id=users[0],
-                                     name="p0", map_id="usa")
+        lobby = await svc.lobby.open_lobby(guild_id=1, channel_id=channel, user_id=users[0],
+                                           name="p0", map_id="usa")
         for k, user in enumerate(users[1:], start=1):
-            await svc.join(channel, user, f"p{k}")
-        await svc.start(channel, users[0])
+            await svc.lobby.join(channel, user, f"p{k}")
+        await svc.lobby.start(channel, users[0])
         rng, total = random.Random(i), 45 * 4
         while True:
             hosted = await svc.load(lobby.id)
@@ -180,11 +180,11 @@ async def prepare_games(svc, count):
                     and total - sum(g.trains) >= 0.4 * total):
                 break
             seat = g.to_move()[0]
-            await svc.act(lobby.id, users[seat], _greedy(g, seat, g.legal_actions(seat), rng),
-                          hosted.seq)
+            await svc.moves.act(lobby.id, users[seat], _greedy(g, seat, g.legal_actions(seat), rng),
+                                hosted.seq)
         ids.append(lobby.id)
     for game_id in ids:
-        await svc.hand_to_bot(game_id, 3, "hard")
+        await svc.handover.hand_to_bot(game_id, 3, "hard")
     return ids
 
 
@@ -211,7 +211,7 @@ async def games_through_the_service(count, workers, concurrency, tmp, label):
     done = {}
     with Ticker() as lag:
         start = time.perf_counter()
-        await svc.scheduler.start()
+        await svc.core.scheduler.start()
         while len(done) < len(ids):
             for game_id in ids:
                 if game_id not in done and 3 not in (await svc.load(game_id)).game.to_move():

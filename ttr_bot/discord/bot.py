@@ -28,7 +28,7 @@ from discord.ext import commands
 from ..bounded import LRUDict
 from ..i18n import normalize
 from ..render import shaping_problem
-from ..service import Shards, configured_agents, open_service
+from ..service import GameService, Shards, configured_agents, open_service
 from ..workers import WorkerPool
 from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .cogs import all_cogs, ttr_group
@@ -74,7 +74,7 @@ class TTRBot(commands.Bot):
         self.config = config
         self.sync_only = sync_only
         self.clock = clock
-        self.service = None
+        self.service: GameService | None = None     # the parts are its API: service.moves.act
         self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
         self.delivery = Delivery(self, clock=clock)
         self.membership = Membership(self, clock)
@@ -158,11 +158,11 @@ class TTRBot(commands.Bot):
 
     async def on_guild_channel_delete(self, channel):
         if self.service is not None:
-            await self.service.channel_gone(channel.id)
+            await self.service.absence.channel_gone(channel.id)
 
     async def on_raw_thread_delete(self, payload):
         if self.service is not None:
-            await self.service.channel_gone(payload.thread_id)
+            await self.service.absence.channel_gone(payload.thread_id)
 
     # a permission may be back: the server's refused channels are tried at once (refusals.py)
     async def on_guild_channel_update(self, before, after):
@@ -190,7 +190,7 @@ class TTRBot(commands.Bot):
         """Removed from the server (not an outage: discord.py reports that as unavailable):
         its games are closed, their players told by DM where Discord lets the bot."""
         if self.service is not None:
-            closed = await self.service.guild_gone(guild.id)
+            closed = await self.service.queue.guild_gone(guild.id)
             log.info("removed from server %s: closed games %s", guild.id, closed)
 
     async def close(self):
@@ -216,18 +216,18 @@ class TTRBot(commands.Bot):
         """The /ttr me language choice, else the Discord client's language."""
         uid = interaction.user.id
         if uid not in self._locale_override and self.service is not None:
-            self._locale_override[uid] = await self.service.user_locale(uid)
+            self._locale_override[uid] = await self.service.adapter_state.user_locale(uid)
         self._seen_locale[uid] = normalize(str(interaction.locale))
         return self.locale_hint(interaction)
 
     async def locale_for_user(self, user_id):
         """For messages outside an interaction (DMs)."""
         if user_id not in self._locale_override:
-            self._locale_override[user_id] = await self.service.user_locale(user_id)
+            self._locale_override[user_id] = await self.service.adapter_state.user_locale(user_id)
         return normalize(self._locale_override[user_id] or self._seen_locale.get(user_id))
 
     async def set_user_locale(self, user_id, locale):
-        await self.service.set_user_locale(user_id, locale)
+        await self.service.adapter_state.set_user_locale(user_id, locale)
         self._locale_override[user_id] = locale
 
 

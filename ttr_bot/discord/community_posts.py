@@ -59,7 +59,7 @@ class CommunityPosts:
 
     async def locale(self, guild_id):
         """A server's public language: its /ttr server language, else its Discord locale."""
-        chosen = await self.bot.service.server_locale(guild_id)
+        chosen = await self.bot.service.adapter_state.server_locale(guild_id)
         if chosen in LOCALES:
             return chosen
         guild = self.bot.get_guild(guild_id)

@@ -56,7 +56,7 @@ class CupPosts:
         return self.d.service.cups
 
     async def locale(self, cup):
-        chosen = await self.d.service.server_locale(cup.guild_id)
+        chosen = await self.d.service.adapter_state.server_locale(cup.guild_id)
         if chosen:
             return chosen
         guild = self.d.bot.get_guild(cup.guild_id)

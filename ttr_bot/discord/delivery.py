@@ -8,7 +8,7 @@ Every picture goes through one method, `render`; the final post is built in one,
 Public text is built from the rows' public events only (the service already moved hidden parts
 out); a turn's events arrive as the row that ended the turn plus its held parts, so one post
 tells the whole turn (a two-card draw, a tunnel reveal and its payment). A post describes the
-game as it was at its row's seq (`service.state_at`), even when it goes out late; only the
+game as it was at its row's seq (`service.moves.state_at`), even when it goes out late; only the
 latest post carries the turn panel.
 
 Channel posts carry a nonce made from the outbox row (`ttr<id>`, `ttr<id>.<part>`) with
@@ -33,6 +33,7 @@ from ..service import (
     GAME_LANGUAGE,
     ClosingPost,
     DirectMessage,
+    GameService,
     HandoverPost,
     HandUpdate,
     Notice,
@@ -117,7 +118,7 @@ class Delivery(HandMessages):
         return _took(message)
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     def channel(self, channel_id):
@@ -255,7 +256,7 @@ class Delivery(HandMessages):
 
     # ----- the start, turns, the end ------------------------------------------------------------------
     async def _post_start(self, row, **_):
-        hosted = await self.service.state_at(row.game_id, 0)
+        hosted = await self.service.moves.state_at(row.game_id, 0)
         if hosted is None:
             return
         loc = self.public_locale(hosted)
@@ -299,7 +300,7 @@ class Delivery(HandMessages):
         the ping and the deadline of the player to move, their panel; a picture only when the
         board changed."""
         now = await self.service.load(row.game_id)
-        at = await self.service.state_at(row.game_id, row.seq)
+        at = await self.service.moves.state_at(row.game_id, row.seq)
         if now is None or at is None:
             return
         game, names, loc = at.game, at.names(), self.public_locale(at)
@@ -332,7 +333,7 @@ class Delivery(HandMessages):
         if current is None:
             tail.append(t("bot.turn.computer", loc, name=at.seats[game.current].name))
         elif current.user_id is not None:
-            since = await self.service.since_last_turn(at.id, game.current, at.seq)
+            since = await self.service.since.since_last_turn(at.id, game.current, at.seq)
             mention = f"<@{current.user_id}>"
             if since is not None:
                 tail += since_line(since, game.board, names, loc, mention, told=events)
@@ -387,11 +388,11 @@ class Delivery(HandMessages):
         hosted = await self.service.load(row.game_id)
         if hosted is None:
             return
-        ref = await self.service.posted_message(hosted.id, "panel")
+        ref = await self.service.adapter_state.posted_message(hosted.id, "panel")
         if ref is None:
             return
         loc = self.public_locale(hosted)
-        await self.service.forget_message(hosted.id, "panel")
+        await self.service.adapter_state.forget_message(hosted.id, "panel")
         try:
             await self.take_buttons_off(ref.channel_id, ref.message_id,
                                         note=t("bot.turn.thinking", loc))
@@ -433,11 +434,11 @@ class Delivery(HandMessages):
     async def _replace_panel(self, game_id, channel_id, message_id):
         """Take the buttons off the previous turn panel (they are stale), remember the new one."""
         service = self.service
-        old = await service.posted_message(game_id, "panel")
+        old = await service.adapter_state.posted_message(game_id, "panel")
         if message_id is not None:
-            await service.remember_message(game_id, "panel", channel_id, message_id)
+            await service.adapter_state.remember_message(game_id, "panel", channel_id, message_id)
         else:
-            await service.forget_message(game_id, "panel")
+            await service.adapter_state.forget_message(game_id, "panel")
         if old is not None and old.message_id != message_id:
             try:
                 await self.take_buttons_off(old.channel_id, old.message_id)
@@ -515,7 +516,7 @@ class Delivery(HandMessages):
         service = self.service
         async with self._lobby_locks[game_id]:
             hosted = await service.load(game_id)
-            ref = await service.posted_message(game_id, "lobby")
+            ref = await service.adapter_state.posted_message(game_id, "lobby")
             if hosted is None or ref is None:
                 return
             status = ("lobby" if hosted.is_lobby else
@@ -530,7 +531,7 @@ class Delivery(HandMessages):
             except discord.HTTPException as exc:
                 log.info("could not update the lobby message of game %s: %s", game_id, exc)
             if status != "lobby":
-                await service.forget_message(game_id, "lobby")
+                await service.adapter_state.forget_message(game_id, "lobby")
 
     # ----- reminders and votes ---------------------------------------------------------------------------
     async def is_member(self, guild_id, user_id):
@@ -542,12 +543,12 @@ class Delivery(HandMessages):
     async def _post_reminder(self, row, **_):
         hosted = await self.service.load(row.game_id)
         if hosted is None or not hosted.is_active or \
-                not self.service.reminder_still_due(hosted, row.message):
+                not self.service.absence.reminder_still_due(hosted, row.message):
             return      # they have moved since it was owed
         p = row.message
         user = p.user
         if not await self.is_member(p.guild or hosted.guild_id, user):
-            await self.service.member_left(hosted.guild_id, user)
+            await self.service.absence.member_left(hosted.guild_id, user)
             return
         if row.lane.is_channel:
             loc = self.public_locale(hosted)
@@ -561,7 +562,7 @@ class Delivery(HandMessages):
             await self._dm(row)
 
     async def _post_vote(self, row, **_):
-        vote = await self.service.vote(row.message.vote)
+        vote = await self.service.votes.vote(row.message.vote)
         hosted = await self.service.load(row.game_id)
         if vote is None or hosted is None:
             return
@@ -570,16 +571,16 @@ class Delivery(HandMessages):
                               view=components.vote_view(hosted.id, vote.id, loc)
                               if vote.status == "open" else None,
                               allowed_mentions=mention_only(*vote.voters))
-        await self.service.remember_message(hosted.id, f"vote:{vote.id}", hosted.channel_id,
+        await self.service.adapter_state.remember_message(hosted.id, f"vote:{vote.id}", hosted.channel_id,
                                             msg.id)
 
     async def _post_vote_result(self, row, **_):
-        vote = await self.service.vote(row.message.vote)
+        vote = await self.service.votes.vote(row.message.vote)
         hosted = await self.service.load(row.game_id)
         if vote is None or hosted is None:
             return
         loc = self.public_locale(hosted)
-        ref = await self.service.posted_message(hosted.id, f"vote:{vote.id}")
+        ref = await self.service.adapter_state.posted_message(hosted.id, f"vote:{vote.id}")
         if ref is not None:
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(

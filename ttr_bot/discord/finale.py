@@ -126,8 +126,8 @@ class FinalPost:
     async def posted(self, message):
         """Remember the final post (the history links to it)."""
         try:
-            await self.bot.service.remember_final_post(self.game_id, message.channel.id,
-                                                       message.id)
+            await self.bot.service.adapter_state.remember_final_post(self.game_id, message.channel.id,
+                                                                     message.id)
         except Exception:
             log.exception("could not remember the final post of game %s", self.game_id)
 
@@ -142,7 +142,7 @@ async def final_post(bot, hosted, loc, png=None, *, film=True, within=None):
     end = FinalPost(bot, hosted.id, view=components.rematch_view(hosted.id, loc),
                     film_alt=film_alt(hosted.game, hosted.names(), loc))
     try:
-        rating = await bot.service.game_rating(hosted.id)
+        rating = await bot.service.records.game_rating(hosted.id)
         end.lines = rating_lines(rating, loc)
         if rating.rated:
             end.view = components.rematch_view(hosted.id, loc, ratings=True)
@@ -152,7 +152,7 @@ async def final_post(bot, hosted, loc, png=None, *, film=True, within=None):
         end.lines += ["", t("bot.end.film_later", loc, game=hosted.id)]
         return end
     try:
-        data = await bot.service.replay_data(hosted.id, hosted.guild_id)
+        data = await bot.service.records.replay_data(hosted.id, hosted.guild_id)
         room = MAX_UPLOAD - (len(png) if png is not None else PICTURE_ROOM)
         end.film = await build_film(bot.workers, data, loc, room, game_palette(hosted),
                                     within=within)

@@ -48,13 +48,13 @@ class HandMessages:
         if why == "turn" and row.lane.is_later and seat not in game.to_move():
             why = None  # held through their quiet hours, and no longer their turn
         fresh = why == "start"
-        was_closed = await service.dms_closed(user)
+        was_closed = await service.adapter_state.dms_closed(user)
         if was_closed and not fresh:
             return
         loc = await self.bot.locale_for_user(user)
         content, view, png = await self._hand_content(hosted, seat, why, loc)
         alt = private_board_alt(hosted.game, seat, loc)
-        ref = await service.posted_message(hosted.id, hand_kind(user))
+        ref = await service.adapter_state.posted_message(hosted.id, hand_kind(user))
         try:
             if why is None and ref is not None:
                 try:
@@ -71,13 +71,13 @@ class HandMessages:
                                      nonce=f"ttr{row.id}", silent=why is None, **kwargs)
         except discord.Forbidden as exc:    # 50007: DMs closed (or the user blocked us)
             log.info("DM to user %s refused (%s)", user, exc.code)
-            await service.set_dms_closed(user, True)
+            await service.adapter_state.set_dms_closed(user, True)
             if fresh or not was_closed:
-                await service.tell_dms_closed(hosted.id, user)
+                await service.queue.tell_dms_closed(hosted.id, user)
             return
-        await service.remember_message(hosted.id, hand_kind(user), channel.id, msg.id)
+        await service.adapter_state.remember_message(hosted.id, hand_kind(user), channel.id, msg.id)
         if fresh and was_closed:
-            await service.set_dms_closed(user, False)
+            await service.adapter_state.set_dms_closed(user, False)
         if ref is not None and ref.message_id != msg.id:
             try:
                 await self.channel(ref.channel_id).get_partial_message(ref.message_id).delete()
@@ -95,7 +95,7 @@ class HandMessages:
                            count=players[seat]["total"]))
         elif why == "turn":
             lines.append(t("bot.hand.your_turn", loc, channel=f"<#{hosted.channel_id}>"))
-            since = await self.service.since_last_turn(hosted.id, seat)
+            since = await self.service.since.since_last_turn(hosted.id, seat)
             if since is not None:       # what the others did meanwhile, as the card says it
                 lines += since_lines(since, game.board, hosted.names(), loc, None,
                                      trains=game.trains)

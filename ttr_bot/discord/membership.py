@@ -68,9 +68,9 @@ class Membership:
         service = self.bot.service
         if service is None:
             return 0
-        lobbies = [g.game_id for g in await service.games_of(user_id, guild_id)
+        lobbies = [g.game_id for g in await service.listing.games_of(user_id, guild_id)
                    if g.status == "lobby"]
-        changed = await service.member_left(guild_id, user_id)
+        changed = await service.absence.member_left(guild_id, user_id)
         if changed:
             log.info("user %s left server %s: %d game(s) handed over", user_id, guild_id, changed)
         for game_id in lobbies:         # the lobby message lists the seats as they are now

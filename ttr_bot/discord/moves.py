@@ -74,11 +74,11 @@ async def ended_here(interaction):
     post (or saying it is on its way), in their language; else None."""
     bot = interaction.client
     loc = await bot.user_locale(interaction)
-    game_id = await bot.service.last_finished_game(interaction.user.id)
+    game_id = await bot.service.adapter_state.last_finished_game(interaction.user.id)
     hosted = await bot.service.load(game_id) if game_id is not None else None
     if hosted is None or hosted.channel_id != interaction.channel_id:
         return None
-    post = await bot.service.final_post(game_id)
+    post = await bot.service.adapter_state.final_post(game_id)
     if post is None:
         return t("bot.hand.game_over_soon", loc, game=game_id)
     return t("bot.hand.game_over", loc, game=game_id, link=post_url(hosted.guild_id, post))
@@ -97,7 +97,7 @@ async def act(interaction, loc, game_id, action, expected_seq=None, *, answered=
     answers); None after answering a stale click."""
     bot = interaction.client
     try:
-        eff = await bot.service.act(game_id, interaction.user.id, action, expected_seq)
+        eff = await bot.service.moves.act(game_id, interaction.user.id, action, expected_seq)
     except ServiceError as exc:
         if exc.key == "service.stale":
             await stale(interaction, loc, game_id)
@@ -124,8 +124,8 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
         v = hosted.view(seat)
         if v.step == "second_card" and v.explain(DrawCard(seat, -1)) is None:
             try:
-                effects.append(await bot.service.act(game_id, interaction.user.id,
-                                                     DrawCard(ANY_SEAT, -1), hosted.seq))
+                effects.append(await bot.service.moves.act(game_id, interaction.user.id,
+                                                           DrawCard(ANY_SEAT, -1), hosted.seq))
             except ServiceError as exc:
                 if exc.key != "service.stale":      # a timer moved the game on meanwhile
                     raise
@@ -193,8 +193,8 @@ async def _decline_for(interaction, loc, hosted, seat):
     tunnel = hosted.view(seat).tunnel
     label = hosted.board.route_label(tunnel.route)
     try:
-        await interaction.client.service.act(hosted.id, interaction.user.id,
-                                             TunnelDecline(ANY_SEAT), hosted.seq)
+        await interaction.client.service.moves.act(hosted.id, interaction.user.id,
+                                                   TunnelDecline(ANY_SEAT), hosted.seq)
     except ServiceError as exc:
         if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
             raise
@@ -263,7 +263,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
     options = what.options(color, locomotives)
     service = interaction.client.service
     if len(options) == 1 and guard and what.code == "r" and \
-            (await service.confirm_settings(interaction.user.id)).asks_claim(sum(options[0])):
+            (await service.adapter_state.confirm_settings(interaction.user.id)).asks_claim(sum(options[0])):
         why = v.explain(replace(what.action(options[0]), seat=seat))
         if why is not None:
             raise ServiceError("service.illegal", illegal=why)
@@ -294,7 +294,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
 
 async def claim(interaction, loc, game_id, route_index, color=None, locomotives=None,
                 expected_seq=None, guard=False):
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     board = v.board
     if not 0 <= route_index < len(board.routes):
         raise UserFacing("bot.claim.unknown_route")
@@ -312,7 +312,7 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
 
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
                   expected_seq=None):
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     if not 0 <= city < len(v.board.nodes):          # a forged menu value
         raise UserFacing("bot.station.unknown_city")
     name, cost = v.board.nodes[city].name, v.station_cost()
@@ -329,7 +329,7 @@ async def station(interaction, loc, game_id, city, color=None, locomotives=None,
 async def tunnel(interaction, loc, game_id, choice):
     if choice == "decline":
         return await act(interaction, loc, game_id, TunnelDecline(ANY_SEAT))
-    seat, v = await interaction.client.service.player_view(game_id, interaction.user.id)
+    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     if not v.tunnel:
         why = v.explain(TunnelPay(seat, NO_CARDS))
         raise ServiceError("service.illegal", illegal=why) if why else UserFacing("bot.tunnel.none")
@@ -527,8 +527,8 @@ async def _tickets_clicked(interaction, item):
     as long as the turn has not moved on, after a restart too, with its own fresh token."""
     loc = await begin(interaction)
     bot = interaction.client
-    if item.op != "go" and (await bot.service.confirm_settings(interaction.user.id)).tickets:
-        seat, v = await bot.service.player_view(item.game_id, interaction.user.id)
+    if item.op != "go" and (await bot.service.adapter_state.confirm_settings(interaction.user.id)).tickets:
+        seat, v = await bot.service.moves.player_view(item.game_id, interaction.user.id)
         why = v.explain(DrawTickets(seat))
         if why is not None:
             raise ServiceError("service.illegal", illegal=why)

@@ -42,7 +42,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
-from ..service import MESSAGE_LEASE, StoreUnavailable, Unreadable
+from ..service import MESSAGE_LEASE, GameService, StoreUnavailable, Unreadable
 from ..service.clock import cancel_and_wait, sleep
 from ..service.faultlog import FaultLog
 from .refusals import REFUSED, Refusals
@@ -92,7 +92,7 @@ class OutboxWorker(Refusals):
         self.error_pause = 5.0         # real seconds the loop rests after its step failed
 
     @property
-    def service(self):
+    def service(self) -> GameService:
         return self.bot.service
 
     def wake(self):
@@ -126,7 +126,7 @@ class OutboxWorker(Refusals):
         self._busy.clear()
         if self.service is not None:
             with suppress(Exception):   # what it interrupted may be claimed again at once
-                await self.service.release_messages()
+                await self.service.queue.release_messages()
 
     async def drain(self, timeout=30.0, stall=None):
         """Until nothing owed is due (tests, shutdown): True if so within `timeout` seconds.
@@ -157,7 +157,7 @@ class OutboxWorker(Refusals):
         row due behind one waiting for its retry waits too)."""
         now = self.clock()
         by_lane = {}
-        for row in await self.service.deliverable(self.batch, self.per_lane):
+        for row in await self.service.queue.deliverable(self.batch, self.per_lane):
             by_lane.setdefault(row.lane, []).append(row)
         units = (_next_unit(rows) for rows in by_lane.values())
         return [unit[0] for unit in units
@@ -187,8 +187,8 @@ class OutboxWorker(Refusals):
 
     async def _step(self):
         self._wake.clear()
-        self._blocks = {b.lane: b for b in await self.service.destination_blocks()}
-        rows = await self.service.deliverable(self.batch, self.per_lane)
+        self._blocks = {b.lane: b for b in await self.service.queue.destination_blocks()}
+        rows = await self.service.queue.deliverable(self.batch, self.per_lane)
         now = self.clock()
         by_lane = {}
         for row in rows:
@@ -210,7 +210,7 @@ class OutboxWorker(Refusals):
                 self._busy[lane] = asyncio.create_task(self._deliver_refused(lane, unit),
                                                        name=f"ttr-outbox-{lane}")
                 continue
-            if not await self.service.claim_messages(_unit_ids(*unit), self.lease):
+            if not await self.service.queue.claim_messages(_unit_ids(*unit), self.lease):
                 soonest = min(soonest, now + LEASE_RETRY)   # another process sends them
                 continue
             self._busy[lane] = asyncio.create_task(self._deliver(lane, *unit),
@@ -235,7 +235,7 @@ class OutboxWorker(Refusals):
             if caught is not False:
                 tried = caught is not None
                 return
-            tried = await self.service.claim_messages(_unit_ids(*unit), self.lease)
+            tried = await self.service.queue.claim_messages(_unit_ids(*unit), self.lease)
             if tried:
                 await self._attempt(*unit)
         except Exception as exc:
@@ -252,7 +252,7 @@ class OutboxWorker(Refusals):
         if self._last_purge is None or now - self._last_purge >= PURGE_EVERY:
             self._last_purge = now
             try:
-                await self.service.forget_sent(KEEP_SENT, KEEP_VOTES)
+                await self.service.queue.forget_sent(KEEP_SENT, KEEP_VOTES)
             except Exception as exc:
                 self._faults.failed(exc, "outbox housekeeping failed; trying again in an hour")
 
@@ -274,7 +274,7 @@ class OutboxWorker(Refusals):
         if isinstance(head.message, Unreadable):    # trying again cannot help
             log.error("giving up outbox row %s (%s, game %s): this version cannot read it (%s)",
                       head.id, head.kind, head.game_id, head.message.error)
-            await service.delivered(ids, error=f"unreadable: {head.message.error}"[:500])
+            await service.queue.delivered(ids, error=f"unreadable: {head.message.error}"[:500])
             return False
         bound = send_deadline.set(asyncio.get_running_loop().time() + self.send_timeout)
         try:
@@ -289,8 +289,8 @@ class OutboxWorker(Refusals):
         except discord.NotFound as exc:
             if head.lane.is_channel and exc.code == 10003:
                 log.info("channel %s is gone: closing its game", head.lane.channel_id)
-                await service.channel_gone(head.lane.channel_id)  # gives up what it owes
-                await service.delivered(ids, error="channel gone")
+                await service.absence.channel_gone(head.lane.channel_id)  # gives up what it owes
+                await service.queue.delivered(ids, error="channel gone")
                 return False
             await self._refused(head, ids, exc)
             return False
@@ -315,12 +315,12 @@ class OutboxWorker(Refusals):
             return False
         finally:
             send_deadline.reset(bound)
-        await service.delivered(ids)
+        await service.queue.delivered(ids)
         if head.lane in self._blocks and posted:    # a row with nothing to post proves nothing
             await self._unblocked(head.lane)
         if head.kind == "cancel":       # a turn that will never end: its parts are not owed
-            await service.delivered([r.id for r in await service.owed_in_lane(head.lane)
-                                     if r.held and r.game_id == head.game_id], error="cancelled")
+            await service.queue.delivered([r.id for r in await service.queue.owed_in_lane(head.lane)
+                                           if r.held and r.game_id == head.game_id], error="cancelled")
         self.sent += len(ids)
         return True
 
@@ -329,7 +329,7 @@ class OutboxWorker(Refusals):
         database), the row is held back in memory for as long: it is never taken again at once."""
         due = self.clock() + delay
         self._held[head.id] = due
-        await self.service.retry_later(head.id, due)
+        await self.service.queue.retry_later(head.id, due)
 
     async def _transient(self, head, ids, exc):
         """A timeout, a 5xx, a connection error, a rate limit: tried again after a backoff
@@ -337,7 +337,7 @@ class OutboxWorker(Refusals):
         if head.attempts + 1 >= TRANSIENT_TRIES:
             log.error("giving up outbox row %s (%s, game %s): failing for a day (%d tries): %r",
                       head.id, head.kind, head.game_id, head.attempts + 1, exc)
-            await self.service.give_up_failing(head, ids, f"failing for a day: {exc!r}"[:500])
+            await self.service.queue.give_up_failing(head, ids, f"failing for a day: {exc!r}"[:500])
             return
         delay = max(transient_backoff(head.attempts), retry_after(exc))
         log.info("outbox row %s: %r; retrying in %.0f s", head.id, exc, delay)
@@ -347,7 +347,7 @@ class OutboxWorker(Refusals):
         if head.attempts + 1 >= self.max_attempts:
             log.error("giving up outbox row %s (%s, game %s) after %d attempts: %r", head.id,
                       head.kind, head.game_id, head.attempts + 1, exc)
-            await self.service.delivered(ids, error=repr(exc)[:500])
+            await self.service.queue.delivered(ids, error=repr(exc)[:500])
         else:
             log.warning("outbox row %s (%s) refused: %r; retrying", head.id, head.kind, exc)
             await self._retry(head, refused_row_backoff(head.attempts))

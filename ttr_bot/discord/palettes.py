@@ -17,7 +17,7 @@ async def user_palette(bot, user_id):
     """The palette of a user's own pictures (standard for a computer seat or no choice)."""
     if user_id is None:
         return STANDARD
-    chosen = await bot.service.user_palette(user_id)
+    chosen = await bot.service.adapter_state.user_palette(user_id)
     return chosen if chosen in PALETTES else STANDARD
 
 

@@ -32,7 +32,7 @@ The rules:
   Access from a server the bot's guild cache does not have. A game that ended there meanwhile
   (a vote, its last player leaving, its last move) and whose closing or final post is among the
   rows given up has its players told by DM that it ended where the bot could not say so; so
-  has one whose channel was deleted first (service.channel_gone).
+  has one whose channel was deleted first (service.absence.channel_gone).
 - When a block ends after a channel missed more than CATCH_UP_AFTER (one) turn post of a game,
   the channel gets one catch-up post instead (the latest turn post, which shows the board as it is,
   with a line saying how many moves it missed); the missed turn posts, reminders and notices are
@@ -92,10 +92,10 @@ class Refusals:
                 self.bot.get_guild(guild_id) is None:
             # not in the server at all: removed while the bot was away (no GUILD_DELETE came)
             log.info("not in server %s any more: closing its games", guild_id)
-            await service.guild_gone(guild_id)
+            await service.queue.guild_gone(guild_id)
             return
         previous = self._blocks.get(lane)
-        block = await service.destination_refused(
+        block = await service.queue.destination_refused(
             lane, refused_backoff((previous.attempts if previous else 0) + 1), code=exc.code,
             guild_id=guild_id)
         self._blocks[lane] = block
@@ -105,37 +105,37 @@ class Refusals:
             log.warning("cannot post in channel %s (%s): %s", channel_id, exc.code,
                         "the thread is locked" if locked else f"missing {missing}")
             if head.game_id is not None:
-                await service.tell_cannot_post(
+                await service.queue.tell_cannot_post(
                     head.game_id, block.refused_since, missing,
                     key="bot.thread.locked_dm" if locked else "bot.perm.dm")
         if self.clock() - block.refused_since >= GIVE_UP_AFTER:
             log.warning("channel %s refused since %.0f: giving up its game", channel_id,
                         block.refused_since)
-            await service.give_up_destination(lane, "no_access")
+            await service.queue.give_up_destination(lane, "no_access")
             self._blocks.pop(lane, None)
 
     async def _catch_up(self, lane):
         """The first post after a refusal, for a channel that missed many: one catch-up post
         per game instead of each missed one. False if there is nothing to catch up (the rows
         then go out one by one), None if another process holds them."""
-        plans = catch_up_plan(await self.service.owed_in_lane(lane))
+        plans = catch_up_plan(await self.service.queue.owed_in_lane(lane))
         if not plans:
             return False
         if any(last.due_at > self.clock() for last, *_ in plans):
             return False                # its post failed a moment ago: the head goes first
         for last, parts, skipped, moves in plans:
-            if not await self.service.claim_messages([r.id for r in (*parts, *skipped, last)]):
+            if not await self.service.queue.claim_messages([r.id for r in (*parts, *skipped, last)]):
                 return None             # another process is at it
             card = replace(last, message=replace(last.message, caught_up=moves))
             if not await self._attempt(card, parts, ()):
                 return True             # still refused (or failed): retried as the rules say
-            await self.service.delivered([r.id for r in skipped], error="caught up")
+            await self.service.queue.delivered([r.id for r in skipped], error="caught up")
             log.info("%s caught up: one post for %d moves", lane, moves)
         return True
 
     async def _unblocked(self, lane):
         if self._blocks.pop(lane, None) is not None and \
-                await self.service.destination_works(lane) is not None:
+                await self.service.queue.destination_works(lane) is not None:
             log.info("posting in %s works again", lane)
 
     def missing_permissions(self, channel_id):
@@ -171,7 +171,7 @@ class Refusals:
         if self.service is None:
             return 0
         # the blocks as the worker last read them (each step): no query per gateway event
-        blocks = (await self.service.destination_blocks() if guild_id is None
+        blocks = (await self.service.queue.destination_blocks() if guild_id is None
                   else list(self._blocks.values()))
         lanes = [b.lane for b in blocks
                  if guild_id in (None, b.guild_id) and b.lane.is_channel
@@ -179,6 +179,6 @@ class Refusals:
         if not lanes:
             return 0
         log.info("permissions changed in server %s: trying %s again now", guild_id, lanes)
-        count = await self.service.retry_destinations(lanes)
+        count = await self.service.queue.retry_destinations(lanes)
         self.wake()
         return count

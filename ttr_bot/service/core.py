@@ -11,7 +11,7 @@ What a change owes (owed.py's `Owing`: the outbox rows and timers an action, a s
 seat change writes in its own transaction) is mixed in here: it is part of applying one.
 
 The features are collaborators holding this core (see host.py); the names with an
-underscore are the core's operations for them, not for the adapter, which sees the façade.
+underscore are the core's operations for them, not for the adapter, which calls the parts.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The game host between the Discord adapter and the engine: `GameService`, the façade the
-adapter (and bot.py, the tools, the tests) call.
+"""The game host between the Discord adapter and the engine: `GameService`, the composition
+root the adapter (and bot.py, the tools, the tests) holds.
 
 Every change goes the same way: take the game's lock, load it (from a bounded cache or the
 store), let the engine validate and apply the action, write the log row and the new snapshot
@@ -10,13 +10,15 @@ reached only through its interface.
 The service is a small core (core.py: store, clock, cache, locks, loading, applying and
 committing a change, closing a game, the scheduler, the computer players' decisions; and
 what a change owes, owed.py's `Owing`, mixed into it: the rows and timers its transaction
-writes) shared by named collaborators, each holding the core and given, in its constructor,
-the other collaborators it calls:
+writes) shared by named parts, each holding the core and given, in its constructor, the other
+parts it calls. The parts are the API: a caller names the part that does what it asks
+(`service.moves.act(...)`, `service.lobby.join(...)`, `service.queue.delivered(...)`), and the
+type checker follows each call to its code:
   lobby         Lobby(core)                  lobby.py: lobbies, rematches, the start; LOBBY_WARN,
                                              LOBBY_EXPIRE
   handover      SeatHandover(core)           handover.py: a computer takes a human's seat
   moves         Moves(core)                  moves.py: players' and computer players' moves,
-                                             views, the record, a past state
+                                             views, the record, a past state, the replayed log
   queue         DeliveryQueue(core)          delivery_queue.py: the outbox as the delivery
                                              worker sees it (owed messages, refused
                                              destinations, giving one up)
@@ -37,10 +39,10 @@ the other collaborators it calls:
   board         ServerBoard(core, seasons)   board.py: the live board; BoardTick (BoardStore)
   cups          Cups(core, lobby)            cups.py: Swiss tournaments; CupSignup, CupCheck,
                                              CupRoundEnd (typed; its store subject CupStore)
-The last three are reached by name (`service.seasons.standings(...)`), not through the table.
-Each registers the timer kinds it owns with the scheduler (`Scheduler.on`). The façade below
-names, for each public operation, the part that does it (the `_Part` table); nothing else is
-behind it.
+Each registers the timer kinds it owns with the scheduler (`Scheduler.on`). The root itself
+offers only what is no part's: reading a game (`load`, `game_in_channel`), its lifetime
+(`resume`, `stop`, `close`, `busy`). The core (`service.core`) is no caller's API: the tests and
+the benchmarks reach it by name (`service.core.store`, `service.core.scheduler`).
 """
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ from .cups import Cups
 from .delivery_queue import DeliveryQueue
 from .handover import SeatHandover
 from .hints import Hints
+from .hosted import HostedGame
 from .invariants import TimerInvariants
 from .listing import Listing
 from .lobby import Lobby
@@ -69,22 +72,6 @@ from .since import SinceLastMove
 from .votes import Votes
 
 log = logging.getLogger(__name__)
-
-
-class _Part:
-    """A façade name: `GameService.<name>` is the attribute of the same name of one part
-    (reading it, and setting it: `service.seeds = ...`, a test's monkeypatch)."""
-
-    def __init__(self, part: str, name: str) -> None:
-        self.part, self.name = part, name
-
-    def __get__(self, service: Any, owner: type | None = None) -> Any:
-        if service is None:
-            return self
-        return getattr(getattr(service, self.part), self.name)
-
-    def __set__(self, service: Any, value: Any) -> None:
-        setattr(getattr(service, self.part), self.name, value)
 
 
 class GameService:
@@ -111,6 +98,15 @@ class GameService:
         self.cups = Cups(core, lobby=self.lobby)
         self.board.register("cups", self.cups.board_items)   # the board's running cups
 
+    # ----- reading a game ---------------------------------------------------------------------
+    async def load(self, game_id: int) -> HostedGame | None:
+        """The game, from the cache or the store (None if there is no such game)."""
+        return await self.core.load(game_id)
+
+    async def game_in_channel(self, channel_id: int) -> HostedGame | None:
+        """The channel's open game (in the lobby or in play), or None."""
+        return await self.core.game_in_channel(channel_id)
+
     # ----- lifetime -------------------------------------------------------------------------
     async def resume(self) -> None:
         """Start the scheduler and resume every open game: whatever one waits on (a computer
@@ -136,42 +132,3 @@ class GameService:
         """Stop, and close the store."""
         await self.stop()
         await self.core.store.close()
-
-
-# What the façade offers, by the part that does it: GameService.<name> is <part>.<name>.
-FACADE = {
-    "core": ("store", "clock", "scheduler", "shards", "owner", "workers", "seeds", "agents",
-             "on_outbox", "bot_delay", "decision_timeout", "cache_size",
-             "lock", "load", "forget", "rebuild", "replayed", "game_in_channel", "decide",
-             "decide_safely"),
-    # the outbox as the delivery worker sees it
-    "queue": ("owed_messages", "deliverable", "owed_in_lane", "claim_messages",
-              "release_messages", "delivered", "retry_later", "give_up_failing", "forget_sent",
-              "owe",
-              "destination_refused", "destination_blocks", "destination_works",
-              "retry_destinations", "give_up_destination", "guild_gone", "tell_cannot_post",
-              "tell_dms_closed", "set_notify", "notify_settings"),
-    "lobby": ("open_lobby", "lobby_room", "rematch", "join", "add_bot", "leave", "remove_seat",
-              "start", "cancel"),
-    "handover": ("hand_to_bot", "leave_game", "replace_player"),
-    "moves": ("act", "play_bot", "player_view", "export", "state_at"),
-    "absence": ("return_seat", "member_left", "host_gone", "channel_gone",
-                "reminder_still_due"),
-    "away": ("set_away", "end_away", "away_of", "away_days_left"),
-    "votes": ("start_vote", "cast_vote", "open_vote", "vote"),
-    "records": ("stats", "leaderboard", "history", "finished_game", "latest_finished_game",
-                "replay_data", "game_rating", "recompute_ratings", "stored_ratings"),
-    "listing": ("games_of",),
-    "invariants": ("check_timers", "check_game_timers"),
-    "since": ("since_last_turn",),
-    "hints": ("hint",),
-    "adapter_state": ("posted_message", "remember_message", "remember_final_post",
-                      "final_post", "forget_message", "dms_closed", "set_dms_closed",
-                      "user_locale", "set_user_locale", "user_palette", "set_user_palette",
-                      "server_locale", "set_server_locale", "last_finished_game",
-                      "confirm_settings", "set_confirm"),
-}
-for _part, _names in FACADE.items():
-    for _name in _names:
-        assert not hasattr(GameService, _name), _name
-        setattr(GameService, _name, _Part(_part, _name))

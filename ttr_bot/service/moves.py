@@ -3,7 +3,8 @@ post or a record sees of it.
 
 `act` applies a player's action, `play_bot` a computer player's (its BOT_MOVE timer is the
 absence part's, which calls `play_bot`); both go through the core's lock and `_apply`.
-`player_view`, `export` and `state_at` read the game. Holds the core; calls nothing else.
+`player_view`, `export`, `state_at` and `rebuild` read the game. Holds the core; calls
+nothing else.
 """
 from __future__ import annotations
 
@@ -114,6 +115,11 @@ class Moves:
         for rec in (await core.store.load_actions(game_id))[:seq]:
             game.apply(action_from_json(game, rec.action, SEAT_NAMES))
         return replace(hosted, game=game, seq=seq, status=ACTIVE if not game.over else FINISHED)
+
+    async def rebuild(self, game_id: int) -> Game:
+        """The game replayed from its seed and its whole action log (the snapshot's check;
+        `python bot.py rebuild`)."""
+        return await self.core.rebuild(game_id)
 
 
 def _unique(names):

@@ -17,7 +17,7 @@ from .lobby import player_name
 async def _ballot(interaction, item):
     bot = interaction.client
     loc = await begin(interaction)
-    vote = await bot.service.cast_vote(item.vote_id, interaction.user.id, item.op == "yes")
+    vote = await bot.service.votes.cast_vote(item.vote_id, interaction.user.id, item.op == "yes")
     await answer(interaction, await _vote_answer(bot, vote, loc, "bot.vote.counted"))
 
 
@@ -42,8 +42,8 @@ class Absence(GroupedCog):
         if kind == "replace" and player is None:
             await answer(interaction, t("bot.vote.need_player", loc))
             return
-        vote = await bot.service.start_vote(hosted.id, interaction.user.id, kind,
-                                            player.id if player is not None else None)
+        vote = await bot.service.votes.start_vote(hosted.id, interaction.user.id, kind,
+                                                  player.id if player is not None else None)
         await answer(interaction, await _vote_answer(bot, vote, loc, "bot.vote.started"))
 
     @app_commands.command(name="return", description=text("bot.cmd.return"))
@@ -51,6 +51,6 @@ class Absence(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        await bot.service.return_seat(hosted.id, interaction.user.id,
-                                      player_name(interaction.user))
+        await bot.service.absence.return_seat(hosted.id, interaction.user.id,
+                                              player_name(interaction.user))
         await answer(interaction, t("bot.return.answer", loc))

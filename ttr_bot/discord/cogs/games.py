@@ -35,6 +35,6 @@ class Games(GroupedCog):
     async def games(self, interaction: discord.Interaction):
         bot = interaction.client
         loc = await begin(interaction)
-        listing = await bot.service.games_of(interaction.user.id, interaction.guild_id)
+        listing = await bot.service.listing.games_of(interaction.user.id, interaction.guild_id)
         for part in chunks(listing_lines(listing, loc)):
             await answer(interaction, part)

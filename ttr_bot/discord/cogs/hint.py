@@ -61,5 +61,5 @@ class Hint(GroupedCog):
     async def hint(self, interaction: discord.Interaction):
         loc = await moves.begin(interaction)       # deferred in time: the decision takes seconds
         hosted = await moves.channel_game(interaction)
-        found = await interaction.client.service.hint(hosted.id, interaction.user.id)
+        found = await interaction.client.service.hints.hint(hosted.id, interaction.user.id)
         await answer(interaction, hint_line(hosted.board, found, loc))

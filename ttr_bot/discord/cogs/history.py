@@ -29,8 +29,8 @@ REPLAY_WITHIN = 600.0   # seconds a replay's film may wait and take: the interac
 async def history_page(interaction, loc, page, user_id):
     """(text, view) of a page of this server's history (of one user, or everyone's)."""
     guild = interaction.guild_id
-    got = await interaction.client.service.history(guild, page, user_id=user_id,
-                                                   per_page=PER_PAGE)
+    got = await interaction.client.service.records.history(guild, page, user_id=user_id,
+                                                           per_page=PER_PAGE)
     view = components.history_view(guild, got.page, got.pages, user_id,
                                    [e.game_id for e in got.entries], loc)
     return history_text(guild, got, loc), view
@@ -63,7 +63,7 @@ async def send_record(interaction, loc, game):
         raise ServiceError("service.no_such_game", game=game)
     if not hosted.is_finished:
         raise UserFacing("bot.export.not_finished")
-    record = await bot.service.export(game)
+    record = await bot.service.moves.export(game)
     data = json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
     file = discord.File(io.BytesIO(data), filename=f"ttr-game-{game}.json")
     await answer(interaction, t("bot.export.done", loc, game=game), file=file)
@@ -87,10 +87,10 @@ class History(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         if game is None:
-            game = await bot.service.latest_finished_game(interaction.guild_id)
+            game = await bot.service.records.latest_finished_game(interaction.guild_id)
             if game is None:
                 raise UserFacing("bot.history.none")
-        film = await bot.service.replay_data(game, interaction.guild_id)
+        film = await bot.service.records.replay_data(game, interaction.guild_id)
         try:    # in time for the interaction's token, however long the pool's queue is
             data = await finale.build_film(bot.workers, film, loc, within=REPLAY_WITHIN,
                                            clock=bot.clock)
@@ -113,7 +113,7 @@ class History(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         if game is None:
-            game = await bot.service.last_finished_game(interaction.user.id)
+            game = await bot.service.adapter_state.last_finished_game(interaction.user.id)
             if game is None:
                 raise UserFacing("bot.export.none")
         await send_record(interaction, loc, game)

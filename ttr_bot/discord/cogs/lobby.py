@@ -74,7 +74,7 @@ async def game_language(interaction, chosen=None):
     cannot change theirs from en-US (and Discord has no Persian at all)."""
     if chosen in LOCALES:
         return chosen
-    server = await interaction.client.service.server_locale(interaction.guild_id) \
+    server = await interaction.client.service.adapter_state.server_locale(interaction.guild_id) \
         if interaction.guild_id else None
     if server in LOCALES:
         return server
@@ -95,7 +95,7 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=None, la
     # the lobby caps are counted, the thread made and the lobby stored as one step per server,
     # so a burst of /ttr new makes no thread for a lobby the caps then refuse
     async with _opening[interaction.guild_id]:
-        await bot.service.lobby_room(interaction.guild_id, interaction.user.id)
+        await bot.service.lobby.lobby_room(interaction.guild_id, interaction.user.id)
         if thread:
             made, note = await open_thread(interaction, t(
                 "bot.thread.name", public, map=map_name(map_id, public),
@@ -103,7 +103,7 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=None, la
             if made is not None:
                 channel_id, options["thread"] = made.id, True
                 options["parent"] = interaction.channel_id
-        hosted = await bot.service.open_lobby(
+        hosted = await bot.service.lobby.open_lobby(
             guild_id=interaction.guild_id, channel_id=channel_id, user_id=interaction.user.id,
             name=player_name(interaction.user), map_id=map_id, variant=variant,
             options=options)
@@ -142,17 +142,17 @@ async def post_lobby(interaction, hosted, invited=()):
         msg = await bot.delivery.send(hosted.channel_id, fit("\n".join(lines)),
                                       view=components.lobby_view(hosted, public), **kwargs)
     except discord.HTTPException:
-        await bot.service.cancel(hosted.channel_id, interaction.user.id, is_admin=True)
+        await bot.service.lobby.cancel(hosted.channel_id, interaction.user.id, is_admin=True)
         raise
-    await bot.service.remember_message(hosted.id, "lobby", hosted.channel_id, msg.id)
+    await bot.service.adapter_state.remember_message(hosted.id, "lobby", hosted.channel_id, msg.id)
 
 
 async def join(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    hosted = await bot.service.join(interaction.channel_id, interaction.user.id,
-                                    player_name(interaction.user))
+    hosted = await bot.service.lobby.join(interaction.channel_id, interaction.user.id,
+                                          player_name(interaction.user))
     await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.joined", loc, count=len(hosted.seats)))
 
@@ -165,7 +165,7 @@ async def leave(interaction, game_id=None):
         if hosted is not None and hosted.is_active:
             return await ask_leave(interaction, loc, hosted)
     await _check_lobby(interaction, game_id)
-    hosted = await bot.service.leave(interaction.channel_id, interaction.user.id)
+    hosted = await bot.service.lobby.leave(interaction.channel_id, interaction.user.id)
     await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.left", loc))
 
@@ -174,8 +174,8 @@ async def start(interaction, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    await as_host(interaction, lambda: bot.service.start(interaction.channel_id,
-                                                         interaction.user.id))
+    await as_host(interaction, lambda: bot.service.lobby.start(interaction.channel_id,
+                                                               interaction.user.id))
     await answer(interaction, t("bot.lobby.started", loc))
 
 
@@ -183,8 +183,8 @@ async def add_bot(interaction, level, game_id=None):
     bot = interaction.client
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
-    hosted = await bot.service.add_bot(interaction.channel_id, interaction.user.id, level,
-                                       is_admin=is_admin(interaction))
+    hosted = await bot.service.lobby.add_bot(interaction.channel_id, interaction.user.id, level,
+                                             is_admin=is_admin(interaction))
     await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.bot_added", loc, name=hosted.seats[-1].name))
 
@@ -198,8 +198,8 @@ async def remove_seat(interaction, number, game_id=None):
     if number is None or before is None:
         raise ServiceError("service.no_such_seat", seat="?")
     name = next((s.name for s in before.seats if s.number == number), "?")
-    hosted = await bot.service.remove_seat(interaction.channel_id, interaction.user.id, number,
-                                           is_admin=is_admin(interaction))
+    hosted = await bot.service.lobby.remove_seat(interaction.channel_id, interaction.user.id, number,
+                                                 is_admin=is_admin(interaction))
     await _lobby_changed(interaction, hosted)
     await answer(interaction, t("bot.lobby.removed", loc, name=name))
 
@@ -209,8 +209,8 @@ async def _rematch_clicked(interaction, item):
     """The final post's Rematch: a lobby for the same table, the others invited to join."""
     bot = interaction.client
     loc = await begin(interaction)
-    again = await bot.service.rematch(item.game_id, interaction.user.id,
-                                      player_name(interaction.user))
+    again = await bot.service.lobby.rematch(item.game_id, interaction.user.id,
+                                            player_name(interaction.user))
     await post_lobby(interaction, again.lobby, invited=again.invited)
     await answer(interaction, t("bot.rematch.opened", loc))
 
@@ -284,7 +284,7 @@ class Lobby(GroupedCog):
     async def cancel(self, interaction: discord.Interaction):
         bot = interaction.client
         loc = await begin(interaction)
-        await as_host(interaction, lambda: bot.service.cancel(
+        await as_host(interaction, lambda: bot.service.lobby.cancel(
             interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.cancel.done", loc))
 

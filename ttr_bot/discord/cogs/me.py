@@ -42,8 +42,8 @@ class Me(GroupedCog):
             now = await user_palette(bot, interaction.user.id)
             return await answer(interaction, t("bot.palette.now", loc,
                                                palette=t(f"bot.palette.{now}", loc)))
-        await bot.service.set_user_palette(interaction.user.id,
-                                           None if palette == "standard" else palette)
+        await bot.service.adapter_state.set_user_palette(interaction.user.id,
+                                                         None if palette == "standard" else palette)
         await answer(interaction, t("bot.palette.done", loc,
                                     palette=t(f"bot.palette.{palette}", loc)))
 
@@ -56,12 +56,12 @@ class Me(GroupedCog):
         option, says what they are."""
         bot = interaction.client
         loc = await moves.begin(interaction)
-        settings = await bot.service.confirm_settings(interaction.user.id)
+        settings = await bot.service.adapter_state.confirm_settings(interaction.user.id)
         if tickets is not None or claims is not None:
             settings = replace(settings, **{k: v for k, v in (("tickets", tickets),
                                                              ("claims_from", claims))
                                             if v is not None})
-            await bot.service.set_confirm(interaction.user.id, settings)
+            await bot.service.adapter_state.set_confirm(interaction.user.id, settings)
         await answer(interaction, "\n".join(confirm_lines(settings, loc)))
 
 

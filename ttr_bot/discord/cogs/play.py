@@ -79,7 +79,7 @@ class Play(GroupedCog):
     async def keep(self, interaction: discord.Interaction, tickets: str):
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
-        seat, v = await interaction.client.service.player_view(hosted.id, interaction.user.id)
+        seat, v = await interaction.client.service.moves.player_view(hosted.id, interaction.user.id)
         if not v.offer:
             raise UserFacing("bot.keep.no_offer")
         try:

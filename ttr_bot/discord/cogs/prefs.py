@@ -45,7 +45,7 @@ class Prefs(GroupedCog):
                      quiet: str | None = None, timezone: str | None = None):
         bot = interaction.client
         loc = await begin(interaction)
-        notify = await bot.service.notify_settings(interaction.user.id)
+        notify = await bot.service.queue.notify_settings(interaction.user.id)
         try:
             if how is not None:
                 notify["how"] = how
@@ -62,7 +62,7 @@ class Prefs(GroupedCog):
         except BadSetting as exc:
             raise UserFacing(exc.key, **exc.params) from None
         if how is not None or quiet is not None or timezone is not None:
-            await bot.service.set_notify(interaction.user.id, notify)
+            await bot.service.queue.set_notify(interaction.user.id, notify)
         await answer(interaction, "\n".join(settings_lines(notify, loc)))
 
     @app_commands.command(name="away", description=text("bot.cmd.away"))
@@ -71,7 +71,7 @@ class Prefs(GroupedCog):
                    days: app_commands.Range[int, 0, MAX_AWAY_DAYS]):
         bot = interaction.client
         loc = await begin(interaction)
-        away = await bot.service.set_away(interaction.user.id, interaction.guild_id, days)
+        away = await bot.service.away.set_away(interaction.user.id, interaction.guild_id, days)
         if away is None:
             await answer(interaction, t("bot.away.ended", loc))
         else:

@@ -41,8 +41,8 @@ async def show_stats(interaction, user, map_id, everywhere):
     who = user or interaction.user
     if who.bot:
         raise UserFacing("bot.stats.bot_user")
-    stats = await bot.service.stats(interaction.guild_id, who.id, name=player_name(who),
-                                    map_id=map_id, everywhere=everywhere)
+    stats = await bot.service.records.stats(interaction.guild_id, who.id, name=player_name(who),
+                                            map_id=map_id, everywhere=everywhere)
     lines = stats_lines(stats, loc)
     png = await stats_picture(bot.workers, stats, loc)
     if png is None:
@@ -55,8 +55,8 @@ async def show_stats(interaction, user, map_id, everywhere):
 
 async def leaderboard_page(interaction, loc, page, map_id):
     """(text, view) of a page of this server's leaderboard."""
-    board = await interaction.client.service.leaderboard(interaction.guild_id, page,
-                                                         map_id=map_id)
+    board = await interaction.client.service.records.leaderboard(interaction.guild_id, page,
+                                                                 map_id=map_id)
     return (leaderboard_text(board, loc),
             components.leaderboard_view(interaction.guild_id, board.page, board.pages, map_id,
                                         loc))

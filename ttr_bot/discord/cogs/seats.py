@@ -48,7 +48,7 @@ async def as_host(interaction, call):
         hosted = await bot.service.game_in_channel(interaction.channel_id)
         if hosted is None or await bot.delivery.is_member(hosted.guild_id, hosted.host_id):
             raise
-        await bot.service.host_gone(hosted.id)
+        await bot.service.absence.host_gone(hosted.id)
         return await call()
 
 
@@ -57,7 +57,7 @@ async def _leave_confirmed(interaction, item):
     """The 'Leave the game' button; `mode` is what the player was told leaving would do."""
     bot = interaction.client
     loc = await begin(interaction)
-    eff = await bot.service.leave_game(item.game_id, interaction.user.id, ends=item.mode == "end")
+    eff = await bot.service.handover.leave_game(item.game_id, interaction.user.id, ends=item.mode == "end")
     await answer(interaction, t("bot.leave.done_end" if eff.cancelled else "bot.leave.done", loc))
 
 
@@ -71,7 +71,7 @@ class Seats(GroupedCog):
         bot = interaction.client
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        eff = await as_host(interaction, lambda: bot.service.replace_player(
+        eff = await as_host(interaction, lambda: bot.service.handover.replace_player(
             hosted.id, interaction.user.id, player.id, level, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,
                                     level=t(f"bot.level.{level}", loc)))

@@ -27,9 +27,9 @@ class Server(GroupedCog):
         if language is not None:
             if not is_admin(interaction):
                 raise UserFacing("bot.server.language_admin")
-            await bot.service.set_server_locale(interaction.guild_id,
-                                                None if language == "auto" else language)
-        chosen = await bot.service.server_locale(interaction.guild_id)
+            await bot.service.adapter_state.set_server_locale(interaction.guild_id,
+                                                              None if language == "auto" else language)
+        chosen = await bot.service.adapter_state.server_locale(interaction.guild_id)
         now = await game_language(interaction)
         key = "bot.server.language_set" if chosen else "bot.server.language_auto"
         await answer(interaction, t(key, loc, language=t(f"bot.lang.{now}", loc)))

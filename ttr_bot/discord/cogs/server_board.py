@@ -58,7 +58,7 @@ async def _board_join(interaction, item):
     if where is not None and isinstance(interaction.user, discord.Member) and \
             not where.permissions_for(interaction.user).view_channel:
         raise UserFacing("bot.live.lobby_hidden")
-    hosted = await bot.service.join(hosted.channel_id, interaction.user.id,
-                                    player_name(interaction.user))
+    hosted = await bot.service.lobby.join(hosted.channel_id, interaction.user.id,
+                                          player_name(interaction.user))
     await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
     await answer(interaction, t("bot.live.joined", loc, channel=f"<#{hosted.channel_id}>"))

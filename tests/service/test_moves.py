@@ -45,8 +45,8 @@ async def keep_all(svc, game_id, users):
     eff = None
     for seat, user in enumerate(users):
         loaded = await svc.load(game_id)
-        eff = await svc.act(game_id, user, KeepTickets(seat, tuple(loaded.game.offers[seat])),
-                            loaded.seq)
+        eff = await svc.moves.act(game_id, user, KeepTickets(seat, tuple(loaded.game.offers[seat])),
+                                  loaded.seq)
     return eff
 
 
@@ -55,9 +55,9 @@ async def test_an_action_is_logged_with_its_state_and_survives_a_restart(svc, st
     loaded = await svc.load(game_id)
     before = loaded.game.copy()
     action = KeepTickets(0, tuple(loaded.game.offers[0][:2]))
-    eff = await svc.act(game_id, users[0], action, 0)
+    eff = await svc.moves.act(game_id, users[0], action, 0)
     assert (eff.game_id, eff.seq, eff.actor) == (game_id, 1, 0)
-    assert [m.lane for m in await svc.owed_messages() if m.kind == "turn"] == [Lane.channel(10)]
+    assert [m.lane for m in await svc.queue.owed_messages() if m.kind == "turn"] == [Lane.channel(10)]
     n, seq, status, (snap_seq, snap_text) = raw_counts(db_path, game_id)
     assert (n, seq, status, snap_seq) == (1, 1, "active", 1)
     expected = before.copy()
@@ -71,13 +71,13 @@ async def test_an_action_is_logged_with_its_state_and_survives_a_restart(svc, st
     fresh = make_service(store)
     again = await fresh.load(game_id)
     assert again.seq == 1
-    assert state_of(again.game) == state_of(expected) == state_of(await fresh.rebuild(game_id))
+    assert state_of(again.game) == state_of(expected) == state_of(await fresh.moves.rebuild(game_id))
 
 
 async def test_expected_seq_may_be_omitted(svc, store):
     game_id, users = await started(svc, 11)
     loaded = await svc.load(game_id)
-    eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(loaded.game.offers[1])))
+    eff = await svc.moves.act(game_id, users[1], KeepTickets(1, tuple(loaded.game.offers[1])))
     assert eff.seq == 1 and len(await store.load_actions(game_id)) == 1
 
 
@@ -86,7 +86,7 @@ async def test_the_seat_is_the_callers_whatever_the_action_says(svc, store):
     loaded = await svc.load(game_id)
     offer1 = tuple(loaded.game.offers[1])
     # user 1 submits an action naming seat 0, with seat 1's tickets: it is applied as seat 1
-    eff = await svc.act(game_id, users[1], KeepTickets(0, offer1), 0)
+    eff = await svc.moves.act(game_id, users[1], KeepTickets(0, offer1), 0)
     assert eff.actor == 1
     game = (await svc.load(game_id)).game
     assert game.offers[1] is None and game.offers[0] is not None
@@ -127,7 +127,7 @@ async def test_illegal_actions_are_refused_with_the_engines_reason_and_write_not
     ]
     await check_refusals(svc, game_id, users, db_path, play_cases, expect_seq=seq)
     # the game goes on normally afterwards
-    eff = await svc.act(game_id, users[0], DrawTickets(0), seq)
+    eff = await svc.moves.act(game_id, users[0], DrawTickets(0), seq)
     assert eff.seq == seq + 1
 
 
@@ -136,14 +136,14 @@ async def check_refusals(svc, game_id, users, db_path, cases, expect_seq):
     before_state = state_of((await svc.load(game_id)).game)
     assert before_db[1] == expect_seq
     for action, key in cases:
-        err = await refused("service.illegal", svc.act(game_id, users[0], action, expect_seq))
+        err = await refused("service.illegal", svc.moves.act(game_id, users[0], action, expect_seq))
         assert isinstance(err.illegal, Illegal)
         if key is not None:
             assert err.illegal.key == key, (action, err.illegal)
         assert raw_counts(db_path, game_id) == before_db, action
         assert state_of((await svc.load(game_id)).game) == before_state, action
     # and nothing is left behind in a fresh service either
-    fresh = make_service(svc.store)
+    fresh = make_service(svc.core.store)
     assert state_of((await fresh.load(game_id)).game) == before_state
 
 
@@ -156,7 +156,7 @@ async def test_not_your_turn(svc, db_path):
     for seat in (1, 2):
         for action in (DrawCard(seat), DrawTickets(seat)):
             err = await refused("service.illegal",
-                                svc.act(game_id, users[seat], action, loaded.seq))
+                                svc.moves.act(game_id, users[seat], action, loaded.seq))
             assert err.illegal.key == "not_your_turn"
     assert raw_counts(db_path, game_id) == before
 
@@ -168,15 +168,15 @@ async def test_the_movers_hand_message_is_edited_once_a_turn_not_at_each_step(sv
     await keep_all(svc, game_id, users)
 
     async def hand_rows(user):
-        return [r for r in await svc.owed_messages() if r.kind == "hand"
+        return [r for r in await svc.queue.owed_messages() if r.kind == "hand"
                 and r.message.user == user]
     loaded = await svc.load(game_id)
     seat = loaded.game.current
     before = len(await hand_rows(users[seat]))
-    eff = await svc.act(game_id, users[seat], DrawCard(seat), loaded.seq)
+    eff = await svc.moves.act(game_id, users[seat], DrawCard(seat), loaded.seq)
     assert seat in eff.to_move                      # the turn goes on: the second card
     assert len(await hand_rows(users[seat])) == before
-    eff = await svc.act(game_id, users[seat], DrawCard(seat), eff.seq)
+    eff = await svc.moves.act(game_id, users[seat], DrawCard(seat), eff.seq)
     assert seat not in eff.to_move
     owed = await hand_rows(users[seat])
     assert len(owed) == before + 1 and owed[-1].message.why is None
@@ -188,8 +188,8 @@ async def test_someone_not_playing_is_refused(svc, db_path):
     loaded = await svc.load(game_id)
     for outsider in (999, users_for(41, 1)[0]):
         await refused("service.not_a_player",
-                      svc.act(game_id, outsider, KeepTickets(0, tuple(loaded.game.offers[0])), 0))
-    await refused("service.no_game", svc.act(10 ** 9, users[0], DrawCard(0), 0))
+                      svc.moves.act(game_id, outsider, KeepTickets(0, tuple(loaded.game.offers[0])), 0))
+    await refused("service.no_game", svc.moves.act(10 ** 9, users[0], DrawCard(0), 0))
     assert raw_counts(db_path, game_id) == before
 
 
@@ -197,20 +197,20 @@ async def test_stale_or_repeated_submissions_are_not_applied_twice(svc, store, d
     game_id, users = await started(svc, 50)
     loaded = await svc.load(game_id)
     keep = KeepTickets(0, tuple(loaded.game.offers[0]))
-    eff = await svc.act(game_id, users[0], keep, 0)
+    eff = await svc.moves.act(game_id, users[0], keep, 0)
     assert eff.seq == 1
     after_one = raw_counts(db_path, game_id)
-    await refused("service.stale", svc.act(game_id, users[0], keep, 0))      # double click
+    await refused("service.stale", svc.moves.act(game_id, users[0], keep, 0))      # double click
     keep1 = KeepTickets(1, tuple((await svc.load(game_id)).game.offers[1]))
-    await refused("service.stale", svc.act(game_id, users[1], keep1, 0))     # stale button
-    await refused("service.stale", svc.act(game_id, users[1], keep1, 7))     # from the future
+    await refused("service.stale", svc.moves.act(game_id, users[1], keep1, 0))     # stale button
+    await refused("service.stale", svc.moves.act(game_id, users[1], keep1, 7))     # from the future
     assert raw_counts(db_path, game_id) == after_one
     # without a seq the engine still refuses a repeat
-    err = await refused("service.illegal", svc.act(game_id, users[0], keep))
+    err = await refused("service.illegal", svc.moves.act(game_id, users[0], keep))
     assert err.illegal.key == "already_chosen"
     assert raw_counts(db_path, game_id) == after_one
     assert len(await store.load_actions(game_id)) == 1
-    assert (await svc.act(game_id, users[1], keep1, 1)).seq == 2
+    assert (await svc.moves.act(game_id, users[1], keep1, 1)).seq == 2
 
 
 async def test_a_finished_game_records_results_and_takes_no_more_actions(svc, store, db_path):
@@ -247,16 +247,16 @@ async def test_a_finished_game_records_results_and_takes_no_more_actions(svc, st
     loaded = await svc.load(game_id)
     assert loaded.status == "finished" and loaded.game.over
     for seat, user in enumerate(users):
-        await refused("service.not_active", svc.act(game_id, user, DrawCard(seat), seq))
-        await refused("service.not_active", svc.act(game_id, user, Pass(seat)))
+        await refused("service.not_active", svc.moves.act(game_id, user, DrawCard(seat), seq))
+        await refused("service.not_active", svc.moves.act(game_id, user, Pass(seat)))
     fresh = make_service(store)
-    await refused("service.not_active", fresh.act(game_id, users[0], DrawCard(0), seq))
+    await refused("service.not_active", fresh.moves.act(game_id, users[0], DrawCard(0), seq))
     assert raw_counts(db_path, game_id) == before
-    assert await svc.play_bot(game_id) is None
+    assert await svc.moves.play_bot(game_id) is None
     # and the final position can still be viewed and equals its replay
-    seat, view = await fresh.player_view(game_id, users[2])
+    seat, view = await fresh.moves.player_view(game_id, users[2])
     assert seat == 2 and view.phase == "over"
-    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.moves.rebuild(game_id))
 
 
 PRIVATE_KEYS = {"private", "tickets", "offer", "returned", "hand", "hands"}
@@ -274,7 +274,7 @@ async def test_effects_reveal_nothing_private_in_public(svc, map_id, players, se
         action = pick_action(game, rng)
         shadow = game.copy()
         events = shadow.apply(action)      # what the engine says, hidden parts included
-        eff = await svc.act(game_id, users[action.seat], action, loaded.seq)
+        eff = await svc.moves.act(game_id, users[action.seat], action, loaded.seq)
         seen.add(type_name(action))
         assert eff.actor == action.seat
         assert not PRIVATE_KEYS & set(walk_keys(eff.public)), eff.public
@@ -291,7 +291,7 @@ async def test_effects_reveal_nothing_private_in_public(svc, map_id, players, se
                 assert eff.private[action.seat]
                 # the player's hand message is owed (their offer, their kept tickets)
                 assert any(m.kind == "hand" and m.message.seat == action.seat
-                           and m.seq == eff.seq for m in await svc.owed_messages(10 ** 6))
+                           and m.seq == eff.seq for m in await svc.queue.owed_messages(10 ** 6))
         assert eff.to_move == shadow.to_move()
         assert state_of(shadow) == state_of((await svc.load(game_id)).game)
         if eff.over:
@@ -301,10 +301,10 @@ async def test_effects_reveal_nothing_private_in_public(svc, map_id, players, se
 
 async def test_player_view_shows_only_ones_own_hand(svc):
     game_id, users = await started(svc, 80, players=3)
-    await refused("service.not_a_player", svc.player_view(game_id, 424242))
+    await refused("service.not_a_player", svc.moves.player_view(game_id, 424242))
     game = (await svc.load(game_id)).game
     for s, u in enumerate(users):
-        seat, view = await svc.player_view(game_id, u)
+        seat, view = await svc.moves.player_view(game_id, u)
         assert seat == s
         assert view.hand == game.hands[s] and view.offer == game.offers[s]
         assert view.hand_sizes == [sum(h) for h in game.hands]
@@ -312,11 +312,11 @@ async def test_player_view_shows_only_ones_own_hand(svc):
 
 
 async def test_export_replays_to_the_same_scores(svc, store, db_path):
-    loaded = await svc.open_lobby(guild_id=1, channel_id=90, user_id=900, name="Sam",
-                                  map_id="europe")
-    await svc.join(90, 901, "Sam")          # the same display name twice
-    await svc.join(90, 902, "Kim")
-    await svc.start(90, 900)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=90, user_id=900, name="Sam",
+                                        map_id="europe")
+    await svc.lobby.join(90, 901, "Sam")          # the same display name twice
+    await svc.lobby.join(90, 902, "Kim")
+    await svc.lobby.start(90, 900)
     game_id = loaded.id
     rng = random.Random(90)
     for _ in range(40):
@@ -325,7 +325,7 @@ async def test_export_replays_to_the_same_scores(svc, store, db_path):
         if finished:
             await play_to_end(svc, game_id, rng)
         game = (await svc.load(game_id)).game
-        doc = await svc.export(game_id)
+        doc = await svc.moves.export(game_id)
         assert doc["players"] == ["Sam", "Sam (2)", "Kim"]
         assert len(doc["actions"]) == raw_counts(db_path, game_id)[1]
         replayed, names, error = replay(json.loads(json.dumps(doc)))
@@ -335,7 +335,7 @@ async def test_export_replays_to_the_same_scores(svc, store, db_path):
         assert (replayed.hands, replayed.owner, replayed.tickets) == (
             game.hands, game.owner, game.tickets)
         # a restarted bot exports the very same document
-        assert await make_service(store).export(game_id) == doc
+        assert await make_service(store).moves.export(game_id) == doc
 
 
 async def test_bot_moves_go_through_the_same_path(svc, store, db_path):
@@ -352,20 +352,20 @@ async def test_bot_moves_go_through_the_same_path(svc, store, db_path):
         made.append(level)
         return FirstLegal(seed)
 
-    svc.agents = agents
-    loaded = await svc.open_lobby(guild_id=1, channel_id=95, user_id=950, name="Ann",
-                                  map_id="usa")
-    await svc.add_bot(95, 950, "hard")
-    await svc.start(95, 950)
+    svc.core.agents = agents
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=95, user_id=950, name="Ann",
+                                        map_id="usa")
+    await svc.lobby.add_bot(95, 950, "hard")
+    await svc.lobby.start(95, 950)
     game_id = loaded.id
     assert [t.payload for t in await store.list_timers(game_id, "bot_move")] == [{"seq": 0}]
-    assert await svc.play_bot(game_id, expected_seq=5) is None   # stale timer: ignored
-    eff = await svc.play_bot(game_id, expected_seq=0)
+    assert await svc.moves.play_bot(game_id, expected_seq=5) is None   # stale timer: ignored
+    eff = await svc.moves.play_bot(game_id, expected_seq=0)
     assert eff.actor == 1 and eff.seq == 1 and made == ["hard"]
     assert raw_counts(db_path, game_id)[:2] == (1, 1)
     assert (await store.load_actions(game_id))[0].actor == 1
-    assert await svc.play_bot(game_id, expected_seq=0) is None   # already done
-    assert await svc.play_bot(game_id) is None                   # the human is to move now
+    assert await svc.moves.play_bot(game_id, expected_seq=0) is None   # already done
+    assert await svc.moves.play_bot(game_id) is None                   # the human is to move now
     # the human and the bot play the game out
     rng = random.Random(95)
     while True:
@@ -373,12 +373,12 @@ async def test_bot_moves_go_through_the_same_path(svc, store, db_path):
         if loaded.game.over:
             break
         if 1 in loaded.game.to_move():
-            eff = await svc.play_bot(game_id, loaded.seq)
+            eff = await svc.moves.play_bot(game_id, loaded.seq)
             assert eff is not None and eff.actor == 1
         else:
             action = pick_action(loaded.game, rng, seat=0)
-            await svc.act(game_id, 950, action, loaded.seq)
-    assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
+            await svc.moves.act(game_id, 950, action, loaded.seq)
+    assert state_of((await svc.load(game_id)).game) == state_of(await svc.moves.rebuild(game_id))
     results = await store.load_results(game_id)
     assert [(r.seat, r.user_id) for r in results] == [(0, 950), (1, None)]
 
@@ -395,7 +395,7 @@ async def test_station_and_tunnel_actions_round_trip_through_the_log(svc, store)
             break
     assert {"build_station", "claim_route"} <= kinds
     fresh = make_service(store)
-    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.moves.rebuild(game_id))
 
 
 TWINS = [(0, 1), (2, 3), (4, 5), (6, 7)]   # Switzerland's identical country tickets
@@ -412,18 +412,18 @@ async def test_identical_tickets_replay_to_the_same_state(svc, store):
                        if a in game.offers[s] and b in game.offers[s]]
         if board_twins:
             break
-        await svc.cancel(ch, users[0])
+        await svc.lobby.cancel(ch, users[0])
     assert board_twins, "no deal with both copies of a country ticket in one offer"
     seat, a, b = board_twins[0]
     offer = game.offers[seat]
     second = b if offer.index(b) > offer.index(a) else a
     others = [t for t in offer if t not in (a, b)]
     keep = KeepTickets(seat, tuple(others[:1]) + (second,))
-    eff = await svc.act(game_id, users[seat], keep, 0)
+    eff = await svc.moves.act(game_id, users[seat], keep, 0)
     kept = {x["type"]: x for x in eff.private[seat]}["keep_tickets"]["tickets"]
     assert sorted(kept) == sorted(set(keep.tickets) - {second} | {a if second == b else b})
     fresh = make_service(store)
-    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.moves.rebuild(game_id))
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -431,4 +431,4 @@ async def test_switzerland_games_replay_to_their_snapshots(svc, store, seed):
     game_id, users = await started(svc, 500 + seed, players=2 + seed % 2, map_id="switzerland")
     await play_to_end(svc, game_id, random.Random(seed))
     fresh = make_service(store)
-    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.rebuild(game_id))
+    assert state_of((await fresh.load(game_id)).game) == state_of(await fresh.moves.rebuild(game_id))

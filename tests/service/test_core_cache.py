@@ -58,7 +58,7 @@ async def test_cache_is_bounded_and_evicted_games_continue_correctly(counting):
             if shadow.over:
                 continue
             action = pick_action(shadow, rng)
-            eff = await svc.act(game_id, users[action.seat], action, seqs[game_id])
+            eff = await svc.moves.act(game_id, users[action.seat], action, seqs[game_id])
             shadow.apply(action)
             seqs[game_id] = eff.seq
             assert len(svc.core._cache) <= 3
@@ -68,7 +68,7 @@ async def test_cache_is_bounded_and_evicted_games_continue_correctly(counting):
     assert len(counting.snapshot_loads) - loads_before >= 10 * 12
     assert counting.log_loads == []
     for game_id, (_, shadow) in games.items():
-        assert state_of(await svc.rebuild(game_id)) == state_of(shadow)
+        assert state_of(await svc.moves.rebuild(game_id)) == state_of(shadow)
         assert (await counting.get_game(game_id)).seq == seqs[game_id]
 
 
@@ -88,8 +88,8 @@ async def test_an_evicted_game_plays_on_to_the_end_like_one_never_evicted(counti
         while True:
             kept = await keeping.load(g2)
             action = pick_action(kept.game, rng)
-            e1 = await evicting.act(g1, users[action.seat], action, kept.seq)
-            e2 = await keeping.act(g2, users[action.seat], action, kept.seq)
+            e1 = await evicting.moves.act(g1, users[action.seat], action, kept.seq)
+            e2 = await keeping.moves.act(g2, users[action.seat], action, kept.seq)
             assert (e1.public, e1.private, e1.to_move, e1.seq) == (
                 e2.public, e2.private, e2.to_move, e2.seq)
             await evicting.load(filler)          # pushes g1 out
@@ -121,7 +121,7 @@ async def test_startup_loads_no_game_until_it_is_used(db_path, counting):
         game_id, users = ids[17]
         loaded = await svc.load(game_id)
         action = pick_action(loaded.game, random.Random(1))
-        await svc.act(game_id, users[action.seat], action, 0)
+        await svc.moves.act(game_id, users[action.seat], action, 0)
         assert store.snapshot_loads == [game_id] and list(svc.core._cache) == [game_id]
         # a channel lookup loads only that channel's game
         await svc.game_in_channel(400 + 3)

@@ -91,7 +91,7 @@ async def keep_all(svc, game_id, users):
     for seat, user in enumerate(users):
         loaded = await svc.load(game_id)
         if loaded.game.offers[seat] is not None:
-            await svc.act(game_id, user, KeepTickets(seat, tuple(loaded.game.offers[seat])))
+            await svc.moves.act(game_id, user, KeepTickets(seat, tuple(loaded.game.offers[seat])))
 
 
 async def seats(store, game_id):
@@ -117,7 +117,7 @@ async def test_leaving_on_ones_turn_hands_the_seat_to_a_computer_that_moves(host
     seq = loaded.seq
     leaver = users[seat]
 
-    eff = await svc.leave_game(game_id, leaver)
+    eff = await svc.handover.leave_game(game_id, leaver)
     h = eff.handover
     assert (h.seat, h.user_id, h.level, h.reason, h.by) == (seat, leaver, "medium", "left", None)
     assert h.name == f"P{leaver}" and eff.seq == seq
@@ -144,13 +144,13 @@ async def test_a_turn_left_halfway_is_finished_by_the_computer(idle_host, store,
     loaded = await svc.load(game_id)
     if state == "second_card":
         seat = loaded.game.current
-        await svc.act(game_id, users[seat], DrawCard(seat, -1))
+        await svc.moves.act(game_id, users[seat], DrawCard(seat, -1))
     elif state == "choosing":
         seat = loaded.game.current
-        await svc.act(game_id, users[seat], DrawTickets(seat))
+        await svc.moves.act(game_id, users[seat], DrawTickets(seat))
     elif state == "setup":
         seat = 1
-        await svc.act(game_id, users[0], KeepTickets(0, tuple(loaded.game.offers[0])))
+        await svc.moves.act(game_id, users[0], KeepTickets(0, tuple(loaded.game.offers[0])))
     else:
         seat = await reach_a_tunnel(svc, game_id, users)
     loaded = await svc.load(game_id)
@@ -161,13 +161,13 @@ async def test_a_turn_left_halfway_is_finished_by_the_computer(idle_host, store,
         assert loaded.game.offers[seat] is not None
     seq = loaded.seq
 
-    eff = await svc.leave_game(game_id, users[seat])
+    eff = await svc.handover.leave_game(game_id, users[seat])
     assert eff.to_move == [seat]
     assert await bot_timers(store, game_id) == [{"seq": seq}]
 
     # the timer fires: the computer finishes what the player left halfway
     for timer in await store.due_timers(float("inf")):
-        await idle_host.svc.play_bot(timer.game_id, timer.payload.get("seq"))
+        await idle_host.svc.moves.play_bot(timer.game_id, timer.payload.get("seq"))
     after = (await svc.load(game_id)).game
     assert seat not in after.to_move() and after.phase == "play"
     assert after.offers[seat] is None and after.tunnel is None
@@ -184,7 +184,7 @@ async def reach_a_tunnel(svc, game_id, users):
             return game.current
         assert not game.over, "no tunnel came up"
         action = pick_action(game, rng)
-        await svc.act(game_id, users[action.seat], action, loaded.seq)
+        await svc.moves.act(game_id, users[action.seat], action, loaded.seq)
     raise AssertionError("no tunnel came up")
 
 
@@ -195,14 +195,14 @@ async def test_the_former_player_can_no_longer_act(idle_host, store, db_path):
     await keep_all(svc, game_id, users)
     leaver = users[(await svc.load(game_id)).game.current]
     seat = users.index(leaver)
-    await svc.leave_game(game_id, leaver)
+    await svc.handover.leave_game(game_id, leaver)
     before = raw_counts(db_path, game_id)
-    await refused("service.not_a_player", svc.act(game_id, leaver, DrawCard(seat, -1)))
-    await refused("service.not_a_player", svc.player_view(game_id, leaver))
-    await refused("service.not_a_player", svc.leave_game(game_id, leaver))
+    await refused("service.not_a_player", svc.moves.act(game_id, leaver, DrawCard(seat, -1)))
+    await refused("service.not_a_player", svc.moves.player_view(game_id, leaver))
+    await refused("service.not_a_player", svc.handover.leave_game(game_id, leaver))
     await refused("service.replace_not_player",
-                  svc.replace_player(game_id, users[0] if seat else users[1], leaver, "hard"))
-    await refused("service.seat_is_bot", svc.hand_to_bot(game_id, seat, "hard"))
+                  svc.handover.replace_player(game_id, users[0] if seat else users[1], leaver, "hard"))
+    await refused("service.seat_is_bot", svc.handover.hand_to_bot(game_id, seat, "hard"))
     assert raw_counts(db_path, game_id) == before
 
 
@@ -210,7 +210,7 @@ async def test_the_announcement_reveals_nothing_private(idle_host):
     svc = idle_host.svc
     game_id, users = await started(svc, 35, players=3)
     await keep_all(svc, game_id, users)
-    eff = await svc.replace_player(game_id, users[0], users[2], "hard")
+    eff = await svc.handover.replace_player(game_id, users[0], users[2], "hard")
     data = plain(eff)
     assert data["public"] == [] and data["private"] == {}
     assert not PRIVATE_KEYS & set(walk_keys(data["handover"])), data
@@ -218,7 +218,7 @@ async def test_the_announcement_reveals_nothing_private(idle_host):
                                 "level": "hard", "reason": "replaced", "by": users[0],
                                 "host_id": None}
     # the channel's announcement says the same, and nothing more
-    [post] = [m.message for m in await svc.owed_messages(10 ** 6) if m.kind == "handover"]
+    [post] = [m.message for m in await svc.queue.owed_messages(10 ** 6) if m.kind == "handover"]
     assert post.to_payload() == data["handover"]
 
 
@@ -230,35 +230,35 @@ async def test_refusals_change_nothing(idle_host, store, db_path):
     host, guest, other = users
     before = (raw_counts(db_path, game_id), await seats(store, game_id),
               await bot_timers(store, game_id), (await store.get_game(game_id)).host_id)
-    await refused("service.replace_denied", svc.replace_player(game_id, guest, other, "easy"))
-    await refused("service.replace_denied", svc.replace_player(game_id, 4242, other, "easy"))
-    await refused("service.replace_not_player", svc.replace_player(game_id, host, 4242, "easy"))
-    await refused("service.unknown_level", svc.replace_player(game_id, host, other, "godlike"))
-    await refused("service.unknown_level", svc.hand_to_bot(game_id, 1, "godlike"))
-    await refused("service.no_such_seat", svc.hand_to_bot(game_id, 3, "easy"))
-    await refused("service.not_a_player", svc.leave_game(game_id, 4242))
-    await refused("service.no_game", svc.leave_game(game_id + 99, host))
+    await refused("service.replace_denied", svc.handover.replace_player(game_id, guest, other, "easy"))
+    await refused("service.replace_denied", svc.handover.replace_player(game_id, 4242, other, "easy"))
+    await refused("service.replace_not_player", svc.handover.replace_player(game_id, host, 4242, "easy"))
+    await refused("service.unknown_level", svc.handover.replace_player(game_id, host, other, "godlike"))
+    await refused("service.unknown_level", svc.handover.hand_to_bot(game_id, 1, "godlike"))
+    await refused("service.no_such_seat", svc.handover.hand_to_bot(game_id, 3, "easy"))
+    await refused("service.not_a_player", svc.handover.leave_game(game_id, 4242))
+    await refused("service.no_game", svc.handover.leave_game(game_id + 99, host))
     assert (raw_counts(db_path, game_id), await seats(store, game_id),
             await bot_timers(store, game_id), (await store.get_game(game_id)).host_id) == before
     # an admin may replace anyone, the host included; the host's powers pass on
-    eff = await svc.replace_player(game_id, 999, host, "easy", is_admin=True)
+    eff = await svc.handover.replace_player(game_id, 999, host, "easy", is_admin=True)
     assert eff.handover.host_id == guest and eff.handover.by == 999
     assert (await store.get_game(game_id)).host_id == guest
-    await refused("service.cancel_denied", svc.cancel(40, host))
-    await refused("service.replace_denied", svc.replace_player(game_id, host, other, "easy"))
-    eff = await svc.replace_player(game_id, guest, guest, "hard")  # the new host's own seat
+    await refused("service.cancel_denied", svc.lobby.cancel(40, host))
+    await refused("service.replace_denied", svc.handover.replace_player(game_id, host, other, "easy"))
+    eff = await svc.handover.replace_player(game_id, guest, guest, "hard")  # the new host's own seat
     assert eff.handover.host_id == other
 
 
 async def test_not_in_a_lobby_or_a_cancelled_game(idle_host, store):
     svc = idle_host.svc
-    loaded = await svc.open_lobby(guild_id=1, channel_id=45, user_id=450, name="a",
-                                  map_id="usa")
-    await svc.join(45, 451, "b")
-    await refused("service.not_active", svc.replace_player(loaded.id, 450, 451, "easy"))
-    await refused("service.not_active", svc.leave_game(loaded.id, 451))
-    await svc.cancel(45, 450)
-    await refused("service.not_active", svc.hand_to_bot(loaded.id, 1, "easy"))
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=45, user_id=450, name="a",
+                                        map_id="usa")
+    await svc.lobby.join(45, 451, "b")
+    await refused("service.not_active", svc.handover.replace_player(loaded.id, 450, 451, "easy"))
+    await refused("service.not_active", svc.handover.leave_game(loaded.id, 451))
+    await svc.lobby.cancel(45, 450)
+    await refused("service.not_active", svc.handover.hand_to_bot(loaded.id, 1, "easy"))
     assert [s.user_id for s in await store.list_seats(loaded.id)] == [450, 451]
 
 
@@ -266,20 +266,20 @@ async def test_a_game_keeps_one_human_and_the_last_one_leaving_cancels_it(idle_h
     """A table of computers only would play on for nobody: the last human seat is never handed
     over; the last human *leaving* cancels the game, as they were told before confirming."""
     svc = idle_host.svc
-    loaded = await svc.open_lobby(guild_id=1, channel_id=50, user_id=500, name="Ann",
-                                  map_id="usa")
-    await svc.join(50, 501, "Bob")
-    await svc.add_bot(50, 500, "easy")
-    await svc.start(50, 500)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=50, user_id=500, name="Ann",
+                                        map_id="usa")
+    await svc.lobby.join(50, 501, "Bob")
+    await svc.lobby.add_bot(50, 500, "easy")
+    await svc.lobby.start(50, 500)
     game_id = loaded.id
-    await svc.leave_game(game_id, 501, ends=False)
-    await refused("service.last_human", svc.hand_to_bot(game_id, 0, "hard"))
-    await refused("service.last_human", svc.replace_player(game_id, 999, 500, "hard",
-                                                           is_admin=True))
+    await svc.handover.leave_game(game_id, 501, ends=False)
+    await refused("service.last_human", svc.handover.hand_to_bot(game_id, 0, "hard"))
+    await refused("service.last_human", svc.handover.replace_player(game_id, 999, 500, "hard",
+                                                                    is_admin=True))
     # told "a computer takes your seat" but now the last human: nothing happens
-    await refused("service.leave_changed", svc.leave_game(game_id, 500, ends=False))
+    await refused("service.leave_changed", svc.handover.leave_game(game_id, 500, ends=False))
     assert (await store.get_game(game_id)).status == "active"
-    eff = await svc.leave_game(game_id, 500, ends=True)
+    eff = await svc.handover.leave_game(game_id, 500, ends=True)
     assert eff.cancelled and eff.handover.level is None and eff.handover.name == "Ann"
     assert (await store.get_game(game_id)).status == "cancelled"
     assert await bot_timers(store, game_id) == []
@@ -294,7 +294,7 @@ async def test_a_restart_after_the_handover_resumes_and_the_computer_plays(db_pa
         await keep_all(first.svc, game_id, users)
         loaded = await first.svc.load(game_id)
         seat, seq = loaded.game.current, loaded.seq
-        await first.svc.leave_game(game_id, users[seat])
+        await first.svc.handover.leave_game(game_id, users[seat])
     await store.close()                       # the bot stops before the computer moved
 
     store = await open_store(db_path)
@@ -309,7 +309,7 @@ async def test_a_restart_after_the_handover_resumes_and_the_computer_plays(db_pa
                 users[seat]
             assert (await store.load_actions(game_id))[seq].actor == seat
             await refused("service.not_a_player",
-                          second.svc.act(game_id, users[seat], DrawCard(seat, -1)))
+                          second.svc.moves.act(game_id, users[seat], DrawCard(seat, -1)))
     finally:
         await store.close()
 
@@ -326,7 +326,7 @@ async def test_the_game_finishes_replays_and_credits_the_results_correctly(host,
             break
         if left is None and game.phase == "play" and game.turn >= 6:
             left = users[game.current]
-            await svc.leave_game(game_id, left)
+            await svc.handover.leave_game(game_id, left)
             continue
         humans = [s for s in game.to_move() if loaded.seats[s].user_id is not None]
         if not humans:                         # the computer's turn: its timer plays it
@@ -334,19 +334,19 @@ async def test_the_game_finishes_replays_and_credits_the_results_correctly(host,
             continue
         action = pick_action(game, rng, seat=humans[0])
         try:
-            await svc.act(game_id, loaded.seats[humans[0]].user_id, action, loaded.seq)
+            await svc.moves.act(game_id, loaded.seats[humans[0]].user_id, action, loaded.seq)
         except ServiceError as exc:            # the computer moved first: look again
             assert exc.key == "service.stale"
     final = await svc.load(game_id)
     assert final.game.over and left is not None
     seat = users.index(left)
 
-    doc = await svc.export(game_id)
+    doc = await svc.moves.export(game_id)
     game, names, error = replay(json.loads(json.dumps(doc)))
     assert error is None and game.scores() == final.game.scores()
     assert (game.hands, game.owner, game.tickets) == (
         final.game.hands, final.game.owner, final.game.tickets)
-    assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
+    assert state_of((await svc.load(game_id)).game) == state_of(await svc.moves.rebuild(game_id))
     assert names[seat] == f"P{left} (bot, medium)"
 
     results = {r.seat: r for r in await store.load_results(game_id)}
@@ -364,10 +364,10 @@ async def test_a_failed_lobby_opening_leaves_no_seatless_lobby(svc, store, db_pa
     not leave a lobby without a host blocking the channel."""
     db_path.failing_trigger("no_seats", "seats", "INSERT", "disk trouble")   # either driver
     with pytest.raises(Exception, match="disk trouble"):
-        await svc.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann", map_id="usa")
+        await svc.lobby.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann", map_id="usa")
     assert await store.find_open_game(80) is None
     assert db_path.fetchone("SELECT COUNT(*) FROM games") == (0,)
     db_path.drop_trigger("no_seats", "seats")
-    loaded = await svc.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann",
-                                  map_id="usa")
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann",
+                                        map_id="usa")
     assert [(s.number, s.user_id, s.name) for s in loaded.seats] == [(0, 800, "Ann")]

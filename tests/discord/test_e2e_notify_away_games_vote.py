@@ -28,14 +28,14 @@ async def test_notify_settings_and_bad_input(fake, tmp_path):
     assert msg.content == t("bot.notify.bad_quiet")
     msg = await table.slash(alice, "me notify", quiet="22:00-08:00")
     assert msg.content == t("bot.notify.need_zone")
-    assert await table.bot.service.notify_settings(alice.id) == {}      # nothing changed
+    assert await table.bot.service.queue.notify_settings(alice.id) == {}      # nothing changed
     handle = await fake.autocomplete(alice, table.channel, "ttr", "me notify",
                                      {"timezone": "bangk"}, focused="timezone")
     assert [c["value"] for c in (await handle.response()).choices] == ["Asia/Bangkok"]
     msg = await table.slash(alice, "me notify", how="dm", timezone="asia/bangkok",
                             quiet="22:00-08:00")
     assert t("bot.notify.how_dm") in msg.content and "Asia/Bangkok" in msg.content
-    assert await table.bot.service.notify_settings(alice.id) == {
+    assert await table.bot.service.queue.notify_settings(alice.id) == {
         "how": "dm", "tz": "Asia/Bangkok", "quiet": [1320, 480]}
     msg = await table.slash(alice, "me notify", quiet="off")
     assert msg.content.endswith(t("bot.notify.no_quiet"))

@@ -28,27 +28,27 @@ async def refused(key, coro):
 async def game(svc, channel, hints=True, players=2):
     users = users_for(channel, players)
     options = {GAME_HINTS: True} if hints else None
-    loaded = await svc.open_lobby(guild_id=1, channel_id=channel, user_id=users[0],
-                                  name=f"P{users[0]}", map_id="usa", options=options)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=channel, user_id=users[0],
+                                        name=f"P{users[0]}", map_id="usa", options=options)
     for u in users[1:]:
-        await svc.join(channel, u, f"P{u}")
-    await svc.start(channel, users[0])
+        await svc.lobby.join(channel, u, f"P{u}")
+    await svc.lobby.start(channel, users[0])
     return loaded.id, users
 
 
 async def test_hints_are_off_unless_the_host_allowed_them(store):
     svc = make_service(store, agents=light)
     game_id, users = await game(svc, 300, hints=False)
-    await refused("service.hints_off", svc.hint(game_id, users[0]))
+    await refused("service.hints_off", svc.hints.hint(game_id, users[0]))
     with pytest.raises(ServiceError):
-        await svc.open_lobby(guild_id=1, channel_id=301, user_id=3010, name="x", map_id="usa",
-                             options={GAME_HINTS: "yes"})
+        await svc.lobby.open_lobby(guild_id=1, channel_id=301, user_id=3010, name="x", map_id="usa",
+                                   options={GAME_HINTS: "yes"})
 
 
 async def test_a_hint_is_the_move_expert_then_plays_there(store):
     svc = make_service(store, agents=light)
     game_id, users = await game(svc, 302)
-    await refused("service.not_a_player", svc.hint(game_id, 999))
+    await refused("service.not_a_player", svc.hints.hint(game_id, 999))
     rng = random.Random(4)
     while (await svc.load(game_id)).game.phase == "setup" or len((await svc.load(game_id)).game.to_move()) > 1:
         await play_one(svc, game_id, rng)
@@ -57,8 +57,8 @@ async def test_a_hint_is_the_move_expert_then_plays_there(store):
     hosted = await svc.load(game_id)
     seat = hosted.game.to_move()[0]
     other = users[1 - seat]
-    await refused("service.hint_not_yours", svc.hint(game_id, other))
-    hint = await svc.hint(game_id, users[seat])
+    await refused("service.hint_not_yours", svc.hints.hint(game_id, other))
+    hint = await svc.hints.hint(game_id, users[seat])
     assert hint.seq == hosted.seq and hint.seat == seat
     assert hosted.game.check(hint.action) is None
     if hint.ticket is not None:
@@ -67,9 +67,9 @@ async def test_a_hint_is_the_move_expert_then_plays_there(store):
         assert hosted.game.owner[hint.feared] < 0
     # the player hands the seat to expert: it plays exactly the hinted move
     expected = action_to_json(hosted.game, hint.action, SEAT_NAMES[:hosted.game.n])
-    await svc.hand_to_bot(game_id, seat, "expert")
+    await svc.handover.hand_to_bot(game_id, seat, "expert")
     assert (await svc.load(game_id)).seq == hint.seq
-    assert await svc.play_bot(game_id) is not None
+    assert await svc.moves.play_bot(game_id) is not None
     last = (await store.load_actions(game_id))[-1]
     assert last.seq == hint.seq + 1 and last.actor == seat and last.action == expected
 
@@ -79,9 +79,9 @@ async def test_a_game_that_allowed_hints_is_not_rated(store):
     game_id, users = await game(svc, 304)
     effects = await play_to_end(svc, game_id, random.Random(2))
     assert effects[-1].over
-    rating = await svc.game_rating(game_id)
+    rating = await svc.records.game_rating(game_id)
     assert not rating.rated and rating.reason == "bot.ratings.unrated.hints" and not rating.changes
-    assert await svc.stored_ratings(1, users) == {}
+    assert await svc.records.stored_ratings(1, users) == {}
 
 
 async def test_the_hint_reads_as_one_line_in_every_language(store):
@@ -91,7 +91,7 @@ async def test_the_hint_reads_as_one_line_in_every_language(store):
     svc = make_service(store, agents=light)
     game_id, users = await game(svc, 306)
     hosted = await svc.load(game_id)
-    hint = await svc.hint(game_id, users[0])            # the starting tickets to keep
+    hint = await svc.hints.hint(game_id, users[0])            # the starting tickets to keep
     board = hosted.board
     for loc in LOCALES:
         line = hint_line(board, hint, loc)

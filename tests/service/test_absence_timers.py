@@ -10,8 +10,15 @@ from datetime import datetime, timezone
 
 import pytest
 
-from tests.service.svckit import open_store, owed, run_timers, timed_service, timers_of
-from tests.service.test_service_turns import end_turn, game_in_play
+from tests.service.svckit import (
+    end_turn,
+    game_in_play,
+    open_store,
+    owed,
+    run_timers,
+    timed_service,
+    timers_of,
+)
 from tests.store.dbkit import DRIVERS
 from ttr_bot.service import Reminder, ServiceError
 from ttr_bot.service.clock import ManualClock
@@ -78,7 +85,7 @@ async def test_a_timed_out_turn_whose_decision_keeps_failing_still_moves(db_path
     assert spent < 15 * 60          # backoff 30 s, 1, 2, 4 min: the fifth try plays it
     after = await svc.load(game_id)
     assert after.seats[seat].timeouts == 1 and after.seats[seat].user_id == users[seat]
-    assert pool.calls == svc.scheduler.max_attempts - 1     # the last try never asked the pool
+    assert pool.calls == svc.core.scheduler.max_attempts - 1     # the last try never asked the pool
     posts = [r for r in await owed(store, "turn") if r.seq > before.seq and not r.held]
     assert [r.payload["by"] for r in posts] == ["timeout"]
     # the next player's deadline is armed: the game goes on
@@ -94,10 +101,10 @@ async def test_the_starting_ticket_choice_deadline_survives_a_failing_pool(db_pa
     store = await open_store(db_path)
     svc = timed_service(store, clock, workers=FailingPool())
     await svc.resume()
-    loaded = await svc.open_lobby(guild_id=1, channel_id=31, user_id=310, name="A",
-                                  map_id="usa", options={"deadline": 24})
-    await svc.join(31, 311, "B")
-    await svc.start(31, 310)
+    loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=31, user_id=310, name="A",
+                                        map_id="usa", options={"deadline": 24})
+    await svc.lobby.join(31, 311, "B")
+    await svc.lobby.start(31, 310)
     clock.advance(24 * HOUR + 1)
 
     async def chosen():
@@ -115,7 +122,7 @@ async def test_a_cover_whose_decision_keeps_failing_still_plays(db_path, clock):
     game_id, users = await game_in_play(svc, 32, options={"deadline": 0, "away": "cover"})
     hosted = await svc.load(game_id)
     seat, turn = hosted.game.current, hosted.game.turn
-    await svc.set_away(users[seat], 1, 2)
+    await svc.away.set_away(users[seat], 1, 2)
 
     async def covered():
         return (await svc.load(game_id)).game.turn > turn
@@ -149,7 +156,7 @@ async def test_a_timed_out_turn_that_does_not_end_keeps_its_deadline(db_path, cl
     await run_timers(svc)
     assert len(lost) == 12
     assert (await svc.load(game_id)).game.turn == turn
-    assert await svc.check_timers() == []           # the deadline is still armed
+    assert await svc.invariants.check_timers() == []           # the deadline is still armed
 
     async def moved():
         return (await svc.load(game_id)).game.turn > turn
@@ -168,8 +175,8 @@ async def test_a_timer_whose_last_try_fails_too_is_kept_and_logged_once(db_path,
 
     async def broken(timer):
         raise RuntimeError("the database is on fire")
-    svc.scheduler.handler = broken
-    await svc.scheduler.start()
+    svc.core.scheduler.handler = broken
+    await svc.core.scheduler.start()
     game_id, _ = await game_in_play(svc, 33, options={"deadline": 12})
     caplog.set_level(logging.INFO)
     for _ in range(40):
@@ -191,9 +198,9 @@ async def test_resume_rearms_every_kind_a_game_waits_on(db_path, clock):
     await svc.resume()
     timed, users = await game_in_play(svc, 34, options={"deadline": 24})
     untimed, others = await game_in_play(svc, 35, players=3, options={"deadline": 0})
-    await svc.start_vote(untimed, others[0], "cancel")
-    lobby = await svc.open_lobby(guild_id=1, channel_id=36, user_id=360, name="L",
-                                 map_id="usa")
+    await svc.votes.start_vote(untimed, others[0], "cancel")
+    lobby = await svc.lobby.open_lobby(guild_id=1, channel_id=36, user_id=360, name="L",
+                                       map_id="usa")
     for game_id in (timed, untimed, lobby.id):      # as an older version dropped them
         await store.delete_timers(game_id)
     await svc.close()
@@ -201,11 +208,11 @@ async def test_resume_rearms_every_kind_a_game_waits_on(db_path, clock):
     svc = timed_service(store, clock)
     # the timed game: its deadline and its turn's reminder; the other: its three reminders,
     # the idle timer and the vote's end; the lobby: its expiry
-    assert sorted((p.game_id, p.timer.kind) for p in await svc.check_timers()) == sorted(
+    assert sorted((p.game_id, p.timer.kind) for p in await svc.invariants.check_timers()) == sorted(
         [(timed, "deadline"), (timed, "remind"), (untimed, "idle"), (untimed, "vote_expire"),
          (lobby.id, "lobby_expire")] + [(untimed, "remind")] * 3)
     await svc.resume()
-    assert await svc.check_timers() == []
+    assert await svc.invariants.check_timers() == []
     hosted = await svc.load(timed)
     [deadline] = await timers_of(store, timed, "deadline")
     assert deadline.payload["seat"] == hosted.game.current
@@ -217,7 +224,7 @@ async def test_resume_rearms_every_kind_a_game_waits_on(db_path, clock):
     clock.advance(24 * HOUR + 1)                    # and they fire: the timed turn is played
     await run_timers(svc)
     assert (await svc.load(timed)).game.turn == hosted.game.turn + 1
-    assert (await svc.open_vote(untimed)) is None
+    assert (await svc.votes.open_vote(untimed)) is None
     await svc.close()
 
 
@@ -229,7 +236,7 @@ async def test_resume_rearms_a_computer_move_lost_between_move_and_timer(db_path
     if not hosted.seats[hosted.game.current].is_bot:     # let the human play into the bot
         await end_turn(svc, game_id, random.Random(1))
     await store.delete_timers(game_id, "bot_move")
-    problems = await svc.check_timers()
+    problems = await svc.invariants.check_timers()
     assert [p.timer.kind for p in problems] == ["bot_move"]
     await svc.resume()
     seq = (await svc.load(game_id)).seq
@@ -240,88 +247,6 @@ async def test_resume_rearms_a_computer_move_lost_between_move_and_timer(db_path
 
 
 # ----- votes need an absent target (defect 3) --------------------------------------------------
-async def test_a_replace_vote_needs_an_absent_target_and_two_voters(db_path, clock):
-    """Two humans: the proposer's own ballot was a majority, so a present host could be voted
-    out by the other alone. Now a single voter is refused, and so is a present target."""
-    store = await open_store(db_path)
-    svc = timed_service(store, clock)
-    await svc.resume()
-    game_id, (host, other) = await game_in_play(svc, 50, options={"deadline": 24})
-    with pytest.raises(ServiceError) as err:
-        await svc.start_vote(game_id, other, "replace", host)
-    assert err.value.key in ("service.vote_not_absent", "service.vote_too_few")
-    hosted = await svc.load(game_id)
-    assert hosted.host_id == host and not hosted.seats[0].is_bot
-    await svc.close()
-
-
-async def test_only_a_player_whose_time_ran_out_can_be_voted_out(db_path, clock):
-    store = await open_store(db_path)
-    svc = timed_service(store, clock)
-    await svc.resume()
-    rng = random.Random(2)
-    game_id, users = await game_in_play(svc, 51, players=3, options={"deadline": 12})
-    host = users[0]
-    while (await svc.load(game_id)).game.current != 0:
-        await end_turn(svc, game_id, rng)
-    clock.advance(11 * HOUR)                    # the host is slow, not absent
-    with pytest.raises(ServiceError) as err:
-        await svc.start_vote(game_id, users[1], "replace", host)
-    assert err.value.key == "service.vote_not_absent"
-    clock.advance(1 * HOUR + 1)                 # their time ran out: a computer played it
-    await run_timers(svc)
-    assert (await svc.load(game_id)).seats[0].timeouts == 1
-    vote = await svc.start_vote(game_id, users[1], "replace", host)
-    assert vote.status == "open"                # one yes of two voters: no majority yet
-    done = await svc.cast_vote(vote.id, users[2], True)
-    assert done.status == "passed"
-    hosted = await svc.load(game_id)
-    assert hosted.seats[0].is_bot and hosted.host_id in users[1:]   # the absent host's powers
-    await svc.close()
-
-
-async def test_a_target_who_comes_back_keeps_the_seat_and_the_host(db_path, clock):
-    store = await open_store(db_path)
-    svc = timed_service(store, clock)
-    await svc.resume()
-    rng = random.Random(6)
-    game_id, users = await game_in_play(svc, 52, players=3, options={"deadline": 12})
-    while (await svc.load(game_id)).game.current != 0:
-        await end_turn(svc, game_id, rng)
-    clock.advance(12 * HOUR + 1)
-    await run_timers(svc)
-    vote = await svc.start_vote(game_id, users[1], "replace", users[0])
-    while (await svc.load(game_id)).game.current != 0:      # the host is back and plays
-        await end_turn(svc, game_id, rng)
-    await end_turn(svc, game_id, rng)
-    done = await svc.cast_vote(vote.id, users[2], True)
-    assert done.status == "void"
-    hosted = await svc.load(game_id)
-    assert not hosted.seats[0].is_bot and hosted.host_id == users[0]
-    await svc.close()
-
-
-async def test_players_who_left_no_longer_count_as_voters(db_path, clock):
-    store = await open_store(db_path)
-    svc = timed_service(store, clock)
-    await svc.resume()
-    rng = random.Random(8)
-    game_id, users = await game_in_play(svc, 53, players=4, options={"deadline": 12})
-    while (await svc.load(game_id)).game.current != 3:
-        await end_turn(svc, game_id, rng)
-    clock.advance(12 * HOUR + 1)
-    await run_timers(svc)
-    vote = await svc.start_vote(game_id, users[0], "replace", users[3])   # voters 0, 1, 2
-    await svc.leave_game(game_id, users[2])
-    with pytest.raises(ServiceError) as err:
-        await svc.cast_vote(vote.id, users[2], True)
-    assert err.value.key == "service.vote_not_voter"
-    await svc.leave_game(game_id, users[1])                 # one voter left: never a majority
-    clock.advance(24 * HOUR + 1)
-    await run_timers(svc)
-    assert (await svc.vote(vote.id)).status == "void"
-    assert not (await svc.load(game_id)).seats[3].is_bot
-    await svc.close()
 
 
 # ----- reminders keep their promise (defect 4) ---------------------------------------------------
@@ -339,7 +264,7 @@ async def test_reminders_held_back_by_quiet_hours_do_not_bunch(db_path):
     game_id, users = await game_in_play(svc, 61, options={"deadline": 24})
     hosted = await svc.load(game_id)
     user = hosted.seats[hosted.game.current].user_id
-    await svc.set_notify(user, {"how": "ping", "tz": "UTC", "quiet": [22 * 60, 8 * 60]})
+    await svc.queue.set_notify(user, {"how": "ping", "tz": "UTC", "quiet": [22 * 60, 8 * 60]})
     for _ in range(23):                         # to 10:00 the next day, an hour at a time
         clock.advance(HOUR)
         await run_timers(svc)
@@ -361,11 +286,11 @@ async def test_a_reminder_owed_before_the_player_moved_is_not_delivered(db_path,
     await run_timers(svc)
     [row] = await owed(store, "reminder")
     hosted = await svc.load(game_id)
-    [reminder] = [m.message for m in await svc.owed_messages() if m.kind == "reminder"]
+    [reminder] = [m.message for m in await svc.queue.owed_messages() if m.kind == "reminder"]
     assert reminder == Reminder.from_payload(row.payload)
-    assert svc.reminder_still_due(hosted, reminder)
+    assert svc.absence.reminder_still_due(hosted, reminder)
     await end_turn(svc, game_id, rng)
-    assert not svc.reminder_still_due(await svc.load(game_id), reminder)
+    assert not svc.absence.reminder_still_due(await svc.load(game_id), reminder)
     await svc.close()
 
 

@@ -56,13 +56,13 @@ async def rebuild_fails(db_path, game_id, good_game_id, good_state, unreadable=T
     try:
         svc = make_service(store)
         with pytest.raises(CorruptLog) as caught:
-            await svc.rebuild(game_id)
+            await svc.moves.rebuild(game_id)
         if unreadable:
             with pytest.raises(CorruptLog):    # the log is read for an export too
-                await svc.export(game_id)
+                await svc.moves.export(game_id)
             with pytest.raises(CorruptLog):
                 await store.load_actions(game_id)
-        assert state_of(await svc.rebuild(good_game_id)) == good_state
+        assert state_of(await svc.moves.rebuild(good_game_id)) == good_state
         assert caught.value.game_id == game_id
         return caught.value
     finally:
@@ -192,8 +192,8 @@ async def test_an_intact_log_rebuilds_to_the_snapshot(db_path, two_games):
     try:
         svc = make_service(store)
         for game_id in ids:
-            assert state_of(await svc.rebuild(game_id)) == states[game_id]
+            assert state_of(await svc.moves.rebuild(game_id)) == states[game_id]
             assert state_of((await svc.load(game_id)).game) == states[game_id]
-            assert len((await svc.export(game_id))["actions"]) == LENGTH
+            assert len((await svc.moves.export(game_id))["actions"]) == LENGTH
     finally:
         await store.close()

@@ -36,25 +36,25 @@ async def test_a_hundred_identical_submissions_apply_once(store, db_path, warm):
     rng = random.Random(10)
     for step in range(8):               # setup choices, then ordinary turns
         if not warm:
-            svc.forget(game_id)         # all hundred race to load the game too
+            svc.core.forget(game_id)         # all hundred race to load the game too
         loaded = await svc.load(game_id)
         action = pick_action(loaded.game, rng)
         seq = loaded.seq
         n_before = raw_counts(db_path, game_id)[0]
         applied, errors = await outcomes(
-            svc.act(game_id, users[action.seat], action, seq) for _ in range(100))
+            svc.moves.act(game_id, users[action.seat], action, seq) for _ in range(100))
         assert len(applied) == 1 and applied[0].seq == seq + 1, (step, errors)
         assert errors == {"service.stale": 99}, step
         n, game_seq, _, (snap_seq, _) = raw_counts(db_path, game_id)
         assert (n, game_seq, snap_seq) == (n_before + 1, seq + 1, seq + 1)
-    assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
+    assert state_of((await svc.load(game_id)).game) == state_of(await svc.moves.rebuild(game_id))
 
 
 async def test_a_hundred_submissions_without_a_seq_apply_once(svc, db_path):
     game_id, users = await started(svc, 11)
     offer = tuple((await svc.load(game_id)).game.offers[0])
     applied, errors = await outcomes(
-        svc.act(game_id, users[0], KeepTickets(0, offer)) for _ in range(100))
+        svc.moves.act(game_id, users[0], KeepTickets(0, offer)) for _ in range(100))
     assert len(applied) == 1
     assert errors == {"service.illegal:already_chosen": 99}
     assert raw_counts(db_path, game_id)[:2] == (1, 1)
@@ -68,7 +68,7 @@ async def test_a_hundred_different_moves_at_one_seq_apply_once(svc, db_path):
     options = [(s, a) for s in range(4) for a in game.legal_actions(s)]
     assert len(options) == 16           # 4 seats x 4 ways to keep 2 or 3 of 3 tickets
     choices = [options[i % 16] for i in range(100)]
-    applied, errors = await outcomes(svc.act(game_id, users[s], a, 0) for s, a in choices)
+    applied, errors = await outcomes(svc.moves.act(game_id, users[s], a, 0) for s, a in choices)
     assert len(applied) == 1 and errors == {"service.stale": len(choices) - 1}
     assert raw_counts(db_path, game_id)[:2] == (1, 1)
 
@@ -80,7 +80,7 @@ async def test_simultaneous_setup_choices_without_a_seq_apply_once_per_seat(svc,
     game = (await svc.load(game_id)).game
     options = [(s, a) for s in range(4) for a in game.legal_actions(s)]
     clicks = [options[i % len(options)] for i in range(100)]
-    applied, errors = await outcomes(svc.act(game_id, users[s], a) for s, a in clicks)
+    applied, errors = await outcomes(svc.moves.act(game_id, users[s], a) for s, a in clicks)
     assert sorted(e.actor for e in applied) == [0, 1, 2, 3]
     # the rest are refused by the rules: already chosen, or (once everyone has chosen and
     # play began) not that seat's turn / no offer open
@@ -90,7 +90,7 @@ async def test_simultaneous_setup_choices_without_a_seq_apply_once_per_seat(svc,
     assert raw_counts(db_path, game_id)[:2] == (4, 4)
     game = (await svc.load(game_id)).game
     assert game.phase == "play" and all(o is None for o in game.offers)
-    assert state_of(game) == state_of(await svc.rebuild(game_id))
+    assert state_of(game) == state_of(await svc.moves.rebuild(game_id))
 
 
 async def play_rounds(svc, games, rounds, rng):
@@ -104,7 +104,7 @@ async def play_rounds(svc, games, rounds, rng):
                 continue
             action = pick_action(loaded.game, rng)
             picks.append((game_id, users[action.seat], action, loaded.seq))
-        applied, errors = await outcomes(svc.act(*p) for p in picks)
+        applied, errors = await outcomes(svc.moves.act(*p) for p in picks)
         assert errors == {} and len(applied) == len(picks)
         assert sorted(e.game_id for e in applied) == sorted(p[0] for p in picks)
         assert all(e.seq == p[3] + 1 for e, p in zip(applied, picks))
@@ -115,11 +115,11 @@ async def play_rounds(svc, games, rounds, rng):
 async def test_two_hundred_games_at_once(store, db_path):
     svc = make_service(store, cache_size=64)        # smaller than the crowd: evictions too
     channels = range(1000, 1200)
-    lobbies = await asyncio.gather(*(svc.open_lobby(     # a server each: SERVER_LOBBIES
+    lobbies = await asyncio.gather(*(svc.lobby.open_lobby(     # a server each: SERVER_LOBBIES
         guild_id=ch, channel_id=ch, user_id=ch * 10, name="host", map_id="usa")
         for ch in channels))
-    await asyncio.gather(*(svc.join(ch, ch * 10 + 1, "guest") for ch in channels))
-    starts = await asyncio.gather(*(svc.start(ch, ch * 10) for ch in channels))
+    await asyncio.gather(*(svc.lobby.join(ch, ch * 10 + 1, "guest") for ch in channels))
+    starts = await asyncio.gather(*(svc.lobby.start(ch, ch * 10) for ch in channels))
     assert all(e.seq == 0 and e.to_move for e in starts)
     assert {(await store.get_game(lob.id)).status for lob in lobbies} == {"active"}
     games = [(lob.id, [lob.channel_id * 10, lob.channel_id * 10 + 1]) for lob in lobbies]
@@ -132,7 +132,7 @@ async def test_two_hundred_games_at_once(store, db_path):
         n, seq, status, (snap_seq, _) = raw_counts(db_path, game_id)
         assert (n, seq, snap_seq, status) == (3, 3, 3, "active")
     for game_id, _ in games[::20]:
-        assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
+        assert state_of((await svc.load(game_id)).game) == state_of(await svc.moves.rebuild(game_id))
 
 
 async def test_two_hundred_games_on_two_connections_at_once(db_path):
@@ -169,8 +169,8 @@ async def test_two_services_on_one_file_race_the_same_action(db_path):
             seq = loaded.seq
             user = users[action.seat]
             await sb.load(game_id)   # both hold the game in their caches
-            ra, rb = await asyncio.gather(sa.act(game_id, user, action, seq),
-                                          sb.act(game_id, user, action, seq),
+            ra, rb = await asyncio.gather(sa.moves.act(game_id, user, action, seq),
+                                          sb.moves.act(game_id, user, action, seq),
                                           return_exceptions=True)
             oks = [r for r in (ra, rb) if not isinstance(r, BaseException)]
             errs = [r for r in (ra, rb) if isinstance(r, BaseException)]
@@ -180,7 +180,7 @@ async def test_two_services_on_one_file_race_the_same_action(db_path):
             assert raw_counts(db_path, game_id)[:2] == (seq + 1, seq + 1)
         # both services agree with the log afterwards, whichever won each race
         for s in (sa, sb):
-            assert state_of((await s.load(game_id)).game) == state_of(await s.rebuild(game_id))
+            assert state_of((await s.load(game_id)).game) == state_of(await s.moves.rebuild(game_id))
     finally:
         await a.close()
         await b.close()
@@ -195,14 +195,14 @@ async def test_a_service_whose_cache_fell_behind_accepts_the_current_seq(db_path
         sa, sb = make_service(a), make_service(b)
         game_id, users = await started(sa, 30)
         game = (await sb.load(game_id)).game                       # B caches seq 0
-        await sa.act(game_id, users[0], KeepTickets(0, tuple(game.offers[0])), 0)
-        eff = await sb.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
+        await sa.moves.act(game_id, users[0], KeepTickets(0, tuple(game.offers[0])), 0)
+        eff = await sb.moves.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
         assert eff.seq == 2
         assert raw_counts(db_path, game_id)[:2] == (2, 2)
         # and the old seq is still refused by both
         for s in (sa, sb):
             with pytest.raises(ServiceError) as caught:
-                await s.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
+                await s.moves.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
             assert caught.value.key == "service.stale"
     finally:
         await a.close()
@@ -233,17 +233,17 @@ async def test_a_view_loaded_during_an_action_does_not_leave_a_stale_cache(db_pa
         svc = make_service(store)
         game_id, users = await started(svc, 40)
         game = (await svc.load(game_id)).game
-        svc.forget(game_id)
+        svc.core.forget(game_id)
         gate = store.gate = asyncio.Event()
-        viewer = asyncio.create_task(svc.player_view(game_id, users[0]))  # reads row at seq 0
+        viewer = asyncio.create_task(svc.moves.player_view(game_id, users[0]))  # reads row at seq 0
         await store.paused.wait()
-        eff = await svc.act(game_id, users[0], KeepTickets(0, tuple(game.offers[0])), 0)
+        eff = await svc.moves.act(game_id, users[0], KeepTickets(0, tuple(game.offers[0])), 0)
         assert eff.seq == 1
         gate.set()
         await viewer
         cached = await svc.load(game_id)
         assert cached.seq == 1 and cached.game.offers[0] is None
-        eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
+        eff = await svc.moves.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
         assert eff.seq == 2
     finally:
         await store.close()
@@ -274,19 +274,19 @@ async def test_an_action_cancelled_after_its_commit_is_not_applied_twice(db_path
         keep0 = KeepTickets(0, tuple(game.offers[0]))
         store.armed = True
         with pytest.raises(asyncio.CancelledError):
-            await svc.act(game_id, users[0], keep0, 0)
+            await svc.moves.act(game_id, users[0], keep0, 0)
         assert raw_counts(db_path, game_id)[:2] == (1, 1)      # it was committed
         # the player, told nothing, clicks again: answered, not applied a second time
         with pytest.raises(ServiceError) as caught:
-            await svc.act(game_id, users[0], keep0, 0)
+            await svc.moves.act(game_id, users[0], keep0, 0)
         assert caught.value.key == "service.stale"
         with pytest.raises(ServiceError) as caught:
-            await svc.act(game_id, users[0], keep0)
+            await svc.moves.act(game_id, users[0], keep0)
         assert caught.value.key in ("service.stale", "service.illegal")
         assert raw_counts(db_path, game_id)[:2] == (1, 1)
         # the game goes on from the committed state
-        eff = await svc.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
+        eff = await svc.moves.act(game_id, users[1], KeepTickets(1, tuple(game.offers[1])), 1)
         assert eff.seq == 2
-        assert state_of((await svc.load(game_id)).game) == state_of(await svc.rebuild(game_id))
+        assert state_of((await svc.load(game_id)).game) == state_of(await svc.moves.rebuild(game_id))
     finally:
         await store.close()
