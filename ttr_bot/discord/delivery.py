@@ -373,9 +373,9 @@ class Delivery(HandMessages):
         """Whether the player a turn post pings is still in the game's server; if Discord says
         they left (a kick sends the bot nothing), their seats go to computer players first
         (membership.py). A membership confirmed within the hour is believed."""
-        if not hosted.guild_id:
+        membership = getattr(self.bot, "membership", None)  # a bare client (tools): no checks
+        if not hosted.guild_id or membership is None:
             return True
-        membership = self.bot.membership
         if await membership.is_member(hosted.guild_id, user_id, fresh_for=PING_FOR):
             return True
         await membership.left(hosted.guild_id, user_id)
