@@ -38,6 +38,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from .. import payment
+
 if TYPE_CHECKING:
     from ..actions import Action, ClaimRoute
     from ..board import Board, Route, Rules
@@ -86,19 +88,21 @@ class Mechanic:
         return None
 
     def pays(self, route: Route) -> bool:
-        """Does this mechanic pay `route` its own way (then the two hooks below answer for it)?"""
+        """Does this mechanic pay `route` its own way (then the two hooks below answer for it,
+        and a mechanic that says so overrides them)?"""
         return False
 
     def route_payment(self, rules: Rules, route: Route, cards: Hand, game: Game | None,
                       action: ClaimRoute | None = None) -> int:
         """The colour a payment used (-1: locomotives only), or raise Illegal (`action`: the
-        claim being checked, None when only the cards are asked about)."""
-        raise NotImplementedError
+        claim being checked, None when only the cards are asked about). By default the base
+        rules' (payment.py)."""
+        return payment.route_payment(rules, route, cards)
 
     def route_payments(self, rules: Rules, route: Route, hand: Hand,
                        game: Game | None) -> list[Payment]:
-        """Every distinct payment `hand` can make for `route`."""
-        raise NotImplementedError
+        """Every distinct payment `hand` can make for `route`; by default the base rules'."""
+        return payment.route_payments(rules, route, hand)
 
     def claim_variants(self, game: Game, claim: ClaimRoute) -> list[ClaimRoute]:
         """The legal claims a payment of `claim.cards` makes (with this mechanic's fields set:
