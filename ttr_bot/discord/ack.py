@@ -40,13 +40,20 @@ def expect_answer(interaction):
     interaction.extras[_PENDING] = (lock, timer)
 
 
-async def send(interaction, content, **kwargs):
-    """The answer: the interaction's response if it is not acknowledged yet, else a follow-up."""
+@contextlib.asynccontextmanager
+async def _answering(interaction):
+    """Hold the interaction's answer: its deferral timer (if any) stopped under its lock, so
+    the answer and a deferral never race."""
     pending = interaction.extras.get(_PENDING)
-    lock = pending[0] if pending else contextlib.nullcontext()
-    async with lock:
+    async with pending[0] if pending else contextlib.nullcontext():
         if pending:
             pending[1].cancel()
+        yield
+
+
+async def send(interaction, content, **kwargs):
+    """The answer: the interaction's response if it is not acknowledged yet, else a follow-up."""
+    async with _answering(interaction):
         if interaction.response.is_done():
             await interaction.followup.send(content, **kwargs)
         else:
@@ -56,11 +63,7 @@ async def send(interaction, content, **kwargs):
 async def update(interaction, content):
     """Replace the message the clicked component is on with `content` and no components (a
     confirmation cancelled); a follow-up if the interaction was deferred meanwhile."""
-    pending = interaction.extras.get(_PENDING)
-    lock = pending[0] if pending else contextlib.nullcontext()
-    async with lock:
-        if pending:
-            pending[1].cancel()
+    async with _answering(interaction):
         if interaction.response.is_done():
             await interaction.followup.send(content, ephemeral=True)
         else:
