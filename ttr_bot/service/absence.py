@@ -101,7 +101,7 @@ class Absence:
                 left = min(p["limit"], timer.due_at - max(away.since, p["started"]))
                 owed = Owed(timers=(NewTimer(DEADLINE, away.until + left, {**p, "pushed": True}),))
                 await self.core.store.write_owed(owed, hosted.id, now)
-                self.core._committed(owed)
+                self.core.committed(owed)
                 return
             await self._play_turn_for(hosted, p, "timeout", safe=self.core.scheduler.last_try(timer))
 
@@ -163,7 +163,7 @@ class Absence:
                 if deadline is None or at <= deadline - REMIND_MARGIN:
                     owed = Owed(timers=(NewTimer(REMIND, at, dict(p)),))
                     await self.core.store.write_owed(owed, hosted.id, now)
-                    self.core._committed(owed)
+                    self.core.committed(owed)
 
             if deadline is not None and now > deadline - REMIND_MARGIN:
                 return      # too near the deadline (or past it, after downtime): none now
@@ -197,7 +197,7 @@ class Absence:
                 row = channel_row(hosted, reminder, key=key)
             owed = Owed((row,))
             await self.core.store.write_owed(owed, hosted.id, now)
-            self.core._committed(owed)
+            self.core.committed(owed)
 
     def reminder_still_due(self, hosted: HostedGame, reminder: Reminder) -> bool:
         """Whether a reminder owed earlier (messages.Reminder) is still to be delivered: the
@@ -245,7 +245,7 @@ class Absence:
                                                   owed=owed)
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
-            self.core._committed(owed)
+            self.core.committed(owed)
             return await self.core._reload(game_id)
 
     # ----- players who left, channels that are gone, games nobody plays --------------------
@@ -278,7 +278,7 @@ class Absence:
             await self.core.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
             await self.core.store.write_owed(owed, hosted.id, self.core.clock())
-            self.core._committed(owed)
+            self.core.committed(owed)
         await self.core.store.remove_seat(hosted.id, hosted.seats[seat].number)
         self.core.forget(hosted.id)
 
@@ -319,6 +319,6 @@ class Absence:
                 # timer, but not everything that changes a game does: a seat handed over)
                 owed = Owed(timers=(NewTimer(IDLE, hosted.updated_at + IDLE_DAYS * DAY, {}),))
                 await self.core.store.write_owed(owed, hosted.id, self.core.clock())
-                self.core._committed(owed)
+                self.core.committed(owed)
                 return
             await self.core._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")

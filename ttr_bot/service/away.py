@@ -64,7 +64,7 @@ class AwayPeriods:
         owed = Owed(tuple(rows), tuple(timers))
         await self.core.store.set_away(user_id, guild_id, now, until, owed=owed,
                                        forget_before=now - AWAY_WINDOW_DAYS * DAY)
-        self.core._committed(owed)
+        self.core.committed(owed)
         return await self.core.store.get_away(user_id, guild_id)
 
     async def away_days_left(self, user_id: int, guild_id: int, until: float) -> float:
@@ -96,12 +96,12 @@ class AwayPeriods:
                 extra += await self._credit_deadline(hosted, seat, away, now)
         owed = Owed(tuple(rows))
         await self.core.store.clear_away(user_id, guild_id, owed=owed, now=now)
-        self.core._committed(owed)
+        self.core.committed(owed)
         for game_id, timer, due in extra:
             owed = Owed(timers=(NewTimer(DEADLINE, due, timer.payload),))
             await self.core.store.delete_timer(timer.id)
             await self.core.store.write_owed(owed, game_id, now)
-            self.core._committed(owed)
+            self.core.committed(owed)
         return None
 
     async def _credit_deadline(self, hosted, seat, away, now):

@@ -30,7 +30,7 @@ from .core import Core
 from .effects import ServiceError
 from .messages import Lane
 from .owed import dm_row
-from .seasons import Seasons, wake
+from .seasons import Seasons
 from .turns import DEADLINE
 
 BOARD_INTERVAL = 60.0       # at most one edit per this many seconds
@@ -95,7 +95,7 @@ class ServerBoard:
         owed = Owed(timers=(NewTimer(BoardTick.KIND, self.core.clock(),
                                      BoardTick(guild_id, chain).to_payload()),))
         await self.store.set_board(guild_id, channel_id, set_by=user_id, now=chain, owed=owed)
-        wake(self.core, owed)
+        self.core.committed(owed)
         board = await self.board(guild_id)
         assert board is not None
         return board
@@ -127,7 +127,7 @@ class ServerBoard:
         owed = Owed((dm_row(board.set_by, "bot.live.refused_dm", channel=f"<#{channel_id}>",
                             missing=list(missing), key_id=f"board:{guild_id}:{int(now)}"),))
         await self.store.write_owed(owed, None, now)
-        wake(self.core, owed)
+        self.core.committed(owed)
         return True
 
     # ----- the board --------------------------------------------------------------------------
@@ -149,7 +149,7 @@ class ServerBoard:
         if not await self.store.tick_board(tick.guild, set_at=tick.chain, now=now,
                                            min_gap=BOARD_INTERVAL / 2, owed=following):
             return                      # this tick fired twice: one chain goes on
-        wake(self.core, following)
+        self.core.committed(following)
         hashed = digest(sections)
         if hashed == board.digest:
             return
@@ -158,7 +158,7 @@ class ServerBoard:
                                 post.to_payload()),))
         if await self.store.owe_board(tick.guild, hashed, channel_id=board.channel_id,
                                       set_at=tick.chain, now=now, owed=edit):
-            wake(self.core, edit)
+            self.core.committed(edit)
 
     async def _open_games(self, guild_id: int) -> list[Any]:
         out = []

@@ -5,7 +5,7 @@ its timeout), the bounded cache of games and the channel -> game lookup, the per
 the scheduler (each feature registers its own timer kinds with it) and `on_outbox`. Its
 operations are the ones every feature goes through: `lock` a game, `load` it (cache, else
 store), `_apply` an action (the engine checks and applies it; the log row, the snapshot, the
-owed rows and timers are written in one transaction; `_committed` then wakes the scheduler
+owed rows and timers are written in one transaction; `committed` then wakes the scheduler
 and the outbox worker), `_cancel` (close) a game, and `decide` a computer player's move.
 What a change owes (owed.py's `Owing`: the outbox rows and timers an action, a start or a
 seat change writes in its own transaction) is mixed in here: it is part of applying one.
@@ -82,7 +82,7 @@ class Core(Owing):
         self._channels = LRUDict(CHANNELS_REMEMBERED)   # channel id -> its open game last found
         self._locks = KeyedLocks()      # a game's lock lives while someone holds or awaits it
 
-    def _committed(self, owed: Owed | None) -> None:
+    def committed(self, owed: Owed | None) -> None:
         """Owed rows and timers were written: wake whoever sends and fires them."""
         if not owed:
             return
@@ -284,7 +284,7 @@ class Core(Owing):
                       for s in after.seats)
         hosted = replace(after, seq=seq, seats=seats, end_reason=end_reason)
         self._remember(hosted)
-        self._committed(owed)
+        self.committed(owed)
         return Effects(hosted.id, seq, actor=actor, public=public, private=private,
                        to_move=game.to_move(), over=game.over)
 
@@ -302,7 +302,7 @@ class Core(Owing):
         await self.store.set_status(hosted.id, CANCELLED, now=self.clock(), reason=reason,
                                     owed=owed)
         self.forget(hosted.id)
-        self._committed(owed)
+        self.committed(owed)
         return Effects(hosted.id, hosted.seq, cancelled=True, handover=handover)
 
 

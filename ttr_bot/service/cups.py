@@ -112,7 +112,7 @@ class Cups:
         cup_id = await self.store.create_cup(guild_id=guild_id, channel_id=channel_id,
                                              created_by=user_id, name=name, state=state,
                                              now=now, owed_for=owed_for)
-        self._wake(owed_for(cup_id))
+        self.core.committed(owed_for(cup_id))
         return await self._cup(cup_id)
 
     async def add_computer(self, cup_id: int, user_id: int, *, is_admin: bool = False) -> Cup:
@@ -266,7 +266,7 @@ class Cups:
         now = self.core.clock()
         owed = Owed(timers=(timer(CupCheck(t.cup, t.round), now + CHECK_EVERY),))
         await self.store.write_owed(owed, None, now)
-        self._wake(owed)
+        self.core.committed(owed)
 
     async def _result(self, cup: Cup, table: dict[str, Any], game_id: int,
                       *, close: bool) -> list[dict[str, Any]] | None:
@@ -308,15 +308,9 @@ class Cups:
                 status, owed = out
                 if await self.store.save_cup(cup_id, row.version, status=status, state=state,
                                              now=now, owed=owed):
-                    self._wake(owed)
+                    self.core.committed(owed)
                     return await self._cup(cup_id)
             raise ServiceError("service.stale")
-
-    def _wake(self, owed: Owed) -> None:
-        if owed.timers:
-            self.core.scheduler.notify(min(t.due_at for t in owed.timers))
-        if owed.outbox and self.core.on_outbox is not None:
-            self.core.on_outbox()
 
     @staticmethod
     def _organiser(cup: Cup, user_id: int, is_admin: bool) -> None:
@@ -348,7 +342,7 @@ class Cups:
         if armed:
             owed = Owed(timers=tuple(armed))
             await self.store.write_owed(owed, None, now)
-            self._wake(owed)
+            self.core.committed(owed)
         return len(armed)
 
 

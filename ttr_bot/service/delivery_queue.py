@@ -180,7 +180,7 @@ class DeliveryQueue:
         closed to me', 'your DMs are closed')."""
         owed = Owed(tuple(items))
         await self.core.store.write_owed(owed, game_id, self.core.clock())
-        self.core._committed(owed)
+        self.core.committed(owed)
 
     async def tell_cannot_post(self, game_id: int, since: float, missing: str,
                                key: str = "bot.perm.dm") -> None:

@@ -130,6 +130,6 @@ class SeatHandover:
             if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
-        self.core._committed(owed)
+        self.core.committed(owed)
         hosted = await self.core._reload(hosted.id)
         return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

@@ -92,7 +92,7 @@ class TimerInvariants:
             if repair and problems:
                 owed = Owed(timers=tuple(p.timer for p in problems))
                 await self.core.store.write_owed(owed, hosted.id, self.core.clock())
-                self.core._committed(owed)
+                self.core.committed(owed)
                 for p in problems:
                     log.warning("%s", p.line(repaired=True))
             return problems

@@ -146,7 +146,7 @@ class Lobby:
                 owed=owed)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
-        self.core._committed(owed)
+        self.core.committed(owed)
         return await self.core._reload(game_id)
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> Rematch:
@@ -273,7 +273,7 @@ class Lobby:
                 owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
         except WrongStatus:
             raise ServiceError("service.already_started") from None
-        self.core._committed(owed)
+        self.core.committed(owed)
         hosted = await self.core._reload(hosted.id)
         return Effects(hosted.id, 0, to_move=game.to_move())
 
@@ -334,7 +334,7 @@ class Lobby:
                 dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
                        key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
             await self.core.store.write_owed(owed, hosted.id, self.core.clock())
-            self.core._committed(owed)
+            self.core.committed(owed)
 
     async def _on_lobby_expire(self, timer):
         async with self.core.lock(timer.game_id):

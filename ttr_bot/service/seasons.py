@@ -46,17 +46,6 @@ from .season_calendar import (
 DEFAULT_ZONE = "UTC"
 
 
-def wake(core: Core, owed: Owed | None) -> None:
-    """Owed rows and timers were written outside a game: wake whoever sends and fires them
-    (what the core does after a game's change)."""
-    if not owed:
-        return
-    if owed.timers:
-        core.scheduler.notify(min(t.due_at for t in owed.timers))
-    if owed.outbox and core.on_outbox is not None:
-        core.on_outbox()
-
-
 @dataclass(frozen=True, slots=True)
 class SeasonEnd:
     """The timer of a season's end: the server, the season, the chain it belongs to."""
@@ -145,7 +134,7 @@ class Seasons:
         owed = None if settings is None else self._first_timer(
             guild_id, settings.period, name or DEFAULT_ZONE, now)
         await self.store.set_guild_timezone(guild_id, name, now=now, owed=owed)
-        wake(self.core, owed)
+        self.core.committed(owed)
         return name or DEFAULT_ZONE
 
     async def set_period(self, guild_id: int, period: str | None, *, channel_id: int,
@@ -159,7 +148,7 @@ class Seasons:
             guild_id, period, await self.timezone(guild_id), now)
         await self.store.set_season_settings(guild_id, period, channel_id=channel_id,
                                              role_id=role_id, set_by=user_id, now=now, owed=owed)
-        wake(self.core, owed)
+        self.core.committed(owed)
         return await self.settings(guild_id)
 
     def _chain_time(self, settings: SeasonSettings | None) -> float:
@@ -214,10 +203,10 @@ class Seasons:
             due.guild, following.name, due.chain).to_payload()),))
         if await self.store.close_season(due.guild, ended.name, champion,
                                          now=self.core.clock(), owed=owed):
-            wake(self.core, owed)
+            self.core.committed(owed)
 
     async def _arm(self, guild_id: int, season: Season, chain: float) -> None:
         owed = Owed(timers=(NewTimer(SeasonEnd.KIND, season.end,
                                      SeasonEnd(guild_id, season.name, chain).to_payload()),))
         await self.store.write_owed(owed, None, self.core.clock())
-        wake(self.core, owed)
+        self.core.committed(owed)

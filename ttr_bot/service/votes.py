@@ -97,7 +97,7 @@ class Votes:
                     owed=owed)
             except VoteOpen:
                 raise ServiceError("service.vote_open") from None
-            self.core._committed(owed(vote.id))
+            self.core.committed(owed(vote.id))
             return await self._settle_vote(hosted, vote)
 
     async def cast_vote(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
@@ -133,7 +133,7 @@ class Votes:
         owed = Owed((channel_row(hosted, VoteResult(vote.id, status),
                                  key=f"voteres:{vote.id}"),))
         if await self.core.store.close_vote(vote.id, status, now=self.core.clock(), owed=owed):
-            self.core._committed(owed)
+            self.core.committed(owed)
         return await self.core.store.get_vote(vote.id)
 
     @staticmethod
