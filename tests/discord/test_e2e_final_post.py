@@ -4,6 +4,7 @@ the film and the score picture are made while every other worker is taken; with 
 taken, the final scores still go out within the send's bound, without the film and saying how
 to get it. `/ttr server replay`'s film is bounded the same way by the interaction's token."""
 import asyncio
+import contextlib
 
 import pytest
 import pytest_asyncio
@@ -35,22 +36,38 @@ async def table_on(fake, tmp_path, pool, clock=None):
     return table
 
 
-async def test_the_final_post_goes_out_within_its_bound_on_a_saturated_pool(fake, tmp_path):
-    """The pool's one worker held by a long decision, four more queued: the final scores go
-    out within the send's bound, without the film, saying how to see it (before: the post
-    waited for the whole queue, and each retry queued the film again at its back)."""
-    pool = WorkerPool(1, preload=PRELOAD)
+@contextlib.asynccontextmanager
+async def saturated(fake, tmp_path, **pool_options):
+    """A bot whose game just ended, its final post not yet sent (the outbox not started), and a
+    pool whose ordinary worker is held with four decisions queued behind it: (table, game id,
+    the held and queued tasks). Everything is released and closed on the way out."""
+    pool = WorkerPool(1, preload=PRELOAD, **pool_options)
     await pool.start()
     await pool.wait_ready()
     release = tmp_path / "release"
     table, busy = None, []
     try:
         table = await table_on(fake, tmp_path, pool)
-        bot = table.bot
         alice = fake.add_user("alice", guild=table.guild)
-        game_id, _ = await finished_game(bot, table.channel, alice)
+        game_id, _ = await finished_game(table.bot, table.channel, alice)
         busy = hold(pool, release) + decisions(pool, 4, 0.01)
         await asyncio.sleep(0)
+        yield table, game_id, busy
+    finally:
+        release.touch()
+        for task in busy:
+            await asyncio.gather(task, return_exceptions=True)
+        if table is not None and table.bot is not None:
+            await fake.stop_bot(table.bot)
+        await pool.close()
+
+
+async def test_the_final_post_goes_out_within_its_bound_on_a_saturated_pool(fake, tmp_path):
+    """The pool's one worker held by a long decision, four more queued: the final scores go
+    out within the send's bound, without the film, saying how to see it (before: the post
+    waited for the whole queue, and each retry queued the film again at its back)."""
+    async with saturated(fake, tmp_path) as (table, game_id, busy):
+        bot = table.bot
         bot.outbox.send_timeout = SEND_TIMEOUT
         before = max((m.id for m in fake.messages_in(table.channel)), default=0)
         bot.outbox.start()
@@ -61,31 +78,14 @@ async def test_the_final_post_goes_out_within_its_bound_on_a_saturated_pool(fake
         assert t("bot.end.film_later", game=game_id) in post.content
         assert "alice" in post.content and f"ttr:rematch:{game_id}" in post.custom_ids()
         assert not any(task.done() for task in busy)
-    finally:
-        release.touch()
-        for task in busy:
-            await asyncio.gather(task, return_exceptions=True)
-        if table is not None and table.bot is not None:
-            await fake.stop_bot(table.bot)
-        await pool.close()
 
 
 async def test_the_picture_lane_makes_the_film_while_decisions_hold_the_pool(fake, tmp_path):
     """The bot's shape: one worker reserved for pictures and films. With the ordinary worker
     held and decisions queued, the final post has its score picture and its film, made before
     any of the decisions ran."""
-    pool = WorkerPool(1, reserve=1, preload=PRELOAD)
-    await pool.start()
-    await pool.wait_ready()
-    release = tmp_path / "release"
-    table, busy = None, []
-    try:
-        table = await table_on(fake, tmp_path, pool)
+    async with saturated(fake, tmp_path, reserve=1) as (table, game_id, busy):
         bot = table.bot
-        alice = fake.add_user("alice", guild=table.guild)
-        game_id, _ = await finished_game(bot, table.channel, alice)
-        busy = hold(pool, release) + decisions(pool, 4, 0.01)
-        await asyncio.sleep(0)
         # what is checked is the lane, not the send's bound: a loaded machine drawing the film
         # slowly must not leave it out here (the bound has its own test above)
         bot.outbox.lease, bot.outbox.send_timeout = 120.0, 90.0
@@ -95,13 +95,6 @@ async def test_the_picture_lane_makes_the_film_while_decisions_hold_the_pool(fak
         assert post is not None, "no final post while decisions held the pool"
         assert set(post.files) == {"final.png", "film.gif"}
         assert not any(task.done() for task in busy)
-    finally:
-        release.touch()
-        for task in busy:
-            await asyncio.gather(task, return_exceptions=True)
-        if table is not None and table.bot is not None:
-            await fake.stop_bot(table.bot)
-        await pool.close()
 
 
 async def test_the_replay_film_answers_before_the_token_runs_out(tmp_path):
