@@ -10,6 +10,7 @@ PostgreSQL str() is the URL; svckit's open_store() and raw_counts() take either.
 opens the SQLite file itself is marked @pytest.mark.sqlite_only("why"). pytest-asyncio runs
 in strict mode; each async test module sets `pytestmark`.
 """
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest_asyncio
 
 from tests.service.svckit import make_service, open_store
 from tests.store.dbkit import DRIVERS, make_test_db
+from ttr_bot.service.clock import ManualClock
 
 HERE = Path(__file__).resolve().parent
 
@@ -47,3 +49,10 @@ async def store(db_path):
 @pytest.fixture
 def svc(store):
     return make_service(store)
+
+
+@pytest.fixture
+def clock():
+    """The turn timers' tests' clock: a ManualClock at noon UTC on 1 March 2024 (a file may
+    define its own, as test_scheduler.py does)."""
+    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())

@@ -28,11 +28,6 @@ from ttr_bot.service.turns import DAY, HOUR
 pytestmark = pytest.mark.asyncio
 
 
-@pytest.fixture
-def clock():
-    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())
-
-
 async def test_a_reminder_fires_at_the_right_moment_across_a_restart(db_path, clock):
     store = await open_store(db_path)
     svc = timed_service(store, clock)

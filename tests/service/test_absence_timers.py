@@ -42,11 +42,6 @@ class FailingPool:
         raise WorkerLost(f"no worker could start ({self.calls + 32} tries in a row)")
 
 
-@pytest.fixture
-def clock():
-    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())
-
-
 async def advance_until(svc, clock, done, step=60.0, limit=2 * HOUR):
     """Move the clock on by `step` until `done()` (an async predicate) holds; the simulated
     time it took."""

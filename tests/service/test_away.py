@@ -1,7 +1,6 @@
 """Away periods (away.py, /ttr me away), on a ManualClock: away pauses a turn's deadline
 and it resumes on return; renewals hold games at most 14 days in any 30; with cover, a
 computer plays the turn and no timeout is counted."""
-from datetime import datetime, timezone
 
 import pytest
 
@@ -15,15 +14,9 @@ from tests.service.svckit import (
 )
 from tests.store.dbkit import DRIVERS
 from ttr_bot.service import ServiceError
-from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-def clock():
-    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())
 
 
 async def test_away_pauses_the_deadline_and_it_resumes_on_return(db_path, clock):

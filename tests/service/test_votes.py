@@ -2,7 +2,6 @@
 cancel the game passes, fails or expires; only a player whose time ran out can be voted
 out, one who comes back keeps the seat; players who left no longer vote."""
 import random
-from datetime import datetime, timezone
 
 import pytest
 
@@ -15,15 +14,9 @@ from tests.service.svckit import (
     timed_service,
 )
 from ttr_bot.service import ServiceError
-from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.turns import DAY, HOUR
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest.fixture
-def clock():
-    return ManualClock(datetime(2024, 3, 1, 12, tzinfo=timezone.utc).timestamp())
 
 
 async def test_votes_pass_fail_and_expire(db_path, clock):
