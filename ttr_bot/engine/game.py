@@ -645,8 +645,9 @@ class Game:
         return final_scores(self, earned_only)
 
     def tickets_completed_by(self, seat: int, route: int) -> list[tuple[int, int]]:
-        """(ticket id, points) of `seat`'s tickets that its claim of `route` completed."""
-        return completed_by(self.board, self.routes_of[seat], self.tickets[seat], route)
+        """(ticket id, points) of `seat`'s tickets that its claim of `route` completed: in the
+        routes that count for its tickets (a Bullet Train's route on Japan is everyone's)."""
+        return completed_by(self.board, self.network_routes(seat), self.tickets[seat], route)
 
     # ----- copies -------------------------------------------------------------------------
     def copy(self, dealer: Dealer | None = None) -> Game:
