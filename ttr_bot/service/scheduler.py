@@ -191,6 +191,7 @@ class Scheduler:
         if room > 0:
             due = await self.store.claim_timers(now, self.owner, limit=min(room, self.batch),
                                                 lease=self.lease, shards=self.shards)
+            self._faults.worked()   # the database answered: said before any handler runs
             for timer in due:                   # earliest first
                 if timer.id not in self._firing:    # ours already, its lease ran out meanwhile
                     self._start(timer)
