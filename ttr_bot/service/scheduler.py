@@ -175,7 +175,6 @@ class Scheduler:
         while True:
             try:
                 await self._step()
-                self._faults.worked()
             except Exception as exc:
                 self._faults.failed(exc, "timer loop failed; retrying in %ss", self.error_pause)
                 self._waiting_for = None
