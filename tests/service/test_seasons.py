@@ -145,3 +145,88 @@ async def test_off_bad_input_and_an_empty_season(db_path):
         assert await svc.seasons.settings(GUILD) is None
     finally:
         await svc.close()
+
+
+UTC = ZoneInfo("UTC")
+
+
+def at(*args, zone=UTC):
+    return datetime(*args, tzinfo=zone).timestamp()
+
+
+async def season_posts(store):
+    return [parse(r.kind, r.payload) for r in await owed(store, "season_end")]
+
+
+@pytest.mark.asyncio
+async def test_a_time_zone_changed_next_to_a_boundary_skips_and_doubles_nothing(tmp_path):
+    """Three changes next to November's end: east after the new zone's boundary passed
+    (November still closes, at once), east after November closed (a game November counted is
+    not December's too), west after November closed (the games between the two midnights are
+    December's, not lost)."""
+    # east, before November closed: at 20:00 UTC it is already December 1 in Bangkok
+    clock = ManualClock(at(2026, 11, 20))
+    store = await open_store(tmp_path / "east.sqlite")
+    svc = timed_service(store, clock)
+    await svc.resume()
+    try:
+        await svc.seasons.set_period(GUILD, "monthly", channel_id=77, role_id=None, user_id=1)
+        await finished_at(store, 100, [11, 10], at(2026, 11, 25))
+        await finished_at(store, 101, [20, 21], at(2026, 11, 30, 18))   # Dec 1, 01:00 there
+        clock.set(at(2026, 11, 30, 20))
+        await svc.seasons.set_timezone(GUILD, "Asia/Bangkok")
+        await run_timers(svc)
+        (november,) = await season_posts(store)
+        assert november.season == "2026-11" and [x.user_id for x in november.lines] == [11, 10]
+        december = await svc.seasons.standings(GUILD)
+        assert december.season.name == "2026-12"
+        assert [x.user_id for x in december.lines] == [20, 21]
+        clock.set(at(2027, 1, 1, zone=BANGKOK))
+        await run_timers(svc)
+        assert [(p.season, [x.user_id for x in p.lines]) for p in await season_posts(store)] \
+            == [("2026-11", [11, 10]), ("2026-12", [20, 21])]
+    finally:
+        await svc.close()
+    # east, after November closed in UTC: its 18:00 UTC game stays November's alone
+    clock = ManualClock(at(2026, 11, 20))
+    store = await open_store(tmp_path / "late.sqlite")
+    svc = timed_service(store, clock)
+    await svc.resume()
+    try:
+        await svc.seasons.set_period(GUILD, "monthly", channel_id=77, role_id=None, user_id=1)
+        await finished_at(store, 100, [11, 10], at(2026, 11, 30, 18))
+        clock.set(at(2026, 12, 1, 0, 0, 1))
+        await run_timers(svc)
+        clock.set(at(2026, 12, 5))
+        await svc.seasons.set_timezone(GUILD, "Asia/Bangkok")
+        assert (await svc.seasons.standings(GUILD)).lines == ()
+        assert [x.user_id for x in (await svc.seasons.standings(GUILD, previous=True)).lines] \
+            == [11, 10]
+        clock.set(at(2027, 1, 1, zone=BANGKOK))
+        await run_timers(svc)
+        assert [p.season for p in await season_posts(store)] == ["2026-11"]   # December: empty
+    finally:
+        await svc.close()
+    # west, after November closed in Bangkok (17:00 UTC): a game at 19:00 UTC is December's
+    clock = ManualClock(at(2026, 11, 20))
+    store = await open_store(tmp_path / "west.sqlite")
+    svc = timed_service(store, clock)
+    await svc.resume()
+    try:
+        await svc.seasons.set_timezone(GUILD, "Asia/Bangkok")
+        await svc.seasons.set_period(GUILD, "monthly", channel_id=77, role_id=None, user_id=1)
+        await finished_at(store, 100, [11, 10], at(2026, 11, 30, 16))
+        clock.set(at(2026, 11, 30, 17, 0, 1))
+        await run_timers(svc)
+        await finished_at(store, 101, [20, 21], at(2026, 11, 30, 19))
+        clock.set(at(2026, 11, 30, 20))
+        await svc.seasons.set_timezone(GUILD, None)              # back to UTC: still November
+        december = await svc.seasons.standings(GUILD)
+        assert december.season.name == "2026-12"
+        assert [x.user_id for x in december.lines] == [20, 21]
+        clock.set(at(2027, 1, 1, 0, 0, 1))
+        await run_timers(svc)
+        assert [(p.season, [x.user_id for x in p.lines]) for p in await season_posts(store)] \
+            == [("2026-11", [11, 10]), ("2026-12", [20, 21])]
+    finally:
+        await svc.close()

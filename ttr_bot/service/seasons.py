@@ -3,8 +3,9 @@ until someone with Manage Server sets a period. A collaborator of the service's 
 own store subject (`SeasonStore`); registers SeasonEnd with the scheduler.
 
 Standings are placement points, read from the stored results of the rated games that finished
-in the season (season_calendar.py: [start, end) in the server's time zone): a player gets a
-point for every rated player who finished behind them in a game. Ties: wins, then the sum of
+in the season (season_calendar.py: [start, end) in the server's time zone; a season that follows
+a close counts from where that close ended, so a time zone or period changed next to a boundary
+neither skips a game nor counts one twice): a player gets a point for every rated player who finished behind them in a game. Ties: wins, then the sum of
 their scores. Nothing of a season is stored but its close, so a game counts in exactly one
 season and the all-time ratings are untouched.
 
@@ -16,7 +17,7 @@ setting or time zone starts a new chain, and a timer of an older one does nothin
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from ..store import (
@@ -44,6 +45,7 @@ from .season_calendar import (
 )
 
 DEFAULT_ZONE = "UTC"
+ZONE_SLACK = 26 * 3600.0     # the widest gap between two time zones' midnights (UTC-12, UTC+14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +133,13 @@ class Seasons:
                 raise ServiceError("service.season.bad_zone", zone=str(zone)[:60]) from None
         settings = await self.settings(guild_id)
         now = self._chain_time(settings)
-        owed = None if settings is None else self._first_timer(
-            guild_id, settings.period, name or DEFAULT_ZONE, now)
+        owed = None
+        if settings is not None:
+            # the season under way stays the one to close next, its end now in the new zone
+            # (at once, when that moment has passed there): none is skipped
+            pending = await self._pending(guild_id, settings.period,
+                                          await self.timezone(guild_id), now)
+            owed = self._timer(guild_id, season_named(pending.name, name or DEFAULT_ZONE), now)
         await self.store.set_guild_timezone(guild_id, name, now=now, owed=owed)
         self.core.committed(owed)
         return name or DEFAULT_ZONE
@@ -144,8 +151,9 @@ class Seasons:
         if period is not None and period not in PERIODS:
             raise ServiceError("service.season.bad_period")
         now = self._chain_time(await self.settings(guild_id))
-        owed = None if period is None else self._first_timer(
-            guild_id, period, await self.timezone(guild_id), now)
+        owed = None if period is None else self._timer(
+            guild_id, await self._pending(guild_id, period, await self.timezone(guild_id), now),
+            now)
         await self.store.set_season_settings(guild_id, period, channel_id=channel_id,
                                              role_id=role_id, set_by=user_id, now=now, owed=owed)
         self.core.committed(owed)
@@ -156,10 +164,36 @@ class Seasons:
         now = self.core.clock()
         return now if settings is None else max(now, settings.updated_at + 1e-3)
 
-    def _first_timer(self, guild_id: int, period: str, zone: str, now: float) -> Owed:
-        season = season_at(now, period, zone)
+    @staticmethod
+    def _timer(guild_id: int, season: Season, chain: float) -> Owed:
         return Owed(timers=(NewTimer(SeasonEnd.KIND, season.end,
-                                     SeasonEnd(guild_id, season.name, now).to_payload()),))
+                                     SeasonEnd(guild_id, season.name, chain).to_payload()),))
+
+    async def _pending(self, guild_id: int, period: str, zone: str, now: float) -> Season:
+        """The season under way: the one `now` is in, or the next not closed yet (a zone
+        moved west after a close puts `now` back in the season just closed)."""
+        closed = {c.season for c in await self.store.closed_seasons(guild_id)}
+        season = season_at(now, period, zone)
+        while season.name in closed:
+            season = next_season(season, zone)
+        return season
+
+    async def _counted(self, guild_id: int, season: Season) -> Season:
+        """`season` as the span of finishing times it counts: a closed one's as it was closed;
+        an open one from the last close when that lies at its start (where a time zone or
+        period changed since, the boundary stays where the close put it), else from its
+        calendar's start; to its calendar's end."""
+        closed = await self.store.closed_seasons(guild_id)
+        mine = next((c for c in closed if c.season == season.name), None)
+        if mine is not None:
+            if mine.started_at is None or mine.ended_at is None:
+                return season
+            return replace(season, start=mine.started_at, end=mine.ended_at)
+        last = next((c.ended_at for c in closed if c.ended_at is not None), None)
+        start = season.start
+        if last is not None and season.start - ZONE_SLACK <= last < season.end:
+            start = last
+        return replace(season, start=start, end=max(start, season.end))
 
     # ----- standings --------------------------------------------------------------------------
     async def standings(self, guild_id: int, *, previous: bool = False) -> SeasonStandings:
@@ -169,12 +203,16 @@ class Seasons:
         if settings is None:
             raise ServiceError("service.season.off")
         zone = await self.timezone(guild_id)
-        season = season_at(self.core.clock(), settings.period, zone)
+        season = await self._pending(guild_id, settings.period, zone, self.core.clock())
         if previous:
-            season = previous_season(season, zone)
+            closed = await self.store.closed_seasons(guild_id, limit=1)
+            season = season_named(closed[0].season, zone) if closed else \
+                previous_season(season, zone)
+        season = await self._counted(guild_id, season)
         return SeasonStandings(season, zone, await self.lines(guild_id, season), not previous)
 
     async def lines(self, guild_id: int, season: Season) -> tuple[SeasonLine, ...]:
+        """The standings of the games that finished in [season.start, season.end)."""
         return standings(await self.store.season_results(guild_id, season.start, season.end))
 
     # ----- a season's end ---------------------------------------------------------------------
@@ -188,6 +226,7 @@ class Seasons:
         if ended.end > self.core.clock():       # not over yet (the zone moved it): wait
             await self._arm(due.guild, ended, due.chain)
             return
+        ended = await self._counted(due.guild, ended)
         lines = await self.lines(due.guild, ended)
         champion = lines[0].user_id if lines else None
         # who holds the role: the last season that had a champion (an empty one had none)
@@ -202,7 +241,8 @@ class Seasons:
         owed = Owed(rows, (NewTimer(SeasonEnd.KIND, following.end, SeasonEnd(
             due.guild, following.name, due.chain).to_payload()),))
         if await self.store.close_season(due.guild, ended.name, champion,
-                                         now=self.core.clock(), owed=owed):
+                                         now=self.core.clock(), owed=owed,
+                                         span=(ended.start, ended.end)):
             self.core.committed(owed)
 
     async def _arm(self, guild_id: int, season: Season, chain: float) -> None:

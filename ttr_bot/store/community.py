@@ -32,6 +32,8 @@ class ClosedSeason:
     season: str             # "2026-12", "2026-Q4"
     champion_id: int | None
     closed_at: float
+    started_at: float | None = None     # the finishing times it counted: [started_at,
+    ended_at: float | None = None       # ended_at); None (closed before 0014): its calendar's
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +70,10 @@ class SeasonStore(Protocol):
         """The rated seats of the server's games finished in [since, until), by game and seat."""
 
     async def close_season(self, guild_id: int, season: str, champion_id: int | None, *,
-                           now: float, owed: Owed | None = None) -> bool:
-        """Mark the season closed and write what its end owes, once: False (and nothing
-        written) if it was closed before."""
+                           now: float, owed: Owed | None = None,
+                           span: tuple[float, float] | None = None) -> bool:
+        """Mark the season closed, with the span of finishing times it counted, and write what
+        its end owes, once: False (and nothing written) if it was closed before."""
 
     async def closed_seasons(self, guild_id: int, limit: int = 12) -> list[ClosedSeason]:
         """The latest closed seasons first."""

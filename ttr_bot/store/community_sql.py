@@ -66,19 +66,23 @@ class CommunitySql:
         return [result_record(row) for row in rows]
 
     async def close_season(self, guild_id: int, season: str, champion_id: int | None, *,
-                           now: float, owed: Owed | None = None) -> bool:
+                           now: float, owed: Owed | None = None,
+                           span: tuple[float, float] | None = None) -> bool:
+        started, ended = span if span is not None else (None, None)
         async with self._tx() as db:
             added = await db.execute(
-                "INSERT INTO seasons_closed (guild_id, season, champion_id, closed_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id, season) DO NOTHING",
-                guild_id, season, champion_id, float(now))
+                "INSERT INTO seasons_closed (guild_id, season, champion_id, closed_at, "
+                "started_at, ended_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                "ON CONFLICT (guild_id, season) DO NOTHING",
+                guild_id, season, champion_id, float(now), started, ended)
             if added:
                 await self._write_owed(db, None, owed, float(now))
             return bool(added)
 
     async def closed_seasons(self, guild_id: int, limit: int = 12) -> list[ClosedSeason]:
         rows = await self._auto.fetch(
-            "SELECT guild_id, season, champion_id, closed_at FROM seasons_closed "
+            "SELECT guild_id, season, champion_id, closed_at, started_at, ended_at "
+            "FROM seasons_closed "
             "WHERE guild_id = $1 ORDER BY closed_at DESC, season DESC LIMIT $2",
             guild_id, int(limit))
         return [ClosedSeason(*row) for row in rows]
