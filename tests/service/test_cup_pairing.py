@@ -1,7 +1,8 @@
 """The Swiss pairing of a cup's round (service/cup_pairing.py) as properties: every player seated
 exactly once (or given a bye), every table exactly its seats, no repeated opponents when a
-pairing without one exists (checked against every partition of small rounds), computer seats and
-byes spread fairly over rounds, the same tables for the same seed."""
+pairing without one exists (checked against every partition of small rounds, and every fair
+choice of who sits with computers or out), computer seats and byes spread fairly over rounds,
+the same tables for the same seed."""
 import itertools
 import time
 
@@ -70,10 +71,13 @@ def least_repeats(ids, sizes, met):
             best = acc if best is None else min(best, acc)
             return
         head, rest = left[0], left[1:]
-        for others in itertools.combinations(rest, sizes[0] - 1):
-            table = (head, *others)
-            r = sum(1 for pr in met_pairs([table]) if pr in met)
-            go([x for x in rest if x not in others], sizes[1:], acc + r)
+        for size in set(sizes):             # the first player at a table of each size there is
+            others_sizes = list(sizes)
+            others_sizes.remove(size)
+            for others in itertools.combinations(rest, size - 1):
+                table = (head, *others)
+                r = sum(1 for pr in met_pairs([table]) if pr in met)
+                go([x for x in rest if x not in others], others_sizes, acc + r)
     go(list(ids), list(sizes), 0)
     return best
 
@@ -90,6 +94,34 @@ def test_repeats_only_when_unavoidable(case):
     floor = least_repeats(sorted(main), [seats] * (len(main) // seats), met)
     rest = sorted(p for t in with_bots for p in t.players)
     floor += least_repeats(rest, [len(t.players) for t in with_bots], met) if rest else 0
+    assert out.repeats == floor
+
+
+def fair_sets(players, extra, filled):
+    """Every set of `extra` players that may sit with computers (or out): nobody in it had
+    that more often than anybody left out."""
+    for chosen in itertools.combinations([p.id for p in players], extra):
+        inside = max((filled.get(p, 0) for p in chosen), default=0)
+        if all(filled.get(p.id, 0) >= inside for p in players if p.id not in chosen):
+            yield set(chosen)
+
+
+@given(rounds(max_players=9), st.lists(st.integers(0, 2), min_size=9, max_size=9))
+@FAST
+def test_no_repeat_is_the_price_of_who_sits_with_computers(case, counts):
+    players, seats, fill, met, seed = case
+    filled = {p.id: c for p, c in zip(players, counts)}
+    out = pair(players, seats=seats, fill=fill, met=met, filled=filled, seed=seed)
+    extra = len(out.byes) if fill == "bye" else len(out.filled)
+    assert set(out.byes or out.filled) in list(fair_sets(players, extra, filled))
+    sizes = [len(t.players) for t in out.tables if t.computers]
+    floor = None
+    for chosen in fair_sets(players, extra, filled):
+        main = [p.id for p in players if p.id not in chosen]
+        cost = least_repeats(main, [seats] * (len(main) // seats), met)
+        if fill == "computer" and chosen:
+            cost += least_repeats(sorted(chosen), sizes, met)
+        floor = cost if floor is None else min(floor, cost)
     assert out.repeats == floor
 
 

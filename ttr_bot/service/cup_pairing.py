@@ -6,7 +6,10 @@ Every table has exactly `seats` seats. The players who are not enough to make a 
 are seated with computers (`fill="computer"`: the computers spread over the last tables, one or
 two per table, so no human waits and humans meet humans where they can) or sit the round out
 with a bye (`fill="bye"`). Who gets the computer seats or the byes rotates: those who had them
-least often so far, then the lowest in the standings, then a seeded draw.
+least often so far, then the lowest in the standings, then a seeded draw; when that choice
+forces a repeated opponent, another among those who had them as often is tried (up to CHOICES
+of them, within one more `budget` of search steps), so a repeat is never the price of the
+standings' order alone.
 
 The others are seated top down by standing (points, then the tie-break, then rating, then the
 seeded draw): each table is the best-placed player not yet seated and the next ones below them
@@ -17,12 +20,14 @@ what a greedy seating (fewest repeats at each choice) needs, which is the answer
 """
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 FILLS = ("computer", "bye")
 BUDGET = 20_000     # search steps before the greedy pairing is taken
+CHOICES = 128       # other fair choices of who sits with computers (or out) tried for a repeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,46 +93,84 @@ def pair(players: Sequence[Entrant], *, seats: int, fill: str = "computer",
         computers = [short // k + (1 if i < short % k else 0) for i in range(k)][::-1]
         computers = [c for c in computers if c]
         extra = sum(seats - c for c in computers)
-    # who sits out / plays with computers: fewest times so far, then lowest placed, then draw
-    chosen = sorted(order, key=lambda p: (filled.get(p.id, 0), -rank[p.id]))[:extra]
-    chosen_ids = {p.id for p in chosen}
-    main = [p.id for p in order if p.id not in chosen_ids]
-    rest = [p.id for p in order if p.id in chosen_ids]
-    if fill == "bye":
-        groups = _seat(main, [seats] * (len(main) // seats), met, budget)
-        tables = [Table(tuple(g)) for g in groups]
-        byes = tuple(rest)
-    else:
-        groups = _seat(main, [seats] * (len(main) // seats), met, budget)
-        groups += _seat(rest, [seats - c for c in computers], met, budget)
-        tables = [Table(tuple(g)) for g in groups[:len(main) // seats]]
-        tables += [Table(tuple(g), c) for g, c in zip(groups[len(main) // seats:], computers)]
-        byes = ()
-    repeats = sum(1 for t in tables for pr in met_pairs([t.players]) if pr in met)
-    return Pairing(tuple(tables), byes, repeats,
-                   tuple(rest) if fill == "computer" else ())
+    # who sits out / plays with computers: fewest times so far, then lowest placed, then draw;
+    # among those as often so far, another choice where it avoids a repeated opponent
+    ranked = sorted(order, key=lambda p: (filled.get(p.id, 0), -rank[p.id]))
+    spare = [budget]                    # the alternatives' search steps, all together
+    best: Pairing | None = None
+    for i, chosen_ids in enumerate(_fair_choices([p.id for p in ranked], extra, filled)):
+        main = [p.id for p in order if p.id not in chosen_ids]
+        rest = [p.id for p in order if p.id in chosen_ids]
+        steps = None if i == 0 else spare
+        if steps is not None:           # a greedy seating's comparisons count as steps too
+            spare[0] -= n * n // seats
+        if fill == "bye":
+            tables = [Table(tuple(g)) for g in
+                      _seat(main, [seats] * (len(main) // seats), met, budget, steps)]
+            byes = tuple(rest)
+        else:
+            groups = _seat(main, [seats] * (len(main) // seats), met, budget, steps)
+            groups += _seat(rest, [seats - c for c in computers], met, budget, steps)
+            tables = [Table(tuple(g)) for g in groups[:len(main) // seats]]
+            tables += [Table(tuple(g), c)
+                       for g, c in zip(groups[len(main) // seats:], computers)]
+            byes = ()
+        repeats = sum(1 for t in tables for pr in met_pairs([t.players]) if pr in met)
+        if best is None or repeats < best.repeats:
+            best = Pairing(tuple(tables), byes, repeats,
+                           tuple(rest) if fill == "computer" else ())
+        if repeats == 0 or spare[0] <= 0:
+            break
+    assert best is not None
+    return best
+
+
+def pair_round(players: Sequence[Entrant], seats: int, fill: str,
+               met: frozenset[tuple[int, int]], filled: Mapping[int, int],
+               seed: int) -> Pairing:
+    """`pair` with its arguments in order: what a worker process runs (pool.run passes no
+    keywords)."""
+    return pair(players, seats=seats, fill=fill, met=met, filled=filled, seed=seed)
+
+
+def _fair_choices(ranked: list[int], extra: int,
+                  filled: Mapping[int, int]) -> Iterator[set[int]]:
+    """The sets of `extra` players who may sit out or with computers, the rotation's own
+    choice first (the first `extra` of `ranked`): whoever had it fewer times than the last one
+    chosen is in every set; those who had it as often as that one are interchangeable, taken
+    at most CHOICES ways."""
+    if extra == 0:
+        yield set()
+        return
+    cut = filled.get(ranked[extra - 1], 0)
+    must = [p for p in ranked[:extra] if filled.get(p, 0) < cut]
+    pool = [p for p in ranked if filled.get(p, 0) == cut]
+    for combo in itertools.islice(itertools.combinations(pool, extra - len(must)), CHOICES):
+        yield set(must) | set(combo)
 
 
 def _seat(order: list[int], sizes: list[int], met: Iterable[tuple[int, int]],
-          budget: int) -> list[list[int]]:
+          budget: int, steps: list[int] | None = None) -> list[list[int]]:
     """`order` (best first) into tables of `sizes`: no repeat if the search finds a way within
-    `budget` steps, else greedily with the fewest repeats at each choice."""
+    `budget` steps (each number of repeats allowed its own; with `steps`, every search takes
+    from that one count), else greedily with the fewest repeats at each choice."""
     met = met if isinstance(met, (set, frozenset)) else set(met)
     if not sizes:
         return []
     greedy = _greedy(order, sizes, met)
     worst = sum(1 for pr in met_pairs(greedy) if pr in met)
     for allow in range(worst):       # the fewest repeats the search finds in its budget
-        found = _search(order, sizes, met, budget, allow)
+        found = _search(order, sizes, met, [budget] if steps is None else steps, allow)
         if found is not None:
             return found
     return greedy
 
 
 def _search(order: list[int], sizes: list[int], met: set | frozenset,
-            budget: int, allow: int = 0) -> list[list[int]] | None:
-    """Seated top down with at most `allow` repeated pairs, or None (also when over budget)."""
-    steps, spare = [budget], [allow]
+            steps: list[int], allow: int = 0) -> list[list[int]] | None:
+    """Seated top down with at most `allow` repeated pairs, or None (also when `steps`, the
+    search steps left, run out)."""
+    spare = [allow]
     tables: list[list[int]] = []
     left = list(order)
 

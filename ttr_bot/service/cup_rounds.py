@@ -1,14 +1,16 @@
-"""A cup's next round, decided from its state (pure: no I/O): the Swiss pairing of the active
-players into tables (cup_pairing.py), written into the state, with what it owes: the cup's post
-edited, each table's opening (`CupTableOpen`), the round's check and deadline timers; or the end
-of the cup (its final post) after the last round or when too few players are left."""
+"""A cup's next round, decided from its state (no I/O but the pairing's worker): the Swiss
+pairing of the active players into tables (cup_pairing.py, worked out by `pairer`, which runs it
+off the event loop), written into the state, with what it owes: the cup's post edited, each
+table's opening (`CupTableOpen`), the round's check and deadline timers; or the end of the cup
+(its final post) after the last round or when too few players are left."""
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from ..store import OutboxItem, Owed
 from .cup_messages import CupFinal, CupPost, CupTableOpen
-from .cup_pairing import Entrant, pair
+from .cup_pairing import Entrant, Pairing
 from .cup_rules import CupCheck, CupRoundEnd, timer
 from .cup_state import Cup, history, standings
 from .messages import Lane
@@ -16,6 +18,9 @@ from .owed import owed_row
 
 HOUR = 3600.0
 CHECK_EVERY = 300.0          # how often a running round looks whether its games have ended
+# pair_round's arguments (players, seats, fill, met, filled, seed) -> the round's tables
+Pairer = Callable[[Sequence[Entrant], int, str, frozenset[tuple[int, int]], Mapping[int, int],
+                   int], Awaitable[Pairing]]
 
 
 def post_row(cup_id: int, channel_id: int, version: int) -> OutboxItem:
@@ -23,7 +28,8 @@ def post_row(cup_id: int, channel_id: int, version: int) -> OutboxItem:
     return owed_row(Lane.channel(channel_id), CupPost(cup_id), key=f"cup:{cup_id}:v{version}")
 
 
-def next_round(cup: Cup, state: dict[str, Any], now: float) -> tuple[str, Owed]:
+async def next_round(cup: Cup, state: dict[str, Any], now: float,
+                     pairer: Pairer) -> tuple[str, Owed]:
     """Pair the next round into `state` (or end the cup): the new status and what it owes."""
     s = cup.settings
     done = len(state["rounds"])
@@ -39,9 +45,9 @@ def next_round(cup: Cup, state: dict[str, Any], now: float) -> tuple[str, Owed]:
         return "finished", Owed((post, final))
     rating = {p["id"]: float(p["rating"]) for p in state["players"]}
     met, filled = history(state["rounds"])
-    pairing = pair([Entrant(x.id, x.points, x.opponents * 1e6 + x.score, rating[x.id])
-                    for x in active], seats=s.seats, fill=s.fill, met=met, filled=filled,
-                   seed=(int(state["seed"]) + done * 7919) % 2 ** 62)
+    pairing = await pairer([Entrant(x.id, x.points, x.opponents * 1e6 + x.score, rating[x.id])
+                            for x in active], s.seats, s.fill, frozenset(met), dict(filled),
+                           (int(state["seed"]) + done * 7919) % 2 ** 62)
     n = done + 1
     ends = now + s.round_hours * HOUR
     tables: list[dict[str, Any]] = [
