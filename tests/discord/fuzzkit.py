@@ -121,6 +121,12 @@ class World:
 
     async def _open(self, channel, others, start=False):
         svc = self.bot.service
+        # a lobby a fuzzed /ttr new (or Rematch) opened elsewhere is closed first: the host
+        # may hold only MEMBER_LOBBIES, and the world's own come before the fuzz's
+        own = {self.channels["lobby"].id, self.channels["play"].id}
+        for stray in await svc.core.store.lobbies_in_guild(self.table.guild.id):
+            if stray.host_id == self.host.id and stray.channel_id not in own:
+                await svc.lobby.cancel(stray.channel_id, self.host.id, is_admin=True)
         hosted = await svc.lobby.open_lobby(guild_id=self.table.guild.id, channel_id=channel.id,
                                             user_id=self.host.id, name="host", map_id="europe")
         for user in others:

@@ -58,7 +58,19 @@ def _cups(items: Items, loc: str) -> list[str]:
     out = [f"**{t('bot.live.cups', loc)}**"]
     if not items:
         return out + [t("bot.live.no_cups", loc)]
-    return out + ["• " + str(c.get("line", "")) for c in items]
+    for c in items:
+        fields = {"name": c["name"], "channel": f"<#{c['channel']}>",
+                  "deadline": when(c.get("deadline"))}
+        if c.get("status") == "signup":
+            out.append("• " + t("bot.live.cup_signup", loc, players=c["players"], **fields))
+            continue
+        out.append("• " + t("bot.live.cup_round", loc, round=c["round"], rounds=c["rounds"],
+                            **fields))
+        top = [t("bot.live.cup_top", loc, rank=i, name=name, points=points)
+               for i, (name, points) in enumerate(c.get("top") or (), 1)]
+        if top:
+            out.append("  " + " · ".join(top))
+    return out
 
 
 def _season(items: Items, loc: str) -> list[str]:

@@ -19,7 +19,8 @@ TOP_LINES = 10      # players the post lists (the final post: all, up to the pic
 def cup_text(cup, loc, *, lines=TOP_LINES):
     s = cup.settings
     head = [t("bot.cup.title", loc, name=cup.name),
-            t("bot.cup.settings", loc, maps=", ".join(t(f"bot.map.{m}", loc) for m in s.maps),
+            t("bot.cup.settings", loc, maps=", ".join(t(f"bot.map.{m}", loc) for m in s.maps)
+              + ("" if s.variant == "base" else f" ({t(f'bot.variant.{s.variant}', loc)})"),
               seats=s.seats, rounds=s.rounds, deadline=s.deadline)]
     if cup.status == "signup":
         head.append(t("bot.cup.signup", loc, when=f"<t:{int(s.signup_close)}:R>",
@@ -89,13 +90,7 @@ class CupPosts:
         loc = await self.locale(cup)
         thread_id = table.get("channel")
         if thread_id is None:
-            channel = self.d.bot.get_channel(cup.channel_id) or \
-                await self.d.bot.fetch_channel(cup.channel_id)
-            name = t("bot.cup.thread", loc, name=cup.name, round=m.round, table=m.table)
-            thread = await channel.create_thread(name=name[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-            thread_id = thread.id
+            thread_id = await self.table_thread(cup, m, loc)
         hosted = await self.cups.open_table(m.cup, m.round, m.table, thread_id)
         if hosted is None:
             return
@@ -104,6 +99,23 @@ class CupPosts:
                                                round=m.round, players=pings or "—"),
                           row=row, allowed_mentions=discord.AllowedMentions(
                               users=[discord.Object(u) for u in m.players]))
+
+    async def table_thread(self, cup, m, loc):
+        """The table's thread, made once: kept with the table as soon as Discord made it, so a
+        retry of this row opens the game there; one made by a try that failed before it was
+        kept (its answer lost) is found by its name among the channel's threads."""
+        channel = self.d.bot.get_channel(cup.channel_id) or \
+            await self.d.bot.fetch_channel(cup.channel_id)
+        name = t("bot.cup.thread", loc, name=cup.name, round=m.round, table=m.table)[:100]
+        me = self.d.bot.user.id if self.d.bot.user else None
+        thread = next((th for th in getattr(channel, "threads", ())
+                       if th.name == name and th.owner_id == me), None)
+        if thread is None:
+            thread = await channel.create_thread(name=name,
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        await self.cups.table_thread(m.cup, m.round, m.table, thread.id)
+        return thread.id
 
     async def final(self, row, **_):
         cup = await self.cups.get(row.message.cup)

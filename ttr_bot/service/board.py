@@ -4,8 +4,8 @@ cups and the season's top five. A collaborator of the service's core (and of `Se
 its own store subject (`BoardStore`); registers BoardTick with the scheduler.
 
 Edits are coalesced: a durable timer looks at the board every BOARD_INTERVAL (60 s; every
-BOARD_IDLE, 5 minutes, while the server has nothing open), builds its sections as plain data,
-and owes an edit (a `BoardPost` row in the outbox, like every other post) only when their hash
+BOARD_IDLE, 5 minutes, while the server has no game, lobby or cup open), builds its sections
+as plain data, and owes an edit (a `BoardPost` row in the outbox, like every other post) only when their hash
 differs from the one last owed and no earlier edit of it is still unsent. So a board is edited
 at most once a minute however busy the server is, and not at all while nothing changes;
 times are Discord timestamps, which each reader's client shows counting, so the passing of
@@ -141,7 +141,7 @@ class ServerBoard:
         if board is None or abs(board.set_at - tick.chain) > 1e-6:
             return                      # no board, or set again: another chain runs
         sections = await self.content(tick.guild)
-        busy = any(s.items for s in sections if s.name in ("games", "lobbies"))
+        busy = any(s.items for s in sections if s.name in ("games", "lobbies", "cups"))
         now = self.core.clock()
         following = Owed(timers=(NewTimer(BoardTick.KIND,
                                           now + (BOARD_INTERVAL if busy else BOARD_IDLE),

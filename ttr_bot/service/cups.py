@@ -3,9 +3,11 @@ its own store subject (`CupStore`), given the lobby (which opens a round's table
 registers its typed timers, `CupSignup`, `CupCheck` and `CupRoundEnd`, with the scheduler.
 
 A cup is made in sign-up (its post, with Join / Withdraw, and its sign-up timer owed with it);
-when sign-up closes, round 1 is paired (cup_pairing.py) and each table is owed as a
-`CupTableOpen`: the adapter opens a thread and asks `open_table`, which starts the table's game
-there with the cup's settings (its deadline, hints off, rated like any game) exactly once. A
+when sign-up closes, round 1 is paired (cup_pairing.py, in a worker process: `_pair`) and each
+table is owed as a `CupTableOpen`: the adapter opens a thread, has it kept with the table
+(`table_thread`, so a retry makes no second one) and asks `open_table`, which starts the table's
+game there with the cup's settings (its deadline, hints off, rated like any game played to its
+end) exactly once. Manage Server, or the role a server names (`set_organiser_role`), organises. A
 round ends when every table's game has ended (a `CupCheck` looks every CHECK_EVERY seconds) or
 when its deadline passes (`CupRoundEnd`): a game still going is then closed and scored as it
 stood (cup_state.py states the points and tie-breaks); the next round is paired in the same
@@ -16,13 +18,16 @@ late does nothing, and `resume` re-arms a lost one.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from ..bounded import KeyedLocks
 from ..store import CupRow, CupStore, Owed, Timer, cup_store
+from ..workers import WorkerError, WorkerLost
 from .core import Core
+from .cup_pairing import Entrant, Pairing, pair_round
 from .cup_rounds import CHECK_EVERY, next_round, post_row
 from .cup_rules import CupCheck, CupRoundEnd, CupSignup, check_settings, timer
 from .cup_state import Cup, CupSettings, standings
@@ -37,6 +42,7 @@ HOUR = 3600.0
 OPEN_CUPS = 5                # cups a server may have in sign-up or running at once
 MAX_PLAYERS = 256
 NAME_LIMIT = 60
+PAIR_TIMEOUT = 120.0         # seconds a worker may take to pair a round
 
 
 def cup_of(row: CupRow) -> Cup:
@@ -88,6 +94,24 @@ class Cups:
         if cup is None or guild_id is not None and cup.guild_id != guild_id:
             raise ServiceError("service.cup_none")
         return cup
+
+    # ----- who organises ----------------------------------------------------------------------
+    async def organiser_role(self, guild_id: int) -> int | None:
+        """The role the server names for cups (/ttr server cup_role), None without one."""
+        return await self.store.get_cup_role(guild_id)
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role whose members create and cancel cups (None: Manage Server only)."""
+        await self.store.set_cup_role(guild_id, role_id, now=self.core.clock())
+
+    async def may_organise(self, guild_id: int, role_ids: Sequence[int],
+                           manage_server: bool) -> bool:
+        """Whether a member creates and cancels any of the server's cups: Manage Server, or
+        the role the server names."""
+        if manage_server:
+            return True
+        role = await self.organiser_role(guild_id)
+        return role is not None and role in role_ids
 
     # ----- the organiser's ------------------------------------------------------------------
     async def create(self, *, guild_id: int, channel_id: int, user_id: int, name: str,
@@ -182,6 +206,19 @@ class Cups:
         return await self._change(cup_id, change)
 
     # ----- a round's tables -----------------------------------------------------------------
+    async def table_thread(self, cup_id: int, round_no: int, table_no: int,
+                           channel_id: int) -> None:
+        """Keep the thread the adapter made for a table (before its game opens there), so a
+        retry of the table's opening makes no second one."""
+        async def change(cup: Cup, state: dict[str, Any], now: float) -> tuple[str, Owed] | None:
+            t = state["rounds"][round_no - 1]["tables"][table_no - 1] \
+                if round_no <= len(state["rounds"]) else None
+            if t is None or t.get("channel") is not None:
+                return None
+            t["channel"] = channel_id
+            return cup.status, Owed()
+        await self._change(cup_id, change)
+
     async def open_table(self, cup_id: int, round_no: int, table_no: int,
                          channel_id: int) -> HostedGame | None:
         """Open the table's game in `channel_id` (the thread the adapter made for it), once:
@@ -225,7 +262,7 @@ class Cups:
         async def change(cup: Cup, state: dict[str, Any], now: float) -> tuple[str, Owed] | None:
             if cup.status != "signup":
                 return None
-            return next_round(cup, state, now)
+            return await next_round(cup, state, now, self._pair)
         await self._change(t.cup, change)
 
     async def _on_check(self, timer: Timer) -> None:
@@ -258,7 +295,7 @@ class Cups:
             for i, result in results.items():
                 rnd["tables"][i]["result"] = result
             rnd["done"] = True
-            return next_round(cup, state, now)
+            return await next_round(cup, state, now, self._pair)
         await self._change(t.cup, change)
 
     async def _recheck(self, t: CupCheck) -> None:
@@ -288,6 +325,18 @@ class Cups:
         ids = list(table["players"]) + [None] * int(table["computers"])
         return [{"id": ids[seat], "rank": rank, "score": score}
                 for seat, rank, score in sorted(ranked)]
+
+    async def _pair(self, players: Sequence[Entrant], seats: int, fill: str,
+                    met: frozenset[tuple[int, int]], filled: Mapping[int, int],
+                    seed: int) -> Pairing:
+        """A round's pairing in a worker process (up to seconds for the largest cups), in a
+        thread of this one should the pool fail: never on the event loop."""
+        args = (list(players), seats, fill, met, dict(filled), seed)
+        try:
+            return await self.core.workers.run(pair_round, *args, timeout=PAIR_TIMEOUT)
+        except (WorkerLost, WorkerError) as exc:
+            log.warning("cup pairing: the worker pool failed (%s); pairing in a thread", exc)
+            return await asyncio.to_thread(pair_round, *args)
 
     # ----- writing ----------------------------------------------------------------------------
     async def _change(self, cup_id: int, change: Change) -> Cup:

@@ -75,3 +75,14 @@ class CupSql:
             f"SELECT {TIMER_COLUMNS} FROM timers WHERE game_id IS NULL AND kind LIKE 'cup%' "
             "ORDER BY due_at, id")
         return [timer_record(r) for r in rows]
+
+    async def get_cup_role(self, guild_id: int) -> int | None:
+        role = await self._auto.fetchval(
+            "SELECT cup_role FROM guild_settings WHERE guild_id = $1", guild_id)
+        return None if role is None else int(role)
+
+    async def set_cup_role(self, guild_id: int, role_id: int | None, *, now: float) -> None:
+        await self._auto.execute(
+            "INSERT INTO guild_settings (guild_id, cup_role, updated_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (guild_id) DO UPDATE SET cup_role = excluded.cup_role, "
+            "updated_at = excluded.updated_at", guild_id, role_id, float(now))

@@ -67,6 +67,12 @@ class CupStore(Protocol):
     async def cup_timers(self) -> list[Timer]:
         """The pending timers of every cup (kinds starting with `cup_`)."""
 
+    async def get_cup_role(self, guild_id: int) -> int | None:
+        """The role the server names for cups (its members create and cancel them)."""
+
+    async def set_cup_role(self, guild_id: int, role_id: int | None, *, now: float) -> None:
+        """Name that role (None: Manage Server only)."""
+
 
 def cup_store(store: object) -> CupStore:
     """The store as the cups' subject (every SqlStore is one)."""

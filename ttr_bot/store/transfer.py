@@ -92,11 +92,12 @@ TABLES = (
     _table("votes", "id:int game_id:int kind:text target_seat:int proposer:int voters:json "
            "ballots:json status:text created_at:float expires_at:float closed_at:float", "id",
            identity="id"),
-    _table("guild_settings", "guild_id:int locale:text updated_at:float timezone:text",
+    _table("guild_settings", "guild_id:int locale:text updated_at:float timezone:text cup_role:int",
            "guild_id", label="server settings"),
     _table("season_settings", "guild_id:int period:text channel_id:int role_id:int set_by:int "
            "updated_at:float", "guild_id", label="season settings"),
-    _table("seasons_closed", "guild_id:int season:text champion_id:int closed_at:float",
+    _table("seasons_closed", "guild_id:int season:text champion_id:int closed_at:float "
+           "started_at:float ended_at:float",
            "guild_id,season", label="seasons closed"),
     _table("boards", "guild_id:int channel_id:int message_id:int digest:text owed_at:float "
            "ticked_at:float refused_at:float set_by:int set_at:float", "guild_id",

@@ -1,11 +1,12 @@
 """/ttr server cup_*: a server's Swiss tournaments (service/cups.py, docs/cups.md). Members with Manage
-Server create and cancel cups; anyone joins or withdraws (also by the buttons on the cup's
-post, `CupButton`); `status` shows the standings. The cup's post, its tables' threads and its
+Server, or with the role it names by cup_role, create and cancel cups; anyone joins or
+withdraws (also by the buttons on the cup's post, `CupButton`); `status` shows the standings. The cup's post, its tables' threads and its
 final post go through the outbox (cup_posts.py)."""
 import discord
 from discord import app_commands
 
 from ...i18n import t
+from ...service import LEVELS
 from ...service.cup_state import FILLS
 from ...service.turns import DEADLINES
 from ..clicks import on_click
@@ -14,7 +15,7 @@ from ..errors import UserFacing, answer
 from ..moves import begin
 from ..translator import text
 from .base import GroupedCog, is_admin
-from .lobby import player_name
+from .lobby import VARIANTS, player_name
 from .ranking import MAP_CHOICES
 
 
@@ -40,8 +41,13 @@ class Cups(GroupedCog):
                            deadline=text("bot.opt.deadline"),
                            signup_hours=text("bot.opt.cup_signup"),
                            round_hours=text("bot.opt.cup_round_hours"),
-                           fill=text("bot.opt.cup_fill"))
+                           fill=text("bot.opt.cup_fill"), variant=text("bot.opt.variant"),
+                           level=text("bot.opt.level"))
     @app_commands.choices(map=MAP_CHOICES, map2=MAP_CHOICES, map3=MAP_CHOICES,
+                          variant=[app_commands.Choice(name=text(f"bot.variant.{v}"), value=v)
+                                   for v in VARIANTS],
+                          level=[app_commands.Choice(name=text(f"bot.level.{lv}"), value=lv)
+                                 for lv in LEVELS],
                           deadline=[app_commands.Choice(name=str(h), value=h)
                                     for h in DEADLINES if h],
                           fill=[app_commands.Choice(name=text(f"bot.cup.fill_{f}"), value=f)
@@ -52,16 +58,20 @@ class Cups(GroupedCog):
                      signup_hours: app_commands.Range[int, 1, 720] = 48,
                      round_hours: app_commands.Range[int, 12, 1440] = 168,
                      fill: str = "computer", map2: str | None = None,
-                     map3: str | None = None):
+                     map3: str | None = None, variant: str = "base",
+                     level: str = "easy"):
         loc = await begin(interaction)
-        if not is_admin(interaction):
-            raise UserFacing("bot.cup.admin_only")
+        if not await may_organise(interaction):
+            role = await interaction.client.service.cups.organiser_role(interaction.guild_id)
+            if role is None:
+                raise UserFacing("bot.cup.admin_only")
+            raise UserFacing("bot.cup.organiser_only", role=f"<@&{role}>")
         cup = await interaction.client.service.cups.create(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id,
             user_id=interaction.user.id, name=name,
-            maps=[m for m in (map, map2, map3) if m is not None], variant="base", seats=seats,
-            rounds=rounds, deadline=deadline, signup_hours=signup_hours,
-            round_hours=round_hours, fill=fill)
+            maps=[m for m in (map, map2, map3) if m is not None], variant=variant,
+            seats=seats, rounds=rounds, deadline=deadline, signup_hours=signup_hours,
+            round_hours=round_hours, fill=fill, level=level)
         await answer(interaction, t("bot.cup.created", loc, name=cup.name, cup=cup.id))
 
     @app_commands.command(name="cup_join", description=text("bot.cmd.cup_join"))
@@ -89,8 +99,30 @@ class Cups(GroupedCog):
         loc = await begin(interaction)
         done = await interaction.client.service.cups.cancel(
             await _cup_id(interaction, cup), interaction.user.id,
-            guild_id=interaction.guild_id, is_admin=is_admin(interaction))
+            guild_id=interaction.guild_id, is_admin=await may_organise(interaction))
         await answer(interaction, t("bot.cup.cancelled_now", loc, name=done.name))
+
+    @app_commands.command(name="cup_role", description=text("bot.cmd.cup_role"))
+    @app_commands.describe(role=text("bot.opt.cup_role"), clear=text("bot.opt.cup_role_clear"))
+    async def role(self, interaction: discord.Interaction, role: discord.Role | None = None,
+                   clear: bool = False):
+        """Without a role: say who organises cups here."""
+        loc = await begin(interaction)
+        cups = interaction.client.service.cups
+        if role is not None or clear:
+            if not is_admin(interaction):
+                raise UserFacing("bot.cup.role_admin")
+            await cups.set_organiser_role(interaction.guild_id, None if clear else role.id)
+        named = await cups.organiser_role(interaction.guild_id)
+        await answer(interaction, t("bot.cup.role_none", loc) if named is None else
+                     t("bot.cup.role_is", loc, role=f"<@&{named}>"))
+
+
+async def may_organise(interaction):
+    """Manage Server, or the role the server names for cups (/ttr server cup_role)."""
+    roles = [r.id for r in getattr(interaction.user, "roles", ())]
+    return await interaction.client.service.cups.may_organise(
+        interaction.guild_id, roles, is_admin(interaction))
 
 
 async def join(interaction, cup_id):
