@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "service", "store", "discord", "ai", "render", "workers")
 CORE_FILES = {"core.py", "owed.py"}
 PARTS = {"core", "lobby", "handover", "moves", "queue", "absence", "away", "votes", "records",
-         "listing", "invariants", "since", "hints", "adapter_state", "seasons", "board"}
+         "listing", "invariants", "since", "hints", "adapter_state", "seasons", "board", "cups"}
 
 
 def py_files(where):

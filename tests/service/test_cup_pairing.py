@@ -153,6 +153,15 @@ def test_by_standing_the_leaders_meet():
     assert [t.players for t in out.tables] == [(1, 2, 3), (4, 5, 6), (7, 8, 9)]
 
 
+def test_rating_breaks_a_tie_of_points_and_tie_break_comes_first():
+    # equal points: the tie-break (opponents' points, then score) orders them, then the rating
+    players = [Entrant(1, points=3, rating=1500), Entrant(2, points=3, rating=1900),
+               Entrant(3, points=3, rating=1200), Entrant(4, points=3, rating=1700)]
+    assert [t.players for t in pair(players, seats=2, seed=4).tables] == [(2, 4), (1, 3)]
+    players[2] = Entrant(3, points=3, tiebreak=1, rating=1200)
+    assert [t.players for t in pair(players, seats=2, seed=4).tables] == [(3, 2), (4, 1)]
+
+
 def pairing_time(n=256, seats=4, rounds=5):
     """Seconds to pair the last of `rounds` rounds of `n` players (figure: 256-player round)."""
     players = [Entrant(i, points=(i * 7) % 11, rating=i) for i in range(1, n + 1)]

@@ -157,7 +157,9 @@ async def test_bad_settings_and_the_boards_section(tmp_path):
                         ({"deadline": 5}, "service.bad_option"),
                         ({"round_hours": 12}, "service.cup_round_hours"),
                         ({"fill": "coin"}, "service.bad_option"),
-                        ({"name": "   "}, "service.cup_name")]:
+                        ({"name": "   "}, "service.cup_name"),
+                        ({"variant": "mega"}, "service.unknown_variant"),   # USA's only
+                        ({"level": "grandmaster"}, "service.unknown_level")]:
         with pytest.raises(ServiceError) as err:
             await svc.cups.create(**{**base, **change})
         assert err.value.key == key, change
@@ -180,3 +182,41 @@ async def test_bad_settings_and_the_boards_section(tmp_path):
     assert cancelled.status == "cancelled"
     assert {s.name: s.items for s in await svc.board.content(GUILD)}["cups"] == ()
     await svc.close()
+
+
+async def test_two_cups_at_once_in_one_server(tmp_path):
+    clock = ManualClock()
+    store = await open_store(tmp_path / "two.sqlite")
+    svc = timed_service(store, clock, bot_delay=0.0)
+    await svc.resume()
+    try:
+        made = dict(guild_id=GUILD, channel_id=CHANNEL, user_id=ADMIN, maps=["usa"],
+                    variant="base", deadline=12, signup_hours=24, round_hours=24)
+        a = await svc.cups.create(name="Duel cup", seats=2, rounds=2, **made)
+        b = await svc.cups.create(name="Triple cup", seats=3, rounds=1,
+                                  **{**made, "maps": ["europe"], "variant": "base"})
+        for _ in range(3):
+            await svc.cups.add_computer(a.id, ADMIN)
+        await svc.cups.add_computer(b.id, ADMIN)
+        await svc.cups.join(a.id, MEMBER, "Mo")
+        await svc.cups.join(b.id, MEMBER, "Mo")            # one player in both
+        clock.advance(24 * HOUR)
+        await run_timers(svc, timeout=120)
+        a, b = await svc.cups.get(a.id), await svc.cups.get(b.id)
+        assert (a.status, a.round, b.status, b.round) == ("running", 1, "running", 1)
+        assert [len(t["players"]) + t["computers"] for t in a.rounds[0]["tables"]] == [2, 2]
+        assert [(len(t["players"]), t["computers"]) for t in b.rounds[0]["tables"]] == [(2, 1)]
+        assert {p for t in a.rounds[0]["tables"] for p in t["players"]} == \
+            {p["id"] for p in a.players}
+        assert {p for t in b.rounds[0]["tables"] for p in t["players"]} == \
+            {p["id"] for p in b.players}
+        # each owes its own tables' openings; the board lists both, newest last
+        opens = [parse(r.kind, r.payload) for r in await owed(store, "cup_table")]
+        assert sorted((o.cup, o.table) for o in opens) == [(a.id, 1), (a.id, 2), (b.id, 1)]
+        sections = {s.name: s.items for s in await svc.board.content(GUILD)}
+        assert [(i["name"], i["round"], i["rounds"]) for i in sections["cups"]] == [
+            ("Duel cup", 1, 2), ("Triple cup", 1, 1)]
+        cancelled = await svc.cups.cancel(a.id, ADMIN)
+        assert cancelled.status == "cancelled" and (await svc.cups.get(b.id)).status == "running"
+    finally:
+        await svc.close()
