@@ -216,7 +216,16 @@ async def test_two_cups_at_once_in_one_server(tmp_path):
         sections = {s.name: s.items for s in await svc.board.content(GUILD)}
         assert [(i["name"], i["round"], i["rounds"]) for i in sections["cups"]] == [
             ("Duel cup", 1, 2), ("Triple cup", 1, 1)]
+        # no table of the duel cup ever opened (its threads could not be made): at the round's
+        # deadline they score nothing, and round 2 is paired all the same
+        clock.advance(24 * HOUR + 1)
+        await run_timers(svc, timeout=120)
+        a = await svc.cups.get(a.id)
+        assert a.rounds[0]["done"] and a.round == 2 and a.status == "running"
+        assert [t["result"] for t in a.rounds[0]["tables"]] == [None, None]
+        assert {x.points for x in a.standings} == {0}
         cancelled = await svc.cups.cancel(a.id, ADMIN)
-        assert cancelled.status == "cancelled" and (await svc.cups.get(b.id)).status == "running"
+        assert cancelled.status == "cancelled"
+        assert (await svc.cups.get(b.id)).status == "finished"     # its one round is over
     finally:
         await svc.close()
