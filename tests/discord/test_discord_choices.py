@@ -168,3 +168,19 @@ def test_station_and_tunnel_options():
     opts = pay.tunnel_options(hand(red=2, locomotive=2), 2, RED)
     assert opts[0] == tuple(hand(red=2)) and len(opts) == 3
     assert pay.tunnel_options(hand(red=2), 2, -1) == []
+
+
+def test_a_ferry_on_northern_lights_offers_a_pair_for_its_locomotive():
+    """The claim's payments are the map's own (the engine's): a ferry's locomotive symbol is
+    paid by a pair of one colour too (RULES.md §17.2), so a hand without locomotives can claim
+    it and is offered the payment."""
+    game = playing("northern_lights")
+    r = next(i for i, rt in enumerate(game.board.routes)
+             if rt.ferry == 1 and rt.length == 2 and rt.color == GRAY)
+    game.hands[0] = hand(red=1, blue=2)
+    options = pay.claim_options(view(game, 0), r)
+    assert options == [tuple(hand(red=1, blue=2))]
+    # the base rule would have found nothing to pay with
+    assert pay.route_options(game.board.rules, game.board.routes[r], game.hands[0]) == []
+    game.hands[0] = hand(red=1, blue=1)                 # no pair, no locomotive: nothing
+    assert pay.claim_options(view(game, 0), r) == []

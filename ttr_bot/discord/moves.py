@@ -303,7 +303,7 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
     what = _Purchase(
         "r", route_index, {"route": label},
         action=lambda cards: ClaimRoute(ANY_SEAT, route_index, cards),
-        options=lambda c, n: payments.route_options(board.rules, route, v.hand, c, n),
+        options=lambda c, n: payments.claim_options(v, route_index, c, n),
         cannot_pay=UserFacing("bot.claim.cannot_pay", route=label),
         no_such_payment=UserFacing("bot.claim.no_such_payment", route=label))
     await _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomotives,

@@ -44,6 +44,17 @@ def route_options(rules, route, hand, color=None, locomotives=None):
     return _reduce(pays, lambda p: _used_color(rules, route, p), color, locomotives)
 
 
+def claim_options(view, r, color=None, locomotives=None):
+    """`route_options` for the seat of `view` and route index `r`, by the map's own payment
+    rule where it has one (the engine's: Northern Lights pays a ferry's locomotive symbol with
+    a pair of one colour too)."""
+    if not view.board.rules.mechanics:
+        return route_options(view.board.rules, view.board.routes[r], view.hand, color,
+                             locomotives)
+    return _reduce(view.route_payments(r), lambda p: view.payment_color(r, p), color,
+                   locomotives)
+
+
 def station_options(hand, count, color=None, locomotives=None):
     """Sensible payments for a station costing `count` cards."""
     pays = payment.station_payments(hand, count)

@@ -86,6 +86,21 @@ class PlayerView:
         return seat_rules.claimable_routes(self.board, self.n, self.owner, self.seat,
                                            self.trains[self.seat], self.hand)
 
+    def route_payments(self, r: int) -> list[Payment]:
+        """Every distinct payment this seat's hand can make for route r, whoever's turn it is,
+        by the map's own rule where it has one (Northern Lights' pairs, Italy's ferry cards)."""
+        game = determinize(self, None) if self.extra else None
+        return seat_rules.route_payments(self.board, self.board.routes[r], self.hand, game)
+
+    def payment_color(self, r: int, cards: Payment) -> int | None:
+        """The colour a payment of `cards` for route r uses (-1: locomotives only), or None
+        when it does not pay for it."""
+        game = determinize(self, None) if self.extra else None
+        try:
+            return seat_rules.pay(self.board, self.board.routes[r], list(cards), game)
+        except Illegal:
+            return None
+
     def station_cost(self) -> int:
         """Cards this seat's next station costs."""
         return seat_rules.station_cost(self.board.rules, self.stations_left[self.seat])
