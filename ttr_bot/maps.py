@@ -542,11 +542,11 @@ def map_files():
     return sorted(p.stem for p in MAPS_DIR.glob("*.json"))
 
 
-# Maps the engine may play whose pictures and Discord actions are still to come (issue 32): the
+# Maps the engine plays whose pictures or Discord actions are still to come (issue 32): the
 # replay tool, the arena and the benchmarks take them (`engine_maps`), /ttr new does not yet.
-# The helper who finishes a map's pictures and buttons removes it here.
-AWAITING_PICTURES = frozenset({"india", "legendary_asia", "pennsylvania", "japan", "italy",
-                               "northern_lights"})
+# Pennsylvania needs the share's choice at a claim, Italy a ferry card's draw; Japan's pictures
+# are wider than a page may be, and Northern Lights' long city names cover other cities.
+AWAITING_PICTURES = frozenset({"pennsylvania", "japan", "italy", "northern_lights"})
 
 
 def available_maps():

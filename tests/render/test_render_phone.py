@@ -325,10 +325,12 @@ def test_every_city_name_has_a_place_of_its_own_on_the_phone_map(map_id):
     for scale in (D.MAP_SCALE, C.ZOOM):
         size = S.label_size(scale)
         boxes = []
-        for node, (x, y, _) in S.place_labels(board, scale, size).items():
+        for key, (x, y, _) in S.place_labels(board, scale, size).items():
+            node = key % len(board.nodes)       # Japan's insets name a city a second time
             w = T.width(board.nodes[node].name, size, True)
             boxes.append((x, y, x + w, y + round(size * 0.78), node))
-        assert len(boxes) == sum(1 for n in board.nodes if not n.country)
+        assert len(boxes) == sum(1 for n in board.nodes if not n.country) + sum(
+            1 for n in board.nodes if n.inset is not None)
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (

@@ -10,6 +10,7 @@ from ..engine.cards import CARD_NAMES, route_color_name
 from ..engine.network import components, ticket_result
 from ..i18n import t
 from ..render.tickets import offer_tag
+from ..stats import map_name
 
 LIMIT = 2000            # characters in one message
 ELLIPSIS = "…"
@@ -112,9 +113,12 @@ def ticket_text(ticket):
 
 
 def map_title(board, loc):
+    """The map's name in `loc` (the map file's own name where the catalog has none), and its
+    variant."""
+    name = map_name(board.map_id, loc)
     if board.variant == "base":
-        return board.name
-    return f"{board.name} · {t(VARIANT_KEYS.get(board.variant, 'bot.variant.base'), loc)}"
+        return name
+    return f"{name} · {t(VARIANT_KEYS.get(board.variant, 'bot.variant.base'), loc)}"
 
 
 # ----- public events --------------------------------------------------------------------------

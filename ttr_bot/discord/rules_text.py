@@ -47,8 +47,28 @@ def map_lines(board, loc):
         lines.append(t("bot.rules.faceup_locos", loc))
     if r.globetrotter_bonus:
         lines.append(t("bot.rules.globetrotter", loc, points=r.globetrotter_bonus))
+    if (everyone := _triple_all(r)) is not None:
+        lines.append(t("bot.rules.triple", loc, count=everyone))
+    lines += [t(f"bot.rules.mech.{m}", loc, **MECHANIC_FIGURES[m](r)) for m in r.mechanics]
     lines += [f"• {note}" for note in r.notes]
     return lines
+
+
+# The figures each map's own rule states (`bot.rules.mech.<name>` and its brief form), from
+# the map's rules: a mechanic a map offered on Discord has needs its entry here.
+MECHANIC_FIGURES = {
+    "grand_tour": lambda r: {
+        "table": " · ".join(f"{n}{'+' if n == max(r.grand_tour_points) else ''}→{p}"
+                            for n, p in sorted(r.grand_tour_points.items()) if n),
+        "most": max(r.grand_tour_points.values())},
+    "mountains": lambda r: {"points": r.mountain_points},
+    "asian_explorer": lambda r: {"points": r.explorer_bonus},
+}
+
+
+def _triple_all(r):
+    """The fewest players with whom every lane of a triple route is open (None: no triple)."""
+    return min((n for n, lanes in r.triple_lanes.items() if lanes >= 3), default=None)
 
 
 def rules_lines(board, loc):
@@ -106,6 +126,8 @@ def differences(board, taught, loc):
                    if r.longest_path_bonus else t("bot.rules.brief.no_longest", loc))
     if r.globetrotter_bonus != b.globetrotter_bonus and r.globetrotter_bonus:
         out.append(t("bot.rules.brief.globetrotter", loc, points=r.globetrotter_bonus))
+    out += [t(f"bot.rules.brief.mech.{m}", loc, **MECHANIC_FIGURES[m](r))
+            for m in r.mechanics if m not in b.mechanics]
     return out
 
 

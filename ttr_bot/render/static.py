@@ -340,9 +340,9 @@ def place_labels(board, scale, size=LABEL_SIZE):
             obstacles.append((x * s, y * s, 6 * s, 60))
             for dd in (-20, -7, 7, 20):
                 px, py = along(x, y, a, dd)
-                obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s, 4))
+                obstacles.append((px * s, py * s, (SLOT_H / 2 + 3) * s, 8))
     obstacles += M.obstacles(board, s)
-    markers = [(n.x * s, n.y * s, (CITY_R + 3) * s, 40) for n in board.nodes]
+    markers = [(n.x * s, n.y * s, (CITY_R + 3) * s, 100) for n in board.nodes]
     if board.rules.stations:            # where a station will stand (draw.STATION_AT)
         markers += [((n.x + STATION_AT[0]) * s, (n.y + STATION_AT[1]) * s, 14 * s, 40)
                     for n in board.nodes if not n.country]
@@ -362,7 +362,7 @@ def place_labels(board, scale, size=LABEL_SIZE):
         reach = (w + 80 * s) ** 2
         near = [o for o in obstacles + markers if (o[0] - cx) ** 2 + (o[1] - cy) ** 2 < reach]
         best = None
-        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8), (36 * s, 14)):
+        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8), (36 * s, 14), (52 * s, 22)):
             r = rm + far
             cands = [
                 (cx + r, cy - h / 2, 0), (cx - r - w, cy - h / 2, 0.6),
