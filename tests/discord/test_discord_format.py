@@ -153,3 +153,9 @@ def test_route_label_reads_like_the_issue_example():
 
 def test_fold_ignores_case_and_accents():
     assert F.fold("Zürich") == F.fold("zurich")
+
+
+def test_locomotives_take_their_plural_and_colours_read_as_adjectives():
+    assert F.cards_text({"red": 2, "locomotive": 3}, "en") == "2 🟥 red, 3 🚂 locomotives"
+    assert F.cards_text({"locomotive": 1}, "en") == "1 🚂 locomotive"
+    assert F.cards_text({"locomotive": 3}, "ja") == "🚂 機関車3枚"

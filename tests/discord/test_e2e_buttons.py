@@ -256,3 +256,57 @@ async def test_two_from_the_deck_is_one_click_one_answer_and_one_card(fake, tmp_
     assert (await table.game()).seq == loaded.seq + 1
     fake.assert_clean()
     await fake.stop_bot(table.bot)
+
+
+def path_of(game, ticket):
+    """The routes of a shortest path between a ticket's two cities over free, plain routes
+    (one lane of each pair), in path order."""
+    board = game.board
+    by_name = {n.name: n.index for n in board.nodes}
+    start, goal = by_name[ticket.origin], by_name[ticket.dests[0]]
+    came = {start: None}
+    frontier = [start]
+    while goal not in came:
+        nxt = []
+        for node in frontier:
+            for r in board.routes:
+                if game.owner[r.index] >= 0 or r.tunnel or node not in (r.a, r.b):
+                    continue
+                other = r.b if node == r.a else r.a
+                if other not in came:
+                    came[other] = (node, r.index)
+                    nxt.append(other)
+        frontier = nxt
+    out, node = [], goal
+    while came[node] is not None:
+        node, r = came[node]
+        out.append(r)
+    return out[::-1]
+
+
+async def test_the_claim_that_completes_a_ticket_is_celebrated_privately(fake, tmp_path):
+    """'🎉 Ticket completed: … (+n)' in the mover's own answer at the claim that completes it,
+    never in a public message: the seat already holds every route of a path between a ticket's
+    cities but the last one, and claims it."""
+    table, loaded, mover = await seated(fake, tmp_path, "usa")
+    seat, game = loaded.game.current, loaded.game
+    board = game.board
+    tid = next(t for t in game.tickets[seat] if not board.tickets[t].multi)
+    ticket = board.tickets[tid]
+    *held, r = path_of(game, ticket)
+    assert held, "a ticket's cities are never neighbours on this map: the path has two routes"
+    for h in held:
+        game.owner[h] = seat
+        game.routes_of[seat].append(h)
+        game.trains[seat] -= board.routes[h].length
+    route = board.routes[r]
+    colour = route.color if route.color >= 0 else CARD_NAMES.index("red")
+    rig(game, seat, [route.length if c == colour else 0 for c in range(N_CARD_KINDS)])
+    before = {m.id for m in table.public_messages()}
+    answer = await table.slash(mover, "claim", route=str(r))
+    await table.settle()
+    assert (await table.game()).game.owner[r] == seat
+    line = t("bot.ticket.completed", ticket=ticket.label(), points=ticket.points[0])
+    assert line in answer.content and answer.ephemeral
+    assert all("🎉" not in m.body() for m in table.public_messages() if m.id not in before)
+    await fake.stop_bot(table.bot)

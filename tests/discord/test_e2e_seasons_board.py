@@ -173,6 +173,8 @@ async def test_the_live_board_coalesces_edits_comes_back_and_reports_once(fake, 
     told = await table.slash(admin, "server board", channel=closed)
     assert t("bot.live.cannot_post", channel=f"<#{closed.id}>",
              missing=t("bot.perm.send_messages")) in told.content
+    await table.settle()                # its post refused: the answer said so, no DM repeats it
+    assert not [m for m in fake.dms_to(admin) if "/ttr server board" in m.content]
     told = await table.slash(admin, "server board", channel=board_channel)
     assert told.content == t("bot.live.set", channel=f"<#{board_channel.id}>")
     await table.settle()

@@ -46,3 +46,17 @@ def test_japan_italy_northern_lights_show_their_state_in_every_language():
         for game in (japan, italy, north):
             line = map_state_line(game, loc)
             assert line and "{" not in line
+
+
+def test_a_colour_blind_game_marks_each_seat_as_its_standings_do():
+    """The line sits under the standings: each seat after the mark the standings give it in
+    the game's palette (🟫 for the colour-blind palette's brown seat, never the standard 🟦)."""
+    from ttr_bot.discord.card_text import standings_lines
+    from ttr_bot.render.palette import COLOURBLIND
+    for game in (played("pennsylvania"), played("japan"), played("italy")):
+        line = map_state_line(game, "en", COLOURBLIND)
+        names = ["Ann", "Bea"]
+        standings = "\n".join(standings_lines(game, names, "en", COLOURBLIND))
+        for seat in range(game.n):
+            assert mark(seat, COLOURBLIND) in line and mark(seat, COLOURBLIND) in standings
+        assert mark(1) not in line and mark(1) != mark(1, COLOURBLIND)

@@ -93,6 +93,12 @@ async def test_the_board_is_owed_only_when_changed_and_not_already_owed(store):
     assert not await b.board_refused(GUILD, 31.0)           # reported once
     await b.board_works(GUILD)
     assert await b.board_refused(GUILD, 32.0)
+    await b.set_board(GUILD, 9, set_by=4, now=21.0, told=True)  # its answer said it: no DM
+    assert not await b.board_refused(GUILD, 33.0)
+    await b.board_works(GUILD)
+    assert await b.board_refused(GUILD, 34.0)
+    await b.set_board(GUILD, 9, set_by=4, now=21.0)         # set again: a refusal is news
+    assert await b.board_refused(GUILD, 35.0)
     tick = Owed(timers=(NewTimer("board_tick", 100.0, {"guild": GUILD}),))
     assert await b.tick_board(GUILD, set_at=21.0, now=40.0, min_gap=30.0, owed=tick)
     assert not await b.tick_board(GUILD, set_at=21.0, now=45.0, min_gap=30.0, owed=tick)

@@ -359,7 +359,7 @@ class Delivery(HandMessages):
                 moves += summary_lines(game, names, loc)
         # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
         standings = standings_lines(game, names, loc, palette)
-        extra = map_state_line(game, loc)     # a map's own public state, one line
+        extra = map_state_line(game, loc, palette)    # a map's own public state, one line
         if extra is not None:
             standings.append(extra)
         card = turn_card.Card(tuple(moves), tuple(standings),

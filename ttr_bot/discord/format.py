@@ -72,10 +72,12 @@ def card_name(card, loc):
 
 
 def cards_text(cards, loc):
-    """A 9-count tuple or a {name: count} dict -> '2 red, 1 locomotive' (or 'no cards')."""
+    """A 9-count tuple or a {name: count} dict -> '2 red, 3 locomotives' (or 'no cards'): a
+    colour reads as an adjective ("2 red"), the locomotive as a noun with its plural."""
     if not isinstance(cards, dict):
         cards = {CARD_NAMES[i]: n for i, n in enumerate(cards) if n}
-    parts = [t("bot.count_card", loc, count=n, card=card_name(name, loc), emoji=EMOJI[name])
+    parts = [t("bot.count_locomotives", loc, count=n, emoji=EMOJI[name]) if name == "locomotive"
+             else t("bot.count_card", loc, count=n, card=card_name(name, loc), emoji=EMOJI[name])
              for name, n in sorted(cards.items(), key=lambda kv: CARD_NAMES.index(kv[0])) if n]
     return sep(loc).join(parts) if parts else t("bot.no_cards", loc)
 

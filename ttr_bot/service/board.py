@@ -87,14 +87,18 @@ class ServerBoard:
     async def board(self, guild_id: int) -> BoardRow | None:
         return await self.store.get_board(guild_id)
 
-    async def set_board(self, guild_id: int, channel_id: int, user_id: int) -> BoardRow:
-        """The board goes to this channel (moved from another, or set up): looked at now."""
+    async def set_board(self, guild_id: int, channel_id: int, user_id: int, *,
+                        told: bool = False) -> BoardRow:
+        """The board goes to this channel (moved from another, or set up): looked at now.
+        `told`: the member was just told the bot cannot post there, so its refusal is not
+        sent to them again by DM (until a post goes through)."""
         before = await self.board(guild_id)
         # the setting's time names its chain of ticks: never the same as the last one's
         chain = max(self.core.clock(), before.set_at + 1e-3 if before is not None else 0.0)
         owed = Owed(timers=(NewTimer(BoardTick.KIND, self.core.clock(),
                                      BoardTick(guild_id, chain).to_payload()),))
-        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=chain, owed=owed)
+        await self.store.set_board(guild_id, channel_id, set_by=user_id, now=chain, owed=owed,
+                                   told=told)
         self.core.committed(owed)
         board = await self.board(guild_id)
         assert board is not None

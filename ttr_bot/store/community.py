@@ -87,8 +87,9 @@ class BoardStore(Protocol):
     async def get_board(self, guild_id: int) -> BoardRow | None: ...
 
     async def set_board(self, guild_id: int, channel_id: int, *, set_by: int, now: float,
-                        owed: Owed | None = None) -> None:
-        """The board goes to this channel (a new message; the chain of timers `now` names)."""
+                        owed: Owed | None = None, told: bool = False) -> None:
+        """The board goes to this channel (a new message; the chain of timers `now` names).
+        `told`: set_by already knows the bot cannot post there (a refusal running, no DM)."""
 
     async def clear_board(self, guild_id: int) -> bool: ...
 

@@ -94,15 +94,15 @@ class CommunitySql:
         return BoardRow(*row) if row else None
 
     async def set_board(self, guild_id: int, channel_id: int, *, set_by: int, now: float,
-                        owed: Owed | None = None) -> None:
+                        owed: Owed | None = None, told: bool = False) -> None:
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO boards ({_BOARD}) VALUES ($1, $2, NULL, NULL, NULL, NULL, NULL, $3, $4) "
+                f"INSERT INTO boards ({_BOARD}) VALUES ($1, $2, NULL, NULL, NULL, NULL, $5, $3, $4) "
                 "ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id, "
                 "message_id = CASE WHEN boards.channel_id = excluded.channel_id "
-                "THEN boards.message_id END, digest = NULL, owed_at = NULL, ticked_at = NULL, refused_at = NULL, "
-                "set_by = excluded.set_by, set_at = excluded.set_at",
-                guild_id, channel_id, set_by, float(now))
+                "THEN boards.message_id END, digest = NULL, owed_at = NULL, ticked_at = NULL, "
+                "refused_at = excluded.refused_at, set_by = excluded.set_by, set_at = excluded.set_at",
+                guild_id, channel_id, set_by, float(now), float(now) if told else None)
             await self._write_owed(db, None, owed, float(now))
 
     async def clear_board(self, guild_id: int) -> bool:

@@ -34,10 +34,12 @@ class LiveBoard(GroupedCog):
         if stop:
             await service.board.stop(interaction.guild_id)
             return await answer(interaction, t("bot.live.stopped", loc))
-        await service.board.set_board(interaction.guild_id, channel.id, interaction.user.id)
-        lines = [t("bot.live.set", loc, channel=channel.mention)]
         outbox = interaction.client.outbox
-        if not outbox.may_post(channel.id):
+        refused = not outbox.may_post(channel.id)
+        await service.board.set_board(interaction.guild_id, channel.id, interaction.user.id,
+                                      told=refused)
+        lines = [t("bot.live.set", loc, channel=channel.mention)]
+        if refused:
             missing = board_missing(outbox, channel.id)
             lines.append(t("bot.live.cannot_post", loc, channel=channel.mention,
                            missing=", ".join(t(f"bot.perm.{m}", loc) for m in missing)))
