@@ -47,8 +47,8 @@ def twin_pairs(board):
 
 def test_all_maps_and_variants_are_listed():
     # the newer maps as their pictures and Discord actions are done (test_maps_newer.py)
-    assert available_maps() == ["europe", "india", "legendary_asia", "nordic", "switzerland",
-                                "usa"]
+    assert available_maps() == ["europe", "india", "japan", "legendary_asia", "nordic",
+                                "switzerland", "usa"]
     assert variants("usa") == ["base", "1910", "mega", "big_cities"]
     for map_id in ("europe", "nordic", "switzerland"):
         assert variants(map_id) == ["base"]

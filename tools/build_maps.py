@@ -18,6 +18,9 @@ from ttr_bot.maps import MapError, validate_map
 REPO = Path(__file__).resolve().parents[1]
 
 DEFAULT_REF = Path("/work/shared/ref/maps/bga-tickettoride")
+# Cities the board leaves unnamed carry these names in the reference data (Northern Lights,
+# ../shared/ref/maps/SOURCES.md): a dot on the picture, no label; text and records keep the name.
+UNNAMED = "Unnamed "
 POINTS = {"1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21}
 
 # Every Rules field, so a file says all of its rules (docs/rules.md §1–§5: the USA base game).
@@ -265,6 +268,8 @@ def convert(map_id, ref):
                       for (point, _), node in border_node.items() if point == c["id"]]
             continue
         node = {"id": c["name"], "name": c["name"]}
+        if c["name"].startswith(UNNAMED):
+            node["unnamed"] = True
         if c.get("region"):
             node["region"] = c["region"]
         if c.get("country"):

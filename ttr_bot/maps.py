@@ -32,7 +32,7 @@ ROUTE_KEYS = {"id", "from", "to", "length", "color", "tunnel", "ferry", "any_car
 # the six newer maps' marks (RULES.md §12–§17), present only where a route has one
 ROUTE_MARKS = {"mountain": "count", "shares": "companies", "bullet": "flag", "waves": "count",
                "pairs": "flag", "draw_bonus": "count"}
-NODE_MARKS = ("region", "nation", "inset")
+NODE_MARKS = ("region", "nation", "inset", "unnamed")
 # the engine's modules for a map's own rules (ttr_bot/engine/mechanics), by the name a map file uses
 MECHANICS = {"mountains", "asian_explorer", "grand_tour", "shares", "bullet", "ferry_cards",
              "regions", "ferry_pairs", "draw_bonus", "bonus_cards"}
@@ -239,6 +239,8 @@ def _node_mark_problems(i, n):
     if inset is not None and not (isinstance(inset, list) and len(inset) == 2
                                   and all(map(_is_num, inset))):
         out.append(f"node {i}: inset must be [x, y]")
+    if "unnamed" in n and n["unnamed"] is not True:
+        out.append(f"node {i}: unnamed must be true (or left out)")
     return out
 
 
@@ -448,7 +450,8 @@ def load_board_from_dict(data, variant="base"):
 
     nodes = tuple(Node(i, n["id"], n["name"], n["x"], n["y"], n.get("country", False),
                        region=n.get("region", 0), nation=n.get("nation", 0),
-                       inset=tuple(n["inset"]) if "inset" in n else None)
+                       inset=tuple(n["inset"]) if "inset" in n else None,
+                       unnamed=n.get("unnamed", False))
                   for i, n in enumerate(data["nodes"]))
     node_index = {n.id: n.index for n in nodes}
     route_index = {r["id"]: i for i, r in enumerate(data["routes"])}
@@ -544,9 +547,9 @@ def map_files():
 
 # Maps the engine plays whose pictures or Discord actions are still to come (issue 32): the
 # replay tool, the arena and the benchmarks take them (`engine_maps`), /ttr new does not yet.
-# Pennsylvania needs the share's choice at a claim, Italy a ferry card's draw; Japan's pictures
-# are wider than a page may be, and Northern Lights' long city names cover other cities.
-AWAITING_PICTURES = frozenset({"pennsylvania", "japan", "italy", "northern_lights"})
+# Pennsylvania needs the share's choice at a claim, Italy a ferry card's draw; Northern Lights'
+# pictures are larger than a picture may be (161 routes, twice Nordic's: 255-320 KiB).
+AWAITING_PICTURES = frozenset({"pennsylvania", "italy", "northern_lights"})
 
 
 def available_maps():

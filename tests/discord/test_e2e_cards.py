@@ -104,7 +104,7 @@ def check_cards(table, names, loc="en"):
 
 @pytest.mark.parametrize("map_id,humans,bots", [
     ("europe", 2, 2), ("usa", 1, 2), ("switzerland", 2, 1), ("nordic", 1, 1),
-    ("india", 2, 1), ("legendary_asia", 1, 2)])
+    ("india", 2, 1), ("legendary_asia", 1, 2), ("japan", 2, 1)])
 async def test_a_whole_game_puts_few_pictures_and_readable_cards_in_the_channel(
         fake, tmp_path, map_id, humans, bots):
     threads = map_id == "europe"        # the default: a thread; the others stay in the channel

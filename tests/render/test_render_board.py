@@ -11,6 +11,8 @@ from PIL import Image
 
 from tools.sample_games import PLAYERS, random_game
 from ttr_bot.maps import available_maps, load_board, variants
+from ttr_bot.render import extras as EX
+from ttr_bot.render import marks as M
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final
 from ttr_bot.render import static as S
@@ -99,12 +101,14 @@ def test_claimed_slots_carry_the_owners_colour_at_their_centres(map_id):
         img = png(render_board(g, names(g), viewer=viewer))
         lay = page_layout(board, "board" if viewer is None else "private")
         checked = 0
+        shared = EX.shared_routes(g)    # Japan's bullet routes taken by a Bullet Train: nobody's
         for r, seat in enumerate(g.owner):
             if seat < 0:
                 continue
+            rgb = M.BULLET_INK if r in shared else P.player_rgb(seat)
             for x, y, _ in board.routes[r].slots:
                 px = img.getpixel(to_px(lay, x, y))
-                assert close(px, P.player_rgb(seat)), (board.route_label(r), seat, px)
+                assert close(px, rgb), (board.route_label(r), seat, px)
                 checked += 1
         assert checked == sum(board.routes[r].length for r, s in enumerate(g.owner) if s >= 0)
 

@@ -10,6 +10,8 @@ from PIL import Image, ImageChops
 from tools.sample_games import PLAYERS, greedy_game, random_game
 from ttr_bot.engine.cards import LOCO
 from ttr_bot.maps import available_maps
+from ttr_bot.render import extras as EX
+from ttr_bot.render import marks as M
 from ttr_bot.render import palette as P
 from ttr_bot.render import png as PNG
 from ttr_bot.render import render_board, render_final
@@ -121,10 +123,12 @@ def test_claimed_cars_free_slots_and_cards_read_back_exactly(map_id, scheme):
             return img.getpixel((round(fx), round(fy)))
 
         seats = set()
+        shared = EX.shared_routes(g)    # Japan's bullet routes taken by a Bullet Train: nobody's
         for r, seat in enumerate(g.owner):
             if seat >= 0:
+                rgb = M.BULLET_INK if r in shared else P.player_rgb(seat, scheme)
                 for x, y, a in board.routes[r].slots:
-                    assert any(px(*along(x, y, a, d)) == P.player_rgb(seat, scheme)
+                    assert any(px(*along(x, y, a, d)) == rgb
                                for d in {off, -off}), (kind, board.route_label(r), seat)
                 seats.add(seat)
         assert seats == set(range(g.n))

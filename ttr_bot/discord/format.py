@@ -333,7 +333,7 @@ def reveal_lines(scores, names, loc, marks=None):
         bonus = []
         for key, pts in pl["bonuses"].items():
             if pts and key != "longest_path":       # told with the path's length
-                bonus.append(t(f"bot.end.bonus.{key}", loc, points=pts))
+                bonus.append(t(f"bot.end.bonus.{key}", loc, points=pts, signed=f"{pts:+d}"))
         length, got = pl["longest_path"], pl["bonuses"].get("longest_path")
         longest = (t("bot.end.longest_bonus", loc, count=length, points=got) if got
                    else t("bot.end.longest", loc, count=length))

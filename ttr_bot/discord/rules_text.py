@@ -63,6 +63,11 @@ MECHANIC_FIGURES = {
         "most": max(r.grand_tour_points.values())},
     "mountains": lambda r: {"points": r.mountain_points},
     "asian_explorer": lambda r: {"points": r.explorer_bonus},
+    "bullet": lambda r: {
+        "supply": r.bullet_trains, "zero": f"{r.bullet_zero:+d}",
+        "table": " · ".join(f"{n}: " + " ".join(f"{p:+d}" if p else "0" for p in ranks)
+                            for n, ranks in sorted(r.bullet_track_bonus.items())),
+        "most": max(max(ranks) for ranks in r.bullet_track_bonus.values())},
 }
 
 

@@ -23,6 +23,8 @@ class Node:
     region: int = 0     # Italy: the region id (0: none, e.g. a country's border point)
     nation: int = 0     # Northern Lights: the country id (0: none)
     inset: tuple[float, float] | None = None   # Japan: a second drawing of the city (Tokyo, Kokura)
+    unnamed: bool = False   # a city the board leaves unnamed (Northern Lights): a dot, no label;
+                            # `name` is still what text and records call it
 
 
 @dataclass(frozen=True)

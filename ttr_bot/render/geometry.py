@@ -9,6 +9,7 @@ from dataclasses import dataclass
 MARGIN = 16
 MAP_MARGIN = 6            # around the map alone (the phone picture): every pixel goes to the map
 PANEL_SIDE = 640          # width of the panel beside a portrait map
+MAX_WIDTH = 2000          # the widest page: a map wider than this leaves is drawn smaller
 SLOT_W, SLOT_H = 54, 16   # a car slot in the board frame
 
 
@@ -40,8 +41,8 @@ def layout(board, kind, band=420):
         width = px0 + PANEL_SIDE + MARGIN
         height = MARGIN + mh + MARGIN
         panel = (px0, MARGIN, width - MARGIN, height - MARGIN)
-    else:
-        scale = 1.0
+    else:       # Japan's frame (2,054) is the one wider than a page: drawn a little smaller
+        scale = min(1.0, (MAX_WIDTH - 2 * MARGIN) / board.width)
         mw, mh = round(board.width * scale), round(board.height * scale)
         width = MARGIN + mw + MARGIN
         py0 = MARGIN + mh + MARGIN
