@@ -12,6 +12,7 @@ width (`turn-card-closeup-400.png`, `turn-card-map-400.png`, `turn-card-map-800.
 whole card drawn as a phone shows it in Discord's dark theme (tools/card_picture.py:
 `turn-card-800.png`, `turn-card-400.png`), the README's picture.
 """
+import argparse
 import asyncio
 import logging
 import os
@@ -151,8 +152,11 @@ Their alt text (what a screen reader says):
 
 
 def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
-    out = Path(argv[0] if argv else "docs/images")
+    ap = argparse.ArgumentParser(prog="python -m tools.turn_card_sample",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("out_dir", nargs="?", default="docs/images",
+                    help="where turn-card.md and its pictures go (default docs/images)")
+    out = Path(ap.parse_args(argv).out_dir)
     out.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.ERROR)
     asyncio.run(play(out))

@@ -159,3 +159,58 @@ def test_locomotives_take_their_plural_and_colours_read_as_adjectives():
     assert F.cards_text({"red": 2, "locomotive": 3}, "en") == "2 🟥 red, 3 🚂 locomotives"
     assert F.cards_text({"locomotive": 1}, "en") == "1 🚂 locomotive"
     assert F.cards_text({"locomotive": 3}, "ja") == "🚂 機関車3枚"
+
+
+def test_a_tunnel_tried_and_settled_is_one_line_and_a_pending_one_says_what_it_needs():
+    """A card tells a tunnel's try with what settled it in one line (paid and claimed, claimed
+    with nothing to add, given up); a try still waiting for its player reads as the try. Every
+    public event of a whole Europe game still reaches the lines: each claim's points and cards,
+    each given-up route."""
+    names = ["Ann", "Bob", "Cem"]
+    kinds = set()
+    for seed in range(11, 17):
+        game, actions = random_game_events("europe", 3, seed=seed)
+        events = [e for evs in actions for e in split_events(evs)[0]]
+        kinds |= _check_tunnel_lines(game.board, events, names)
+    assert kinds == {"tunnel_decline", "tunnel_pay", "claim_route"}, kinds
+
+
+def _check_tunnel_lines(board, events, names):
+    reveals = [k for k, e in enumerate(events) if e["type"] == "tunnel_reveal"]
+    assert reveals
+    kinds = set()
+    for k in reveals:
+        e, nxt = events[k], events[k + 1:k + 3]
+        kind = nxt[0]["type"] if nxt else None
+        lines = F.event_lines(events[k:k + 3], board, names, "en")
+        label = board.route_label(e["route"])
+        revealed = F.card_list_text(e["revealed"], "en")
+        if kind == "tunnel_decline":
+            assert lines[0] == t("bot.ev.tunnel_gave_up", name=names[e["seat"]], route=label,
+                                 revealed=revealed, count=e["extra"])
+        elif kind in ("tunnel_pay", "claim_route"):
+            claim = nxt[1] if kind == "tunnel_pay" else nxt[0]
+            assert lines[0] == t("bot.ev.tunnel_claim", name=names[e["seat"]], route=label,
+                                 length=board.routes[e["route"]].length, count=claim["points"],
+                                 cards=F.cards_text(claim["cards"], "en"), revealed=revealed)
+        else:
+            continue
+        kinds.add(kind)
+        assert sum(label in x for x in lines) == 1, lines          # one line, not three
+    for pending in (events[k] for k in reveals if events[k]["extra"]):   # still waiting
+        assert F.event_lines([pending], board, names, "en") == [t(
+            "bot.ev.tunnel_reveal", name=names[pending["seat"]],
+            route=board.route_label(pending["route"]),
+            cards=F.cards_text(pending["cards"], "en"),
+            revealed=F.card_list_text(pending["revealed"], "en"), count=pending["extra"])]
+    return kinds
+
+
+def test_everyone_s_starting_tickets_are_one_line():
+    names = ["Ann", "Bob", "Cem"]
+    game = new_game("usa", 3, 2)
+    kept = [{"type": "keep_tickets", "seat": s, "count": 2 + s, "setup": True} for s in range(3)]
+    assert F.event_lines(kept, game.board, names, "en") == [
+        "Starting tickets kept: Ann 2, Bob 3, Cem 4."]
+    assert F.event_lines(kept[:1], game.board, names, "en") == [
+        t("bot.ev.keep_setup", name="Ann", count=2)]

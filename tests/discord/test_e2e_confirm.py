@@ -18,6 +18,7 @@ from ttr_bot.engine import payment
 from ttr_bot.engine.actions import ClaimRoute
 from ttr_bot.engine.cards import CARD_NAMES, LOCO
 from ttr_bot.i18n import t
+from ttr_bot.service.confirm import CLAIMS_FROM, ConfirmSettings
 
 pytestmark = pytest.mark.asyncio
 DEAL = 3
@@ -112,5 +113,33 @@ async def test_a_tapped_claim_asks_first_and_a_typed_one_never(fake, tmp_path):
     await table.click(other, asked, pay)
     await table.settle()
     assert (await table.game()).game.owner[route] == loaded.game.current
+    fake.assert_clean()
+    await fake.stop_bot(table.bot)
+
+
+async def test_by_default_a_cheap_tapped_claim_plays_at_once_and_a_ticket_draw_asks(
+        fake, tmp_path):
+    """The defaults (service/confirm.py) for a player who never opened /ttr me confirm: a claim
+    paying fewer than CLAIMS_FROM cards is one tap, one paying that many or more asks, and a
+    ticket draw asks."""
+    table, loaded, mover = await seated(fake, tmp_path, "usa")
+    settings = await table.bot.service.adapter_state.confirm_settings(mover.id)
+    assert settings == ConfirmSettings(tickets=True, claims_from=CLAIMS_FROM) and CLAIMS_FROM == 4
+    assert [settings.asks_claim(n) for n in (1, 3, 4, 6)] == [False, False, True, True]
+    seat, v = await table.bot.service.moves.player_view(loaded.id, mover.id)
+    cheap = {r.index for r in v.board.routes
+             if len(opts := route_options(v.board.rules, r, v.hand)) == 1
+             and sum(opts[0]) < CLAIMS_FROM and v.explain(ClaimRoute(seat, r.index, opts[0])) is None}
+    menu = await table.click(mover, table.last_panel(), f"ttr:claim:{loaded.id}:{loaded.seq}")
+    select = find_cid(menu, "ttr:route:")
+    route = next(int(o["value"]) for o in menu.component(select)["options"]
+                 if int(o["value"]) in cheap)
+    played = await table.select(mover, menu, select, [str(route)])
+    assert not find_cid(played, "ttr:cancel:"), played.content
+    await table.settle()
+    assert (await table.game()).game.owner[route] == seat     # one tap, no question
+    loaded, other = await _to_move(table)
+    asked = await table.click(other, table.last_panel(), f"ttr:tickets:{loaded.id}:{loaded.seq}")
+    assert asked.content == t("bot.confirm.tickets")          # the default asks
     fake.assert_clean()
     await fake.stop_bot(table.bot)

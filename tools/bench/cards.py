@@ -18,11 +18,12 @@ game's channel):
   - the DMs that notify, per player: every DM POST without Discord's SUPPRESS_NOTIFICATIONS
     flag (a new hand message, a turn DM), and how many were a tunnel reveal's.
 
-"before" runs the same game on an older commit (`--before REF`, default main), unpacked with `git archive` into a temporary directory and run there as a
+"before" runs the same game on an older commit (`--before REF`, default c0c5f17: the card
+before it was made to fit one screen), unpacked with `git archive` into a temporary directory and run there as a
 subprocess with this very file; "after" is this checkout.
 
     python -m tools.bench cards [--map europe] [--humans 4] [--bots 0] [--seed 1]
-                                [--before REF ...] [--no-before]
+                                [--before REF ...] [--no-before] [--show N]
 """
 import argparse
 import asyncio
@@ -43,6 +44,7 @@ MAX_ACTIONS = 4000
 CPL = 40                # characters a phone line holds at 360 pt (see the docstring)
 SUPPRESS = 1 << 12      # Discord's SUPPRESS_NOTIFICATIONS message flag
 V2 = 1 << 15            # IS_COMPONENTS_V2
+BASELINE = "c0c5f17"    # the last commit before the one-screen card (issue 33): "before" by default
 
 
 def width(text):
@@ -120,7 +122,7 @@ async def play(map_id, humans, bots, seed, db_path):
                     and any(c.get("type") == 1 for c in body.get("components") or []):
                 lines = [readable(x) for t in texts(body["components"]) for x in t.split("\n")]
                 cards.append({"lines": len(lines), "chars": sum(len(x) for x in lines),
-                              "phone": phone_lines(lines),
+                              "phone": phone_lines(lines), "text": lines,
                               "rows": sum(1 for c in body["components"] if c.get("type") == 1)})
             m = re.fullmatch(r"/api/v10/channels/(\d+)/messages", r.path)
             if r.method == "POST" and m and int(m.group(1)) in dms and \
@@ -186,14 +188,14 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--before", action="append", help="a git commit to compare with")
     ap.add_argument("--no-before", action="store_true")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print the N longest cards (lines at 360 pt) of this checkout")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.json:
         print(json.dumps(run_here(args)))
         return 0
-    base = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", "main"],
-                          capture_output=True, text=True).stdout.strip()
-    befores = [] if args.no_before else (args.before or [base])
+    befores = [] if args.no_before else (args.before or [BASELINE])
     print(f"one game of {args.map}: {args.humans} humans, {args.bots} computer players, "
           f"seed {args.seed}")
     results = [(f"before ({ref})", run_before(args, ref)) for ref in befores]
@@ -201,6 +203,9 @@ def main(argv=None):
     for name, r in results:
         if r is not None:
             print("\n".join(report(name, r)))
+    longest = sorted(results[-1][1]["cards"], key=lambda c: -c["phone"])[:args.show]
+    for card in longest:
+        print(f"\n--- {card['phone']} lines at 360 pt ---\n" + "\n".join(card["text"]))
     return 0
 
 

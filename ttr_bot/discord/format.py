@@ -129,6 +129,23 @@ def event_lines(events, board, names, loc, trains=None):
     out, i = [], 0
     while i < len(events):
         e = events[i]
+        if e["type"] == "tunnel_reveal":    # a tunnel tried and settled in one line
+            line, used = _tunnel_line(events, i, board, names, loc)
+            if line:
+                out.append(line)
+                i += used
+                continue
+        if e["type"] == "keep_tickets" and e.get("setup"):     # everyone's first choice
+            run = [e]
+            while i + len(run) < len(events) and events[i + len(run)]["type"] == "keep_tickets" \
+                    and events[i + len(run)].get("setup"):
+                run.append(events[i + len(run)])
+            if len(run) > 1:
+                i += len(run)
+                out.append(t("bot.ev.keep_setup_many", loc, kept=sep(loc).join(
+                    t("bot.ev.keep_setup_part", loc, name=names[k["seat"]], count=k["count"])
+                    for k in run)))
+                continue
         if e["type"] == "draw_card":        # a turn's draws in one line
             run = [e]
             while i + len(run) < len(events) and events[i + len(run)]["type"] == "draw_card" \
@@ -142,6 +159,32 @@ def event_lines(events, board, names, loc, trains=None):
         if line:
             out.append(line)
     return out
+
+
+def _tunnel_line(events, i, board, names, loc):
+    """(line, events used) for a tunnel's try at events[i] settled by the events right after
+    it: paid and claimed, claimed with nothing to add, or given up; (None, 0) while it waits."""
+    e = events[i]
+    after = []
+    for x in events[i + 1:i + 3]:       # the try's own events, in a row
+        if x.get("seat") != e["seat"] or x.get("route") != e["route"]:
+            break
+        after.append(x)
+    kinds = [x["type"] for x in after]
+    name, route = names[e["seat"]], board.routes[e["route"]]
+    revealed = card_list_text(e["revealed"], loc)
+    if kinds[:1] == ["tunnel_decline"]:
+        return t("bot.ev.tunnel_gave_up", loc, name=name, route=route_text(board, route),
+                 revealed=revealed, count=e["extra"]), 2
+    if kinds[:2] == ["tunnel_pay", "claim_route"]:
+        claim, used = after[1], 3
+    elif not e["extra"] and kinds[:1] == ["claim_route"]:
+        claim, used = after[0], 2
+    else:
+        return None, 0
+    return t("bot.ev.tunnel_claim", loc, name=name, route=route_text(board, route),
+             length=route.length, count=claim["points"], cards=cards_text(claim["cards"], loc),
+             revealed=revealed), used
 
 
 def _draws_line(run, names, loc):
