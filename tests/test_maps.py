@@ -46,9 +46,10 @@ def twin_pairs(board):
 # --- the files ------------------------------------------------------------------------------
 
 def test_all_maps_and_variants_are_listed():
-    # the newer maps as their pictures and Discord actions are done (test_maps_newer.py)
-    assert available_maps() == ["europe", "india", "japan", "legendary_asia", "nordic",
-                                "switzerland", "usa"]
+    # every map file, the six of RULES.md §12–§17 with their pictures and Discord actions
+    assert available_maps() == ["europe", "india", "italy", "japan", "legendary_asia",
+                                "nordic", "northern_lights", "pennsylvania", "switzerland",
+                                "usa"]
     assert variants("usa") == ["base", "1910", "mega", "big_cities"]
     for map_id in ("europe", "nordic", "switzerland"):
         assert variants(map_id) == ["base"]

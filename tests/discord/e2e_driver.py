@@ -23,11 +23,11 @@ from ttr_bot.discord import ids
 from ttr_bot.discord.bot import TTRBot
 from ttr_bot.discord.components import DECK_TWICE
 from ttr_bot.discord.config import Config
-from ttr_bot.engine import payment
 from ttr_bot.engine.actions import (
     BuildStation,
     ClaimRoute,
     DrawCard,
+    DrawFerryCard,
     DrawTickets,
     KeepTickets,
     Pass,
@@ -239,7 +239,14 @@ class Player:
         elif isinstance(action, DrawCard):
             msg = await self._draw(loaded, v, action, use_buttons)
         elif isinstance(action, ClaimRoute):
-            msg = await self._claim(loaded, v, action, use_buttons)
+            msg = await self._share(await self._claim(loaded, v, action, use_buttons), loaded,
+                                    action)
+        elif isinstance(action, DrawFerryCard):
+            panel = t.last_panel()
+            cid = f"ttr:draw:{loaded.id}:{loaded.seq}:ferry"
+            msg = await (self._click("ferry", panel, cid)
+                         if use_buttons and panel is not None and cid in panel.custom_ids()
+                         else self._slash("ferry", "draw", source="ferry"))
         elif isinstance(action, DrawTickets):
             panel = t.last_panel()
             cid = f"ttr:tickets:{loaded.id}:{loaded.seq}"
@@ -342,10 +349,19 @@ class Player:
         after = agent.act(view(game, v.seat))
         return agent if isinstance(after, DrawCard) and after.card < 0 else None
 
+    async def _share(self, msg, loaded, action):
+        """Pennsylvania: the share's button the claim's answer asks for, the agent's choice."""
+        if not find_cid(msg, "ttr:share:"):
+            return msg
+        cid = (f"ttr:share:{loaded.id}:{loaded.seq}:{action.route}:"
+               f"{ids.encode_cards(action.cards)}:{action.share}:{action.dummy_share}")
+        assert cid in msg.custom_ids(), (cid, msg.custom_ids())
+        return await self._click("share", msg, cid)
+
     async def _claim(self, loaded, v, action, use_buttons):
         t = self.table
         route = v.board.routes[action.route]
-        used = payment.route_payment(v.board.rules, route, action.cards)
+        used = v.payment_color(action.route, action.cards)
         color = "locomotive" if used < 0 else CARD_NAMES[used]
         if use_buttons:
             panel = t.last_panel()
@@ -383,8 +399,11 @@ class Player:
         value = str(action.route)
         if self.style == "slash":
             value = await self._route_choice(v.board, route)
+        shares = {"share": action.share} if action.share else {}
+        if action.dummy_share:
+            shares["dummy_share"] = action.dummy_share
         return await self._slash("claim", "claim", route=value, color=color,
-                                 locomotives=action.cards[LOCO])
+                                 locomotives=action.cards[LOCO], **shares)
 
     async def _route_choice(self, board, route):
         """Type the route's city names into /ttr claim's route option; the value of the

@@ -8,7 +8,7 @@ from ttr_bot.discord.card_text import standing_line, standings_lines
 from ttr_bot.discord.cogs.info import HELP_KEYS, command_lines, help_lines
 from ttr_bot.discord.finale import rating_lines
 from ttr_bot.discord.format import EMOJI, chunks, hand_lines, map_title
-from ttr_bot.discord.rules_text import base_lines, overview_lines, rules_lines
+from ttr_bot.discord.rules_text import base_lines, differences, overview_lines, rules_lines
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
@@ -62,7 +62,8 @@ def test_rules_without_a_game_teach_the_game_then_each_map_in_a_line(loc):
     maps = [(m, map_board(m), vs) for m, vs in playable_maps()]
     lines = overview_lines(maps, loc)
     text = "\n".join(lines)
-    assert len(chunks(lines)) == 1 and len(lines) <= 20, (len(text), len(lines))   # one screen
+    # one message: the game in 11 lines, then a line per map of at most three facts
+    assert len(chunks(lines)) == 1 and len(lines) <= 12 + len(maps), (len(text), len(lines))
     usa = map_board("usa")
     assert lines[:lines.index("")] == base_lines(usa, loc)          # the original game taught
     table = " · ".join(f"{n}→{p}" for n, p in sorted(usa.rules.route_points.items()))
@@ -76,8 +77,13 @@ def test_rules_without_a_game_teach_the_game_then_each_map_in_a_line(loc):
     assert t("bot.variant.mega", loc) in by_map["usa"]
     assert t("bot.rules.brief.stations", loc, count=3) in by_map["europe"]   # the rules' own figures
     assert t("bot.rules.brief.players", loc, min=2, max=3) in by_map["switzerland"]
-    assert t("bot.rules.brief.long_routes", loc, length=9, points=27) in by_map["nordic"]
-    assert t("bot.rules.brief.no_longest", loc) in by_map["nordic"]
+    assert t("bot.rules.brief.tunnels", loc) in by_map["nordic"]
+    nordic = differences(map_board("nordic"), usa, loc)      # all of them, the line's first
+    assert t("bot.rules.brief.long_routes", loc, length=9, points=27) in nordic
+    assert t("bot.rules.brief.no_longest", loc) in nordic
+    assert all(f in by_map["nordic"] for f in nordic[:3])
+    # a map's own rules come first: Pennsylvania's line is about its shares
+    assert t("bot.rules.brief.mech.shares", loc, most=30) in by_map["pennsylvania"]
     assert t("bot.rules.brief.tunnels", loc) not in by_map["usa"]
 
 
@@ -140,3 +146,22 @@ def test_a_computer_seat_is_named_once(loc):
     for text, plain in zip(lines(name), lines("X")):
         assert text.count(name) == 1 and text.count("hard") == 1, text
         assert text.count("(") == plain.count("(") + 1, text    # nothing like "(computer)" added
+
+
+@pytest.mark.parametrize("loc", ["en", "th", "fa", "ja"])
+def test_the_rules_of_a_map_with_its_own_rules_state_its_figures(loc):
+    """Italy, Pennsylvania and Northern Lights: each mechanic's line with the map's figures
+    (RULES.md §14, §16, §17); Northern Lights' ferries are told by their own line alone."""
+    def text(map_id):
+        return "\n".join(rules_lines(load_board(map_id, "base"), loc))
+    italy = text("italy")
+    assert t("bot.rules.mech.ferry_cards", loc, max=2) in italy
+    assert "15+→56" in italy and "5→1" in italy and "4→0" not in italy
+    penn = text("pennsylvania")
+    assert "15: 30/21/14/9/6" in penn and "2: 7/4" in penn
+    lights = text("northern_lights")
+    assert t("render.bonus_card.A", loc) + " +5" in lights
+    assert t("bot.rules.mech.bonus_cards", loc, dealt=4, count=11, table="")[:12] in lights
+    assert t("bot.rules.ferries", loc) not in lights
+    assert t("bot.rules.mech.ferry_pairs", loc) in lights
+    assert t("bot.rules.ferries", loc) in text("europe")

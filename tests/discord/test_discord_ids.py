@@ -103,7 +103,10 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.cup_view(BIG_GAME, "en"),
         C.board_view([(BIG_GAME - i, "Join " * 30) for i in range(7)]),
         C.confirm_tickets_view(BIG_GAME, BIG_SEQ, "en"),
-        C.confirm_pay_view(BIG_GAME, BIG_SEQ, "r", 9999, CARDS, "en"),
+        C.confirm_pay_view(BIG_GAME, BIG_SEQ, "r", 9999, CARDS, "en", ferry=2),
+        C.pay_view(BIG_GAME, BIG_SEQ, "r", 9999, [CARDS] * 2, "en", ferry=[0, 2]),
+        C.share_view(BIG_GAME, BIG_SEQ, 9999, CARDS, [(15, 15, "You " * 30), (2, 0, "x")], "en"),
+        C.turn_view(BIG_GAME, BIG_SEQ, new_game("italy", 5, seed=2), "en"),    # + ferry card
     ]
     details = discord.ui.View(timeout=None)        # the turn card's, beside its standings
     details.add_item(C.DetailsButton(BIG_GAME, "en"))

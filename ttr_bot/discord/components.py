@@ -8,15 +8,17 @@ what a dynamic item's callback raises.
 """
 import discord
 
+from ..engine.actions import DrawFerryCard
 from ..engine.cards import CARD_NAMES, LOCO
 from ..i18n import t
 from ..render.tickets import offer_tag
 from ..service import LEVELS
 from . import clicks, errors, ids
-from .format import EMOJI, cards_text, clip, ticket_text
+from .format import EMOJI, cards_text, clip, payment_text, ticket_text
 from .payment_choices import station_options
 
 DECK_TWICE = "decktwice"    # a draw button's source: two cards from the deck in one click
+FERRY = "ferry"             # a draw button's source: Italy's ferry card, the whole turn
 
 
 class PersistentItem:
@@ -107,6 +109,8 @@ class DrawButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                 label, emoji = t("bot.btn.deck", loc), "🂠"
             elif src == DECK_TWICE:
                 label, emoji = t("bot.btn.deck2", loc), "🂠"
+            elif src == FERRY:
+                label, emoji = t("bot.btn.ferry_card", loc), "⛴️"
             else:
                 label = t("bot.card." + src, loc) + (f" ×{count}" if count > 1 else "")
                 emoji = EMOJI[src]
@@ -175,13 +179,30 @@ class PayButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
     KIND = "pay"
     FIELDS = ("game", "seq", "what", "target", "cards")
 
-    def __init__(self, game_id, seq, what, target, cards, loc="en", item=None, confirm=False):
+    def __init__(self, game_id, seq, what, target, cards, loc="en", item=None, confirm=False,
+                 ferry=0):
         self.game_id, self.seq, self.what, self.target, self.cards = game_id, seq, what, target, cards
-        label = cards_text(cards, loc)
+        label = payment_text(cards, ferry, loc)
         super().__init__(item or discord.ui.Button(
             label=clip(t("bot.btn.pay_go", loc, cards=label) if confirm else label, 80),
             style=discord.ButtonStyle.success if confirm else discord.ButtonStyle.secondary,
             custom_id=ids.make("pay", game_id, seq, f"{what}{target}", ids.encode_cards(cards))))
+
+
+class ShareButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
+                  template=ids.TEMPLATES["share"]):
+    """Pennsylvania: claim route `target` paying `cards`, taking a share of company `share`
+    (and giving the dummy one of company `dummy`, 0: none), when the route offers a choice."""
+    KIND = "share"
+    FIELDS = ("game", "seq", "target", "cards", "share", "dummy")
+
+    def __init__(self, game_id, seq, target, cards, share, dummy, label="", item=None):
+        self.game_id, self.seq, self.target, self.cards = game_id, seq, target, cards
+        self.share, self.dummy = share, dummy
+        super().__init__(item or discord.ui.Button(
+            label=clip(label, 80), style=discord.ButtonStyle.success,
+            custom_id=ids.make("share", game_id, seq, target, ids.encode_cards(cards), share,
+                               dummy)))
 
 
 class TicketsButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
@@ -418,7 +439,7 @@ def board_view(lobbies):
 
 
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
-                 CitySelect, StationButton, StationCitySelect, PayButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
+                 CitySelect, StationButton, StationCitySelect, PayButton, ShareButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
                  CancelButton, DetailsButton, RematchButton, RecordButton, RanksPageButton,
                  HistoryPageButton, VoteButton, HelpButton, BoardJoinButton, CupButton)
 
@@ -465,6 +486,9 @@ def turn_view(game_id, seq, game, loc, *, step="idle", viewer=None):
         if station_offered(game, viewer):
             view.add_item(StationButton(game_id, seq, loc))
         view.add_item(TicketsButton(game_id, seq, loc=loc))
+        if game.check(DrawFerryCard(game.current)) is None:     # Italy, fewer than 2 held
+            row = 1 if sum(1 for i in view.children if i._rendered_row == 1) < 5 else 2
+            view.add_item(DrawButton(game_id, seq, FERRY, loc, row=row))
     view.add_item(HandButton(game_id, loc))
     return view
 
@@ -476,10 +500,10 @@ def confirm_tickets_view(game_id, seq, loc):
     return view
 
 
-def confirm_pay_view(game_id, seq, what, target, cards, loc):
+def confirm_pay_view(game_id, seq, what, target, cards, loc, ferry=0):
     """One tap to claim (or build) as chosen, or Cancel."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PayButton(game_id, seq, what, target, cards, loc, confirm=True))
+    view.add_item(PayButton(game_id, seq, what, target, cards, loc, confirm=True, ferry=ferry))
     view.add_item(CancelButton(game_id, loc))
     return view
 
@@ -536,10 +560,21 @@ def city_menus_view(kind, game_id, seq, menus, routes=(), loc="en"):
     return view
 
 
-def pay_view(game_id, seq, what, target, options, loc):
+def pay_view(game_id, seq, what, target, options, loc, ferry=None):
+    """A button per payment (`ferry`: the ferry cards each spends, Italy)."""
     view = discord.ui.View(timeout=None)
-    for cards in options[:20]:
-        view.add_item(PayButton(game_id, seq, what, target, cards, loc))
+    for i, cards in enumerate(options[:20]):
+        view.add_item(PayButton(game_id, seq, what, target, cards, loc,
+                                ferry=ferry[i] if ferry else 0))
+    return view
+
+
+def share_view(game_id, seq, target, cards, choices, loc):
+    """A button per share a claim may take (`choices`: [(share, dummy, label)]), and Cancel."""
+    view = discord.ui.View(timeout=None)
+    for share, dummy, label in choices[:20]:
+        view.add_item(ShareButton(game_id, seq, target, cards, share, dummy, label))
+    view.add_item(CancelButton(game_id, loc))
     return view
 
 

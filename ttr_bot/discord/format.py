@@ -11,6 +11,7 @@ from ..engine.network import components, ticket_result
 from ..i18n import t
 from ..render.tickets import offer_tag
 from ..stats import map_name
+from . import mechanic_events
 
 LIMIT = 2000            # characters in one message
 ELLIPSIS = "…"
@@ -82,6 +83,12 @@ def cards_text(cards, loc):
     return sep(loc).join(parts) if parts else t("bot.no_cards", loc)
 
 
+def payment_text(cards, ferry, loc):
+    """`cards_text`, with the ferry cards a claim spends (Italy) after them."""
+    text = cards_text(cards, loc)
+    return text + t("bot.pay.ferry_cards", loc, count=ferry) if ferry else text
+
+
 def card_list_text(cards, loc):
     """A list of single cards (revealed, face-up) -> 'red, red, locomotive'."""
     if not cards:
@@ -132,8 +139,9 @@ def event_lines(events, board, names, loc, trains=None):
         if e["type"] == "tunnel_reveal":    # a tunnel tried and settled in one line
             line, used = _tunnel_line(events, i, board, names, loc)
             if line:
-                out.append(line)
                 i += used
+                line, i = _claim_parts(line, events, i, e["seat"], loc)
+                out.append(line)
                 continue
         if e["type"] == "keep_tickets" and e.get("setup"):     # everyone's first choice
             run = [e]
@@ -156,9 +164,19 @@ def event_lines(events, board, names, loc, trains=None):
             continue
         i += 1
         line = _event_line(e, board, names, loc, trains)
+        if line and e["type"] == "claim_route":
+            line, i = _claim_parts(line, events, i, e["seat"], loc)
         if line:
             out.append(line)
     return out
+
+
+def _claim_parts(line, events, i, seat, loc):
+    """A claim's line with what the map's own rules did right after it (events[i:]: a share,
+    a Bullet Train, a draw bonus), and the index after them."""
+    while i < len(events) and (part := mechanic_events.claim_part(events[i], seat, loc)):
+        line, i = f"{line} {part}", i + 1
+    return line, i
 
 
 def _tunnel_line(events, i, board, names, loc):
@@ -242,7 +260,7 @@ def _event_line(e, board, names, loc, trains):
         return t("bot.ev.final_round", loc, name=name, count=left)
     if kind == "game_over":
         return t("bot.ev.game_over_passes" if e.get("reason") == "passes" else "bot.ev.game_over", loc)
-    return None     # "turn": the ping says it
+    return mechanic_events.event_line(e, board, names, loc)    # or None: "turn", the ping says it
 
 
 def row_line(game, loc):
@@ -265,6 +283,8 @@ def private_lines(parts, board, loc):
             out.append(t("bot.you.kept", loc, tickets=kept or "—"))
         elif kind == "draw_tickets":
             out.append(t("bot.you.offered", loc, count=len(p.get("offer", ()))))
+        elif (line := mechanic_events.private_line(p, loc, cards_text)) is not None:
+            out.append(line)
     return out
 
 

@@ -28,6 +28,9 @@ TEMPLATES = {
     "station": rf"ttr:station:{_N}:{_S}",           # "Station…": the city menus
     "stcity": rf"ttr:stcity:{_N}:{_S}:(?P<part>\d)",
     "pay": rf"ttr:pay:{_N}:{_S}:(?P<what>[rs])(?P<target>\d{{1,4}}):{_CARDS}",
+    # Pennsylvania: a claim paid as `cards` taking a share of company `share` (and with 2
+    # players giving the dummy one of company `dummy`, 0: none)
+    "share": rf"ttr:share:{_N}:{_S}:(?P<target>\d{{1,4}}):{_CARDS}:(?P<share>\d{{1,2}}):(?P<dummy>\d{{1,2}})",
     # "go": the confirmation's button (/ttr me confirm), which draws without asking again
     "tickets": rf"ttr:tickets:{_N}:{_S}(?::(?P<op>go))?",
     "cancel": rf"ttr:cancel:{_N}",          # a confirmation's Cancel: nothing is played
@@ -82,7 +85,8 @@ def fields(match):
             out[k] = None
         elif k == "cards":
             out[k] = decode_cards(v)
-        elif k in ("game", "seq", "target", "guild", "page", "user", "vote", "part"):
+        elif k in ("game", "seq", "target", "guild", "page", "user", "vote", "part", "share",
+                   "dummy"):
             out[k] = int(v)
         else:
             out[k] = v

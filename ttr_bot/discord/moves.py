@@ -16,6 +16,7 @@ from ..engine.actions import (
     BuildStation,
     ClaimRoute,
     DrawCard,
+    DrawFerryCard,
     DrawTickets,
     KeepTickets,
     TunnelDecline,
@@ -24,10 +25,11 @@ from ..engine.actions import (
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
 from ..i18n import t
 from ..service import ServiceError, StoreUnavailable
-from . import ack, components, menus
+from . import ack, components, mechanic_events, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
 from .card_text import details_lines
+from .claim_choices import claim_of, ferry_spent, pick, share_choices
 from .clicks import on_click
 from .errors import UserFacing, answer
 from .format import (
@@ -38,6 +40,7 @@ from .format import (
     hand_lines,
     offer_lines,
     own_score_line,
+    payment_text,
     private_lines,
     route_choice_label,
 )
@@ -136,14 +139,22 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
     return effects[-1]
 
 
+async def draw_ferry_card(interaction, loc, game_id, expected_seq=None):
+    """Italy: a ferry card is the turn's action (RULES.md §16.2); off Italy, said plainly."""
+    hosted = await _started(interaction.client, game_id)
+    if "ferry_cards" not in hosted.board.rules.mechanics:
+        raise UserFacing("bot.ferry_card.not_here")
+    return await act(interaction, loc, game_id, DrawFerryCard(ANY_SEAT), expected_seq)
+
+
 async def _after(interaction, loc, eff, earlier=()):
     """The actor's private answer: what only they learned (with `earlier`: the effects of the
     actions of the same click before `eff`), and their next step if any."""
     hosted = await _started(interaction.client, eff.game_id)
     board = hosted.board
     seat = eff.actor
-    lines = private_lines([p for e in (*earlier, eff) for p in e.private.get(seat, [])],
-                          board, loc)
+    parts = [p for e in (*earlier, eff) for p in e.private.get(seat, [])]
+    lines = private_lines(parts, board, loc)
     if not eff.over and seat in eff.to_move and _tunnel_unpayable(hosted, seat):
         lines += await _decline_for(interaction, loc, hosted, seat)
         return await answer(interaction, fit("\n".join(lines)))
@@ -151,9 +162,12 @@ async def _after(interaction, loc, eff, earlier=()):
     if not eff.over and seat in eff.to_move:
         more, view = panel_for(hosted, seat, loc)
         lines += more
-    elif not lines:   # nothing private: confirm with what everyone will read
-        lines = event_lines([e for e in eff.public if e.get("seat") == seat], board,
-                            hosted.names(), loc, trains=hosted.game.trains) or [t("bot.done", loc)]
+    elif not lines or all(p["type"] in mechanic_events.PRIVATE_KINDS for p in parts):
+        # nothing private but what a map's rules add (the dummy's share): confirm with what
+        # everyone will read, then that
+        lines = (event_lines([e for e in eff.public if e.get("seat") == seat], board,
+                             hosted.names(), loc, trains=hosted.game.trains)
+                 or [t("bot.done", loc)]) + lines
     lines += completed_lines(hosted, seat, eff.public, loc)
     await answer(interaction, fit("\n".join(lines)), view=view,
                  file=await _offer_board(interaction, lines, loc, hosted, seat))
@@ -253,6 +267,7 @@ class _Purchase:
     options: object               # (color, locomotives) -> sensible payments from the hand
     cannot_pay: UserFacing        # when the hand cannot pay at all
     no_such_payment: object = None   # UserFacing when only the stated colour/count cannot
+    share: tuple = (None, None)   # Pennsylvania: the companies a command named (share, dummy's)
 
 
 async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomotives,
@@ -262,6 +277,11 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
     player's /ttr me confirm names asks first, one tap to play it."""
     options = what.options(color, locomotives)
     service = interaction.client.service
+    if len(options) == 1 and what.code == "r":
+        claims = v.claims(what.target, options[0])
+        if len(claims) > 1 or what.share != (None, None):
+            return await _claim_with_share(interaction, loc, game_id, seat, v, what.target,
+                                           options[0], claims, expected_seq, *what.share)
     if len(options) == 1 and guard and what.code == "r" and \
             (await service.adapter_state.confirm_settings(interaction.user.id)).asks_claim(sum(options[0])):
         why = v.explain(replace(what.action(options[0]), seat=seat))
@@ -269,9 +289,10 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
             raise ServiceError("service.illegal", illegal=why)
         seq = expected_seq if expected_seq is not None else \
             (await _started(interaction.client, game_id)).seq
-        return await answer(interaction, t("bot.confirm.claim", loc, cards=cards_text(
-            options[0], loc), **what.label), view=components.confirm_pay_view(
-            game_id, seq, what.code, what.target, options[0], loc))
+        ferry = ferry_spent(v, what.target, options[0])
+        return await answer(interaction, t("bot.confirm.claim", loc, cards=payment_text(
+            options[0], ferry, loc), **what.label), view=components.confirm_pay_view(
+            game_id, seq, what.code, what.target, options[0], loc, ferry=ferry))
     if len(options) == 1:
         return await act(interaction, loc, game_id, what.action(options[0]), expected_seq)
     if not options:
@@ -288,12 +309,40 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
     seq = expected_seq if expected_seq is not None else (await _started(interaction.client,
                                                                         game_id)).seq
     key = "bot.claim.choose" if what.code == "r" else "bot.station.choose"
+    ferry = [ferry_spent(v, what.target, p) for p in options] if what.code == "r" else None
     await answer(interaction, t(key, loc, **what.label),
-                 view=components.pay_view(game_id, seq, what.code, what.target, options, loc))
+                 view=components.pay_view(game_id, seq, what.code, what.target, options, loc,
+                                          ferry=ferry))
+
+
+async def _claim_with_share(interaction, loc, game_id, seat, v, r, cards, claims, expected_seq,
+                            share=None, dummy=None):
+    """Pennsylvania: a payment whose claim takes a share of one of several companies (and with
+    2 players gives the dummy one): the one the command named, else a button per choice."""
+    chosen = pick(claims, share, dummy)
+    if len(chosen) == 1:
+        return await act(interaction, loc, game_id, replace(chosen[0], seat=ANY_SEAT),
+                         expected_seq)
+    if not chosen:          # the named company is not on offer here: the engine says why
+        why = v.explain(ClaimRoute(seat, r, tuple(cards), share=share or 0,
+                                   dummy_share=dummy or 0))
+        if why is not None:
+            raise ServiceError("service.illegal", illegal=why)
+        raise UserFacing("bot.share.not_offered")
+    why = v.explain(replace(chosen[0], seat=seat))
+    if why is not None:         # taken, not their turn…: say so before asking whose share
+        raise ServiceError("service.illegal", illegal=why)
+    seq = expected_seq if expected_seq is not None else (await _started(interaction.client,
+                                                                        game_id)).seq
+    key = "bot.share.choose_dummy" if any(c.dummy_share for c in chosen) else "bot.share.choose"
+    label = route_choice_label(v.board, v.board.routes[r], loc)
+    await answer(interaction, t(key, loc, route=label, cards=cards_text(cards, loc)),
+                 view=components.share_view(game_id, seq, r, cards,
+                                            share_choices(v, chosen, loc), loc))
 
 
 async def claim(interaction, loc, game_id, route_index, color=None, locomotives=None,
-                expected_seq=None, guard=False):
+                expected_seq=None, guard=False, share=None, dummy=None):
     seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
     board = v.board
     if not 0 <= route_index < len(board.routes):
@@ -302,10 +351,11 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
     label = route_choice_label(board, route, loc)
     what = _Purchase(
         "r", route_index, {"route": label},
-        action=lambda cards: ClaimRoute(ANY_SEAT, route_index, cards),
+        action=lambda cards: claim_of(v, route_index, cards, ANY_SEAT),
         options=lambda c, n: payments.claim_options(v, route_index, c, n),
         cannot_pay=UserFacing("bot.claim.cannot_pay", route=label),
-        no_such_payment=UserFacing("bot.claim.no_such_payment", route=label))
+        no_such_payment=UserFacing("bot.claim.no_such_payment", route=label),
+        share=(share, dummy))
     await _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomotives,
                        expected_seq, guard)
 
@@ -473,6 +523,9 @@ async def _draw_clicked(interaction, item):
     if item.src == components.DECK_TWICE:
         await draw_twice(interaction, loc, item.game_id, item.seq)
         return
+    if item.src == components.FERRY:
+        await draw_ferry_card(interaction, loc, item.game_id, item.seq)
+        return
     if item.src != "deck" and item.src not in CARD_INDEX:
         raise UserFacing("bot.error.old_control")
     card = -1 if item.src == "deck" else CARD_INDEX[item.src]
@@ -515,8 +568,28 @@ async def _route_picked(interaction, item):
 async def _pay_clicked(interaction, item):
     """A payment button: the player picked one of the sensible payments."""
     loc = await begin(interaction)
-    action = (ClaimRoute(ANY_SEAT, item.target, item.cards) if item.what == "r"
-              else BuildStation(ANY_SEAT, item.target, item.cards))
+    if item.what != "r":
+        return await act(interaction, loc, item.game_id,
+                         BuildStation(ANY_SEAT, item.target, item.cards), item.seq)
+    seat, v = await interaction.client.service.moves.player_view(item.game_id,
+                                                                 interaction.user.id)
+    claims = v.claims(item.target, item.cards)
+    if len(claims) > 1:         # Pennsylvania: whose share, asked after how to pay
+        return await _claim_with_share(interaction, loc, item.game_id, seat, v, item.target,
+                                       item.cards, claims, item.seq)
+    await act(interaction, loc, item.game_id, claim_of(v, item.target, item.cards, ANY_SEAT),
+              item.seq)
+
+
+@on_click("share")
+async def _share_clicked(interaction, item):
+    """A share's button: claim as paid, taking the share (and the dummy's) it names."""
+    loc = await begin(interaction)
+    seat, v = await interaction.client.service.moves.player_view(item.game_id,
+                                                                 interaction.user.id)
+    chosen = pick(v.claims(item.target, item.cards), item.share, item.dummy)
+    action = replace(chosen[0], seat=ANY_SEAT) if chosen else ClaimRoute(
+        ANY_SEAT, item.target, item.cards, share=item.share, dummy_share=item.dummy)
     await act(interaction, loc, item.game_id, action, item.seq)
 
 

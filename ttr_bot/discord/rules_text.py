@@ -7,6 +7,7 @@ from ..stats import map_name
 from .format import VARIANT_KEYS, map_title, sep
 
 TAUGHT = "usa"      # the overview teaches the original game; each other map says what it changes
+BRIEF_FACTS = 3     # the most a map's line says there (ten maps on one screen); /ttr rules map: all
 
 
 def base_lines(board, loc):
@@ -39,7 +40,7 @@ def map_lines(board, loc):
         lines.append(t("bot.rules.stations", loc, count=r.stations, bonus=r.station_bonus))
     if _tunnels(board):
         lines.append(t("bot.rules.tunnels", loc))
-    if _ferries(board):
+    if _ferries(board) and "ferry_pairs" not in r.mechanics:    # its own line says more
         lines.append(t("bot.rules.ferries", loc))
     if r.locomotives_only_on:
         lines.append(t("bot.rules.locos_only", loc))
@@ -49,25 +50,42 @@ def map_lines(board, loc):
         lines.append(t("bot.rules.globetrotter", loc, points=r.globetrotter_bonus))
     if (everyone := _triple_all(r)) is not None:
         lines.append(t("bot.rules.triple", loc, count=everyone))
-    lines += [t(f"bot.rules.mech.{m}", loc, **MECHANIC_FIGURES[m](r)) for m in r.mechanics]
+    lines += [t(f"bot.rules.mech.{m}", loc, **MECHANIC_FIGURES[m](r, loc)) for m in r.mechanics]
     lines += [f"• {note}" for note in r.notes]
     return lines
 
 
 # The figures each map's own rule states (`bot.rules.mech.<name>` and its brief form), from
-# the map's rules: a mechanic a map offered on Discord has needs its entry here.
+# the map's rules (and the reader's language, for names): a mechanic a map offered on Discord
+# has needs its entry here.
 MECHANIC_FIGURES = {
-    "grand_tour": lambda r: {
+    "grand_tour": lambda r, loc: {
         "table": " · ".join(f"{n}{'+' if n == max(r.grand_tour_points) else ''}→{p}"
                             for n, p in sorted(r.grand_tour_points.items()) if n),
         "most": max(r.grand_tour_points.values())},
-    "mountains": lambda r: {"points": r.mountain_points},
-    "asian_explorer": lambda r: {"points": r.explorer_bonus},
-    "bullet": lambda r: {
+    "mountains": lambda r, loc: {"points": r.mountain_points},
+    "asian_explorer": lambda r, loc: {"points": r.explorer_bonus},
+    "bullet": lambda r, loc: {
         "supply": r.bullet_trains, "zero": f"{r.bullet_zero:+d}",
         "table": " · ".join(f"{n}: " + " ".join(f"{p:+d}" if p else "0" for p in ranks)
                             for n, ranks in sorted(r.bullet_track_bonus.items())),
         "most": max(max(ranks) for ranks in r.bullet_track_bonus.values())},
+    "shares": lambda r, loc: {
+        "table": " · ".join(f"{c}: " + "/".join(map(str, ranks))
+                            for c, ranks in sorted(r.share_points.items())),
+        "most": max(max(ranks) for ranks in r.share_points.values())},
+    "ferry_cards": lambda r, loc: {"max": r.ferry_cards_max},
+    "regions": lambda r, loc: {
+        "table": " · ".join(f"{n}{'+' if n == max(r.region_points) else ''}→{p}"
+                            for n, p in sorted(r.region_points.items()) if p),
+        "most": max(r.region_points.values())},
+    "ferry_pairs": lambda r, loc: {},
+    "draw_bonus": lambda r, loc: {},
+    "bonus_cards": lambda r, loc: {
+        "dealt": r.bonus_cards_dealt, "count": len(r.bonus_cards),
+        "table": " · ".join(t(f"render.bonus_card.{k}", loc) + f" +{p}"
+                            for k, p in sorted(r.bonus_cards.items())),
+        "most": max(r.bonus_cards.values())},
 }
 
 
@@ -88,7 +106,7 @@ def overview_lines(maps, loc):
     taught = boards.get(TAUGHT) or next(iter(boards.values()))
     lines = base_lines(taught, loc) + ["", t("bot.rules.maps", loc)]
     for map_id, board, variants in sorted(maps, key=lambda m: m[1] is not taught):
-        facts = differences(board, taught, loc) or [t("bot.rules.brief.same", loc)]
+        facts = differences(board, taught, loc)[:BRIEF_FACTS] or [t("bot.rules.brief.same", loc)]
         others = [t(VARIANT_KEYS.get(v, "bot.variant.base"), loc) for v in variants if v != "base"]
         if others:
             facts.append(t("bot.rules.brief.variants", loc, names=sep(loc).join(others)))
@@ -98,19 +116,13 @@ def overview_lines(maps, loc):
 
 
 def differences(board, taught, loc):
-    """In a few words each, what `board` does otherwise than `taught`."""
+    """In a few words each, what `board` does otherwise than `taught`: its own rules (the
+    reason to play it) first."""
     r, b = board.rules, taught.rules
-    out = []
+    out = [t(f"bot.rules.brief.mech.{m}", loc, **MECHANIC_FIGURES[m](r, loc))
+           for m in r.mechanics if m not in b.mechanics]
     if (r.min_players, r.max_players) != (b.min_players, b.max_players):
         out.append(t("bot.rules.brief.players", loc, min=r.min_players, max=r.max_players))
-    if r.trains != b.trains:
-        out.append(t("bot.rules.brief.trains", loc, trains=r.trains))
-    deal = r.start_long + r.start_regular
-    if (deal, r.start_keep_min, r.start_long) != (b.start_long + b.start_regular,
-                                                  b.start_keep_min, b.start_long):
-        out.append(t("bot.rules.brief.deal", loc, deal=deal, keep=r.start_keep_min))
-        if r.start_long:
-            out.append(t("bot.rules.brief.long", loc, count=r.start_long))
     if r.stations and not b.stations:
         out.append(t("bot.rules.brief.stations", loc, count=r.stations))
     if _tunnels(board) and not _tunnels(taught):
@@ -131,8 +143,14 @@ def differences(board, taught, loc):
                    if r.longest_path_bonus else t("bot.rules.brief.no_longest", loc))
     if r.globetrotter_bonus != b.globetrotter_bonus and r.globetrotter_bonus:
         out.append(t("bot.rules.brief.globetrotter", loc, points=r.globetrotter_bonus))
-    out += [t(f"bot.rules.brief.mech.{m}", loc, **MECHANIC_FIGURES[m](r))
-            for m in r.mechanics if m not in b.mechanics]
+    if r.trains != b.trains:
+        out.append(t("bot.rules.brief.trains", loc, trains=r.trains))
+    deal = r.start_long + r.start_regular
+    if (deal, r.start_keep_min, r.start_long) != (b.start_long + b.start_regular,
+                                                  b.start_keep_min, b.start_long):
+        out.append(t("bot.rules.brief.deal", loc, deal=deal, keep=r.start_keep_min))
+        if r.start_long:
+            out.append(t("bot.rules.brief.long", loc, count=r.start_long))
     return out
 
 

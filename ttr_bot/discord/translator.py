@@ -11,7 +11,7 @@ from ..i18n import DEFAULT, catalog, normalize, t
 
 def text(key, **params):
     """A translatable string for command metadata (descriptions, choice names)."""
-    return app_commands.locale_str(t(key, DEFAULT, **params), key=key)
+    return app_commands.locale_str(t(key, DEFAULT, **params), key=key, params=params)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -21,4 +21,7 @@ class CatalogTranslator(app_commands.Translator):
         if not key or loc == DEFAULT or not str(locale.value).lower().startswith(loc):
             return None
         text = catalog(loc).get(key)
-        return text if isinstance(text, str) else None     # command texts have no plural forms
+        if not isinstance(text, str):       # command texts have no plural forms
+            return None
+        params = string.extras.get("params")
+        return t(key, loc, **params) if params else text

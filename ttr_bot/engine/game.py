@@ -306,6 +306,10 @@ class Game:
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
 
+    def claim_variants(self, claim: ClaimRoute) -> list[Action]:
+        """The claims one payment makes on this map (`_claim_variants` of one)."""
+        return self._claim_variants([claim], seat_rules.claim_expanders(self.board))
+
     def _claim_variants(self, claims: list[ClaimRoute],
                         expanders: tuple[Mechanic, ...]) -> list[Action]:
         """The claims each payment makes on this map (a mechanic's fields: ferry cards, a

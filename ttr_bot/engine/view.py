@@ -14,7 +14,7 @@ from random import Random
 from typing import Any
 
 from . import network, seat_rules
-from .actions import Action
+from .actions import Action, ClaimRoute
 from .board import Board, Route
 from .cards import N_CARD_KINDS, full_deck
 from .dealer import Dealer
@@ -100,6 +100,21 @@ class PlayerView:
             return seat_rules.pay(self.board, self.board.routes[r], list(cards), game)
         except Illegal:
             return None
+
+    def claims(self, r: int, cards: Payment) -> list[ClaimRoute]:
+        """The claims of route r that paying `cards` makes on this map, by its own rules: one
+        on most maps; Italy's names the ferry cards it spends; Pennsylvania's one per choice
+        of the share's company (and, with 2 players, the dummy's). [] when it cannot be made."""
+        claim = ClaimRoute(self.seat, r, tuple(cards))
+        expanders = seat_rules.claim_expanders(self.board)
+        if not expanders:
+            return [claim]
+        game = determinize(self, None)
+        out: list[ClaimRoute] = []
+        for c in game.claim_variants(claim):
+            assert isinstance(c, ClaimRoute)
+            out.append(c)
+        return out
 
     def station_cost(self) -> int:
         """Cards this seat's next station costs."""

@@ -13,6 +13,7 @@ from ..engine.mechanics.grand_tour import disjoint_paths
 from ..i18n import t
 from . import palette as P
 from . import text as T
+from .static import fingerprint, labels
 
 LOOP_RGB = (0, 150, 160)      # the final picture: the routes of a Grand Tour
 
@@ -97,18 +98,42 @@ def lines(g, names, locale):
 
 
 def _corner(board, lay, w, h):
-    """The corner of the map (picture pixels) where a w x h box covers the fewest cities and
-    slots."""
-    k = lay.scale
-    pts = [(n.x, n.y) for n in board.nodes] + [(x, y) for r in board.routes for x, y, _ in r.slots]
+    """(what it covers: 10 a city or car slot, 1 a city's name; x, y): where on the map
+    (picture pixels) a w x h box covers the least: a corner when one is empty, else the emptiest place along the map's
+    edges, else inside it (Pennsylvania's five players' shares fill more than a corner)."""
+    key = (fingerprint(board), lay.ox, lay.oy, lay.map_w, lay.map_h, lay.scale, w, h)
+    got = _PLACES.get(key)
+    if got is None:
+        if len(_PLACES) > 256:
+            _PLACES.clear()
+        got = _PLACES[key] = _place(board, lay.ox, lay.oy, lay.map_w, lay.map_h, lay.scale, w, h)
+    return got
+
+
+_PLACES = {}        # the box's place per map, page and box size: the same most turns
+
+
+def _place(board, ox, oy, map_w, map_h, k, w, h):
+    pts = [(ox + n.x * k, oy + n.y * k) for n in board.nodes] + \
+        [(ox + x * k, oy + y * k) for r in board.routes for x, y, _ in r.slots]
+    left, right, top, bottom = ox + 8, ox + map_w - w - 8, oy + 8, oy + map_h - h - 8
+    spots = [(left, top), (right, top), (left, bottom), (right, bottom)]
+    step = 40
+    spots += [(x, y) for x in range(left, right, step) for y in (top, bottom)]
+    spots += [(x, y) for y in range(top, bottom, step) for x in (left, right)]
+    spots += [(x, y) for y in range(top + step, bottom, step) for x in range(left + step, right, step)]
+    names = [(ox + x, oy + y, ox + x + T.width(name, size, True), oy + y + size)
+             for x, y, name, _clear, size in labels(board, k)]
     best = None
-    for cx, cy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        x0 = lay.ox + 8 if cx == 0 else lay.ox + lay.map_w - w - 8
-        y0 = lay.oy + 8 if cy == 0 else lay.oy + lay.map_h - h - 8
-        hits = sum(x0 <= lay.ox + x * k <= x0 + w and y0 <= lay.oy + y * k <= y0 + h for x, y in pts)
+    for x0, y0 in spots:
+        hits = 10 * sum(x0 - 6 <= x <= x0 + w + 6 and y0 - 6 <= y <= y0 + h + 6
+                        for x, y in pts)            # a car hidden is worse than a name
+        hits += sum(x0 < b[2] and b[0] < x0 + w and y0 < b[3] and b[1] < y0 + h for b in names)
         if best is None or hits < best[0]:
             best = (hits, x0, y0)
-    return best[1], best[2]
+            if not hits:
+                break
+    return best
 
 
 def draw_box(img, lay, g, names, locale):
@@ -116,12 +141,18 @@ def draw_box(img, lay, g, names, locale):
     rows = lines(g, names, locale)
     if not rows:
         return
-    size = max(14, round(22 * lay.scale))
-    pad = round(size * 0.5)
     base = T.direction(locale)
-    w = min(lay.map_w - 16, max(T.width(r, size, True, base) for r in rows) + 2 * pad)
-    h = len(rows) * round(size * 1.35) + 2 * pad
-    x0, y0 = _corner(g.board, lay, w, h)
+    best = None
+    for size in range(max(14, round(22 * lay.scale)), 12, -2):    # smaller to find a free place
+        pad = round(size * 0.5)
+        w = min(lay.map_w - 16, max(T.width(r, size, True, base) for r in rows) + 2 * pad)
+        h = len(rows) * round(size * 1.35) + 2 * pad
+        hits, x0, y0 = _corner(g.board, lay, w, h)
+        if best is None or hits < best[0]:
+            best = (hits, size, pad, w, h, x0, y0)
+        if not hits:
+            break
+    _, size, pad, w, h, x0, y0 = best
     ImageDraw.Draw(img).rounded_rectangle((x0, y0, x0 + w, y0 + h), 8, fill=P.PANEL_BG,
                                           outline=P.FRAME, width=2)
     rtl = base == "rtl"

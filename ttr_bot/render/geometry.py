@@ -11,6 +11,11 @@ MAP_MARGIN = 6            # around the map alone (the phone picture): every pixe
 PANEL_SIDE = 640          # width of the panel beside a portrait map
 MAX_WIDTH = 2000          # the widest page: a map wider than this leaves is drawn smaller
 SLOT_W, SLOT_H = 54, 16   # a car slot in the board frame
+# A page's bytes grow with the cars drawn on it: a map with more car slots than this (USA's
+# 309, the most of the first four maps) is drawn smaller, its area in proportion (Pennsylvania
+# 322 slots: 0.98; Northern Lights 350: 0.94; Italy 379: 0.90), so that with png.BEST its
+# pages stay under 256 KiB; smaller still, the lanes of Italy's doubles would touch
+FULL_SIZE_SLOTS = 310
 
 
 @dataclass(frozen=True)
@@ -32,17 +37,19 @@ class Layout:
 
 def layout(board, kind, band=420):
     """The page of `kind` for this board: landscape maps get the panel (`band` pixels high)
-    underneath, portrait maps beside; either way the picture is 1600–2000 px wide."""
+    underneath, portrait maps beside; either way the picture is 1600–2000 px wide. A map
+    wider than a page, or with more cars than FULL_SIZE_SLOTS, is drawn smaller."""
     portrait = board.height > board.width
+    dense = min(1.0, math.sqrt(FULL_SIZE_SLOTS / max(1, sum(r.length for r in board.routes))))
     if portrait:
-        scale = 1.0
+        scale = dense
         mw, mh = round(board.width * scale), round(board.height * scale)
         px0 = MARGIN + mw + MARGIN
         width = px0 + PANEL_SIDE + MARGIN
         height = MARGIN + mh + MARGIN
         panel = (px0, MARGIN, width - MARGIN, height - MARGIN)
     else:       # Japan's frame (2,054) is the one wider than a page: drawn a little smaller
-        scale = min(1.0, (MAX_WIDTH - 2 * MARGIN) / board.width)
+        scale = min(dense, (MAX_WIDTH - 2 * MARGIN) / board.width)
         mw, mh = round(board.width * scale), round(board.height * scale)
         width = MARGIN + mw + MARGIN
         py0 = MARGIN + mh + MARGIN

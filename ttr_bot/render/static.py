@@ -362,7 +362,12 @@ def place_labels(board, scale, size=LABEL_SIZE):
         reach = (w + 80 * s) ** 2
         near = [o for o in obstacles + markers if (o[0] - cx) ** 2 + (o[1] - cy) ** 2 < reach]
         best = None
-        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8), (36 * s, 14), (52 * s, 22)):
+        for far, extra in ((0, 0), (10 * s, 3), (22 * s, 8), (36 * s, 14), (52 * s, 22),
+                           (70 * s, 32), (90 * s, 44)):
+            if far > 52 * s and not any(_hits(best[3], ox, oy, orr)
+                                        for ox, oy, orr, c in near if c == 60) \
+                    and not any(_overlap(best[3], pb) for pb in placed):
+                break   # farther still only when every nearer place covers a car or a name
             r = rm + far
             cands = [
                 (cx + r, cy - h / 2, 0), (cx - r - w, cy - h / 2, 0.6),
@@ -378,9 +383,7 @@ def place_labels(board, scale, size=LABEL_SIZE):
                 for ox, oy, orr, c in near:
                     if _hits(box, ox, oy, orr):
                         cost += c
-                for pb in placed:
-                    if box[0] < pb[2] and pb[0] < box[2] and box[1] < pb[3] and pb[1] < box[3]:
-                        cost += 200
+                cost += 200 * sum(_overlap(box, pb) for pb in placed)
                 if best is None or cost < best[0]:
                     best = (cost, x, y, box)
             if best[0] < 1 + extra:
@@ -452,6 +455,10 @@ def draw_labels(img, items, ox=0, oy=0):
     for x, y, name, _, size in items:
         T.draw(img, ox + x, oy + y, name, size, P.INK, bold=True, halo=P.HALO,
                halo_width=3, valign="top")
+
+
+def _overlap(a, b):
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _hits(box, cx, cy, r):

@@ -15,18 +15,25 @@ from ..autocomplete import (
     resolve_route,
     route_autocomplete,
 )
-from ..components import DECK_TWICE
+from ..components import DECK_TWICE, FERRY
 from ..errors import UserFacing
 from ..translator import text
 from .base import GroupedCog
 
-SOURCES = ("deck", DECK_TWICE) + CARD_NAMES
+SOURCES = ("deck", DECK_TWICE) + CARD_NAMES + (FERRY,)
+# Pennsylvania's companies, by their number of shares (RULES.md §14.1)
+COMPANIES = (2, 3, 4, 5, 6, 7, 8, 10, 15)
 PAY_COLORS = CARD_NAMES     # 8 colours and "locomotive" (only locomotives)
 
 
 def _card_choices(names):
-    keys = {"deck": "bot.btn.deck", DECK_TWICE: "bot.btn.deck2"}
+    keys = {"deck": "bot.btn.deck", DECK_TWICE: "bot.btn.deck2", FERRY: "bot.btn.ferry_card"}
     return [app_commands.Choice(name=text(keys.get(n, f"bot.card.{n}")), value=n) for n in names]
+
+
+def _company_choices():
+    return [app_commands.Choice(name=text("bot.choice.company", company=c), value=c)
+            for c in COMPANIES]
 
 
 def _route_from(board, value, color):
@@ -51,21 +58,28 @@ class Play(GroupedCog):
         if source == DECK_TWICE:
             await moves.draw_twice(interaction, loc, hosted.id)
             return
+        if source == FERRY:
+            await moves.draw_ferry_card(interaction, loc, hosted.id)
+            return
         card = -1 if source == "deck" else CARD_INDEX[source]
         await moves.act(interaction, loc, hosted.id, DrawCard(moves.ANY_SEAT, card))
 
     @app_commands.command(name="claim", description=text("bot.cmd.claim"))
     @app_commands.describe(route=text("bot.opt.route"), color=text("bot.opt.color"),
-                           locomotives=text("bot.opt.locomotives"))
-    @app_commands.choices(color=_card_choices(PAY_COLORS))
+                           locomotives=text("bot.opt.locomotives"), share=text("bot.opt.share"),
+                           dummy_share=text("bot.opt.dummy_share"))
+    @app_commands.choices(color=_card_choices(PAY_COLORS), share=_company_choices(),
+                          dummy_share=_company_choices())
     @app_commands.autocomplete(route=route_autocomplete)
     async def claim(self, interaction: discord.Interaction, route: str, color: str | None = None,
-                    locomotives: app_commands.Range[int, 0, 30] | None = None):
+                    locomotives: app_commands.Range[int, 0, 30] | None = None,
+                    share: int | None = None, dummy_share: int | None = None):
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
         index = _route_from(hosted.board, route, color)
         await moves.claim(interaction, loc, hosted.id, index,
-                         None if color is None else CARD_INDEX[color], locomotives)
+                         None if color is None else CARD_INDEX[color], locomotives,
+                         share=share, dummy=dummy_share)
 
     @app_commands.command(name="tickets", description=text("bot.cmd.tickets"))
     async def tickets(self, interaction: discord.Interaction):
