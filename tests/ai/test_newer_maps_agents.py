@@ -57,3 +57,26 @@ def test_medium_uses_the_rules_it_knows():
     game, events = play("legendary_asia", ["medium", "medium"])
     assert any(load_board("legendary_asia").routes[e["route"]].mountain
                for e in events if e["type"] == "claim_route")
+
+
+def test_medium_values_the_routes_that_count_for_the_bonus_cards_shown():
+    """Northern Lights (§17.4): with Ferry Master (J) dealt a ferry is worth a fifth of its 12
+    points more than before; with it not dealt, nothing; the cards that do not count routes
+    add nothing to any route."""
+    from ttr_bot.ai import mechanics
+    board = load_board("northern_lights")
+    game = Game(board, 3, Dealer(4))
+    ferry = next(r.index for r in board.routes if r.ferry and not r.draw_bonus)
+    plain = next(r.index for r in board.routes if not r.ferry and not r.draw_bonus
+                 and r.length > 1)
+    values = {}
+    for cards in (["J"], ["A", "B", "C", "E"], ["D"]):
+        game.extra["bonus_cards"]["cards"] = cards
+        v = view(game, 0)
+        values[tuple(cards)] = (mechanics.route_value(v, ferry), mechanics.route_value(v, plain))
+    assert values[("J",)] == (pytest.approx(0.2 * 12), 0)
+    assert values[("A", "B", "C", "E")] == (0, 0)
+    one = next(r.index for r in board.routes if r.length == 1 and not r.draw_bonus)
+    game.extra["bonus_cards"]["cards"] = ["D"]
+    assert mechanics.route_value(view(game, 0), one) == pytest.approx(0.2 * 10)
+    assert values[("D",)][1] == 0

@@ -9,6 +9,7 @@ from typing import Any
 
 from ...engine.actions import ClaimRoute
 from .base import Sense
+from .bonus_cards import BonusCards
 from .bullet import Bullet
 from .claims import legal_claims
 from .draw_bonus import DrawBonus
@@ -17,7 +18,7 @@ from .mountains import Mountains
 from .shares import Shares
 
 SENSES: dict[str, type[Sense]] = {s.name: s for s in (Mountains, Bullet, FerryCards, Shares,
-                                                      DrawBonus)}
+                                                      DrawBonus, BonusCards)}
 
 
 _CACHE: dict[int, tuple[Any, tuple[Sense, ...]]] = {}
