@@ -13,7 +13,7 @@ MAX_WIDTH = 2000          # the widest page: a map wider than this leaves is dra
 SLOT_W, SLOT_H = 54, 16   # a car slot in the board frame
 # A page's bytes grow with the cars drawn on it: a map with more car slots than this (USA's
 # 309, the most of the first four maps) is drawn smaller, its area in proportion (Pennsylvania
-# 322 slots: 0.98; Northern Lights 350: 0.94; Italy 379: 0.90), so that with png.BEST its
+# 322 slots: 0.98; Northern Lights 350: 0.94; Italy 379: 0.90), so that with png.SMALLER its
 # pages stay under 256 KiB; smaller still, the lanes of Italy's doubles would touch
 FULL_SIZE_SLOTS = 310
 
