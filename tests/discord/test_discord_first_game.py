@@ -165,3 +165,6 @@ def test_the_rules_of_a_map_with_its_own_rules_state_its_figures(loc):
     assert t("bot.rules.ferries", loc) not in lights
     assert t("bot.rules.mech.ferry_pairs", loc) in lights
     assert t("bot.rules.ferries", loc) in text("europe")
+    # its triples: one lane with 2 players, two with 3, all three with 4 or 5 (§17.1)
+    assert t("bot.rules.triple_lanes", loc, table="2→1 · 3→2 · 4→3 · 5→3") in lights
+    assert t("bot.rules.triple", loc, count=4) in italy

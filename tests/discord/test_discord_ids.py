@@ -106,6 +106,8 @@ def test_every_component_the_bot_builds_matches_its_template():
         C.confirm_pay_view(BIG_GAME, BIG_SEQ, "r", 9999, CARDS, "en", ferry=2),
         C.pay_view(BIG_GAME, BIG_SEQ, "r", 9999, [CARDS] * 2, "en", ferry=[0, 2]),
         C.share_view(BIG_GAME, BIG_SEQ, 9999, CARDS, [(15, 15, "You " * 30), (2, 0, "x")], "en"),
+        C.share_view(BIG_GAME, BIG_SEQ, 9999, CARDS, [(a, b, "You " * 40) for a in
+                                                      (2, 3, 4, 5, 15) for b in (2, 3, 4, 5, 15)], "en"),
         C.turn_view(BIG_GAME, BIG_SEQ, new_game("italy", 5, seed=2), "en"),    # + ferry card
     ]
     details = discord.ui.View(timeout=None)        # the turn card's, beside its standings

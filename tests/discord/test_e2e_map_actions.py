@@ -9,7 +9,6 @@ import pytest
 import pytest_asyncio
 
 import ttr_bot.service.core as core
-
 from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
 from tests.discord.test_e2e_buttons import seated

@@ -205,6 +205,21 @@ class ShareButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                                dummy)))
 
 
+class ShareSelect(PersistentItem, discord.ui.DynamicItem[discord.ui.Select],
+                  template=ids.TEMPLATES["sharesel"]):
+    """The shares of `ShareButton` as one menu, when they are more than 20 (a route of five
+    companies in a 2-player game: 25). A value is share * 100 + dummy."""
+    KIND = "sharesel"
+    FIELDS = ("game", "seq", "target", "cards")
+
+    def __init__(self, game_id, seq, target, cards, choices=(), item=None):
+        self.game_id, self.seq, self.target, self.cards = game_id, seq, target, cards
+        super().__init__(item or discord.ui.Select(
+            custom_id=ids.make("sharesel", game_id, seq, target, ids.encode_cards(cards)),
+            options=[discord.SelectOption(label=clip(label, 100), value=str(share * 100 + dummy))
+                     for share, dummy, label in choices[:25]]))
+
+
 class TicketsButton(PersistentItem, discord.ui.DynamicItem[discord.ui.Button],
                     template=ids.TEMPLATES["tickets"]):
     """'Destination tickets' on the card; `op` "go": the confirmation's 'Draw tickets'."""
@@ -439,7 +454,7 @@ def board_view(lobbies):
 
 
 DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButton, RouteSelect,
-                 CitySelect, StationButton, StationCitySelect, PayButton, ShareButton, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
+                 CitySelect, StationButton, StationCitySelect, PayButton, ShareButton, ShareSelect, TicketsButton, KeepSelect, TunnelButton, HandButton, QuitButton,
                  CancelButton, DetailsButton, RematchButton, RecordButton, RanksPageButton,
                  HistoryPageButton, VoteButton, HelpButton, BoardJoinButton, CupButton)
 
@@ -570,10 +585,14 @@ def pay_view(game_id, seq, what, target, options, loc, ferry=None):
 
 
 def share_view(game_id, seq, target, cards, choices, loc):
-    """A button per share a claim may take (`choices`: [(share, dummy, label)]), and Cancel."""
+    """A button per share a claim may take (`choices`: [(share, dummy, label)]; a menu when
+    they are more than 20), and Cancel."""
     view = discord.ui.View(timeout=None)
-    for share, dummy, label in choices[:20]:
-        view.add_item(ShareButton(game_id, seq, target, cards, share, dummy, label))
+    if len(choices) > 20:
+        view.add_item(ShareSelect(game_id, seq, target, cards, choices))
+    else:
+        for share, dummy, label in choices:
+            view.add_item(ShareButton(game_id, seq, target, cards, share, dummy, label))
     view.add_item(CancelButton(game_id, loc))
     return view
 

@@ -31,6 +31,8 @@ TEMPLATES = {
     # Pennsylvania: a claim paid as `cards` taking a share of company `share` (and with 2
     # players giving the dummy one of company `dummy`, 0: none)
     "share": rf"ttr:share:{_N}:{_S}:(?P<target>\d{{1,4}}):{_CARDS}:(?P<share>\d{{1,2}}):(?P<dummy>\d{{1,2}})",
+    # the same choice as a menu when there are more than 20 (values: share * 100 + dummy)
+    "sharesel": rf"ttr:sharesel:{_N}:{_S}:(?P<target>\d{{1,4}}):{_CARDS}",
     # "go": the confirmation's button (/ttr me confirm), which draws without asking again
     "tickets": rf"ttr:tickets:{_N}:{_S}(?::(?P<op>go))?",
     "cancel": rf"ttr:cancel:{_N}",          # a confirmation's Cancel: nothing is played

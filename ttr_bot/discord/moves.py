@@ -585,11 +585,22 @@ async def _pay_clicked(interaction, item):
 async def _share_clicked(interaction, item):
     """A share's button: claim as paid, taking the share (and the dummy's) it names."""
     loc = await begin(interaction)
+    await _claim_share(interaction, loc, item, item.share, item.dummy)
+
+
+@on_click("sharesel")
+async def _share_picked(interaction, item):
+    loc = await begin(interaction)
+    share, dummy = divmod(_values(item, 10**4)[0], 100)
+    await _claim_share(interaction, loc, item, share, dummy)
+
+
+async def _claim_share(interaction, loc, item, share, dummy):
     seat, v = await interaction.client.service.moves.player_view(item.game_id,
                                                                  interaction.user.id)
-    chosen = pick(v.claims(item.target, item.cards), item.share, item.dummy)
+    chosen = pick(v.claims(item.target, item.cards), share, dummy)
     action = replace(chosen[0], seat=ANY_SEAT) if chosen else ClaimRoute(
-        ANY_SEAT, item.target, item.cards, share=item.share, dummy_share=item.dummy)
+        ANY_SEAT, item.target, item.cards, share=share, dummy_share=dummy)
     await act(interaction, loc, item.game_id, action, item.seq)
 
 

@@ -48,7 +48,10 @@ def map_lines(board, loc):
         lines.append(t("bot.rules.faceup_locos", loc))
     if r.globetrotter_bonus:
         lines.append(t("bot.rules.globetrotter", loc, points=r.globetrotter_bonus))
-    if (everyone := _triple_all(r)) is not None:
+    if 2 in r.triple_lanes.values():        # Northern Lights: a second lane at 3 players
+        lines.append(t("bot.rules.triple_lanes", loc, table=" · ".join(
+            f"{n}→{lanes}" for n, lanes in sorted(r.triple_lanes.items()))))
+    elif (everyone := _triple_all(r)) is not None:
         lines.append(t("bot.rules.triple", loc, count=everyone))
     lines += [t(f"bot.rules.mech.{m}", loc, **MECHANIC_FIGURES[m](r, loc)) for m in r.mechanics]
     lines += [f"• {note}" for note in r.notes]
