@@ -7,12 +7,14 @@ once with it (`make_palette`) from a sample of what that page can show: every so
 reserved, the rest filled by Pillow's fast octree from the colours of the sample, each counted
 by the square root of its frequency so that the rarer edge shades get entries too. A turn
 maps its picture onto that palette (nearest colour, no dithering) and writes a palette PNG at
-zlib level 3.
+zlib level 4.
 
 Measured on the sample games (this machine, 2 cores; `python -m tools.bench render` for the
 figures of the whole path): mapping onto the fixed palette 5-8 ms; zlib level 3 on the 8-bit
-picture ~13 ms (level 1: 11-12 ms and 10% bigger; level 4: 21-25 ms, 10% smaller), where the
-RGB PNG at level 1 took 70-110 ms; 156-208 KiB instead of 388-527. Error against the drawn
+picture ~13 ms (level 1: 11-12 ms and 10% bigger), where the RGB PNG at level 1 took 70-110 ms;
+156-208 KiB instead of 388-527. Level 4 came to cost 0-4 ms more than 3 on every page and writes
+9-11% fewer bytes (Europe's map 139 -> 126 KiB; a whole 4-player game's ~9.7 MiB of pictures
+came near the 10 MiB a game is allowed), level 5 3 ms more for 3% less, level 6 7 ms for 5%. Error against the drawn
 picture: 0.15-0.2 levels per pixel on average, solid colours none. Rejected: Pillow's octree
 per picture (25-50 ms, and it averages 4-bit buckets: every solid colour moves, the white card
 and the page background become one; mean error 2 levels), median cut (280 ms) and max coverage
@@ -31,7 +33,7 @@ from PIL import Image
 
 from . import palette as P
 
-LEVEL = 3            # zlib level: 10% smaller than level 1 for ~1.5 ms; level 4 costs 8 ms more
+LEVEL = 4            # zlib level: ~10% smaller than level 3 for 0-4 ms more a picture
 RGB_LEVEL = 1        # the RGB encoding the palette PNG replaced (kept for the benchmark)
 MAX_COLORS = 256
 BUDGET = 256 * 1024  # the most a picture should weigh: over it, the levels of SMALLER in turn
