@@ -350,7 +350,13 @@ class Player:
         return agent if isinstance(after, DrawCard) and after.card < 0 else None
 
     async def _share(self, msg, loaded, action):
-        """Pennsylvania: the share's button the claim's answer asks for, the agent's choice."""
+        """Pennsylvania: the share's button the claim's answer asks for, the agent's choice;
+        past 20 choices (five companies with the dummy's), the option of the share menu."""
+        menu = find_cid(msg, "ttr:sharesel:")
+        if menu:
+            value = action.share * 100 + action.dummy_share
+            assert str(value) in [o["value"] for o in msg.component(menu)["options"]]
+            return await self._select("sharesel", msg, menu, [value])
         if not find_cid(msg, "ttr:share:"):
             return msg
         cid = (f"ttr:share:{loaded.id}:{loaded.seq}:{action.route}:"

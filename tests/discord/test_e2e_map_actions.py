@@ -1,6 +1,6 @@
 """A map's own actions over the fake Discord (RULES.md §14, §16): Pennsylvania's share is
 chosen with a button after the payment (and with 2 players the dummy's too, which only the
-claimer is told), or named by /ttr claim's `share` option; Italy's ferry card is a button on
+claimer is told; past 20 choices, from a menu), or named by /ttr claim's `share` option; Italy's ferry card is a button on
 the turn card and /ttr draw source:ferry, and a claim over wave spaces spends the ferry cards
 its payment leaves the waves to. Refusals change nothing."""
 import random
@@ -11,7 +11,7 @@ import pytest_asyncio
 import ttr_bot.service.core as core
 from tests.discord.e2e_driver import Player, Table, db_file, find_cid
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
-from tests.discord.test_e2e_buttons import seated
+from tests.discord.test_e2e_buttons import cards, rig, seated
 from tests.fakediscord import FakeDiscord
 from ttr_bot.discord import ids
 from ttr_bot.engine.actions import ClaimRoute, DrawFerryCard
@@ -128,4 +128,51 @@ async def test_a_share_named_by_command_is_taken_and_one_not_on_the_route_is_ref
     after = await table.game()
     assert after.game.owner[route.index] == seat
     assert after.game.extra["shares"]["held"][seat] == {str(pick): [1]}
+    await fake.stop_bot(table.bot)
+
+
+
+async def test_more_than_20_share_choices_are_a_menu_that_claims_with_the_choice(fake, tmp_path):
+    # a route of five companies: with 2 players, 5 shares x 5 of the dummy's are 25 choices,
+    # more than a message's 20 buttons (with Cancel) can hold
+    table, loaded, _ = await seated(fake, tmp_path, "pennsylvania")
+    users = {u.id: u for u in fake.state.users.values()}
+    route = next(r for r in loaded.game.board.routes if len(r.shares) == 5 and r.color < 0)
+    for _ in range(20):         # both draw from the deck until the mover can pay the route
+        loaded = await table.game()
+        seat = loaded.game.current
+        payments = [a.cards for a in loaded.game.legal_actions(seat)
+                    if isinstance(a, ClaimRoute) and a.route == route.index]
+        if payments:
+            break
+        mover = users[loaded.seats[seat].user_id]
+        for _ in range(2):
+            await table.slash(mover, "draw", source="deck")
+        await table.settle()
+    mover = users[loaded.seats[seat].user_id]
+    paid = payments[0]
+    used = next(c for c, k in enumerate(paid) if k and c != LOCO) if any(paid[:LOCO]) else LOCO
+    asked = await table.slash(mover, "claim", route=str(route.index),
+                              color="locomotive" if used == LOCO else CARD_NAMES[used],
+                              locomotives=paid[LOCO])
+    assert asked.ephemeral and not find_cid(asked, "ttr:share:")
+    menu = find_cid(asked, "ttr:sharesel:")
+    values = [int(o["value"]) for o in asked.component(menu)["options"]]
+    assert sorted(divmod(v, 100) for v in values) == sorted(
+        (s, d) for s in route.shares for d in route.shares)
+    assert find_cid(asked, "ttr:cancel:")
+    assert (await table.game()).seq == loaded.seq        # asking changed nothing
+    share, dummy = route.shares[1], route.shares[3]
+    done = await table.select(mover, asked, menu, [share * 100 + dummy])
+    assert done.ephemeral
+    await table.settle()
+    after = await table.game()
+    assert after.game.owner[route.index] == seat and after.seq > loaded.seq
+    held = after.game.extra["shares"]["held"]
+    assert held[seat] == {str(share): [1]}
+    assert str(dummy) in after.game.extra["shares"]["dummy"]    # the share the claimer gave it
+    told = t("bot.you.dummy_share", company=dummy, number=1)
+    assert told in done.content
+    assert not [m for m in table.public_messages() if told in m.body()]
+    fake.assert_clean()
     await fake.stop_bot(table.bot)

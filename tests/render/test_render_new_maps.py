@@ -12,7 +12,7 @@ from tools.sample_games import drawn_state, random_game
 from ttr_bot.discord.card_text import board_alt, closeup_alt, final_alt
 from ttr_bot.engine.mechanics.grand_tour import disjoint_paths
 from ttr_bot.maps import load_board
-from ttr_bot.render import closeup_contents
+from ttr_bot.render import closeup_contents, render_board, render_closeup, render_final
 from ttr_bot.render import draw as D
 from ttr_bot.render import extras as EX
 from ttr_bot.render import film as F
@@ -34,6 +34,29 @@ def test_each_special_mark_is_drawn_on_its_map_and_on_no_old_map(map_id, colour)
     assert colour in _colours(img)
     usa, _ = D.map_picture(drawn_state("usa"), None)
     assert colour not in _colours(usa)
+
+
+
+MARKED = {M.MOUNTAIN_INK: lambda r: r.mountain, M.BULLET_INK: lambda r: r.bullet,
+          M.WAVE_INK: lambda r: r.waves, M.COMPANY_RGB[15]: lambda r: 15 in r.shares,
+          M.COMPANY_RGB[2]: lambda r: 2 in r.shares, M.BADGE_FILL: lambda r: r.draw_bonus}
+
+
+@pytest.mark.parametrize("map_id, colour", [
+    ("legendary_asia", M.MOUNTAIN_INK), ("japan", M.BULLET_INK), ("italy", M.WAVE_INK),
+    ("pennsylvania", M.COMPANY_RGB[15]), ("pennsylvania", M.COMPANY_RGB[2]),
+    ("northern_lights", M.BADGE_FILL)])
+def test_the_close_up_the_private_board_and_the_final_picture_draw_the_marks_too(map_id, colour):
+    """Beyond the map: a close-up of a marked route, a player's own board and the final
+    picture (palette PNGs: solid colours come out exact)."""
+    mid = random_game(map_id, 3, seed=4, until=0.5)
+    names = ["Ann", "Bo", "Cy"]
+    route = next(r for r in mid.board.routes if MARKED[colour](r))
+    pages = {"close-up": render_closeup(mid, names, [route.index]),
+             "private board": render_board(mid, names, viewer=0),
+             "final": render_final(random_game(map_id, 3, seed=4), names)}
+    for page, data in pages.items():
+        assert colour in _colours(Image.open(io.BytesIO(data)).convert("RGB")), page
 
 
 def test_a_mountain_x_is_drawn_on_a_mountain_route_s_middle_slot():
