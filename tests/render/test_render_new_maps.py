@@ -181,7 +181,8 @@ def test_each_player_s_map_state_is_in_the_box_and_the_alt_text(map_id, words):
     g = random_game(map_id, 3, seed=4, until=0.5)
     names = ["Ann", "Bo", "Cy"]
     said = EX.lines(g, names, "en")
-    assert all(any(line.startswith(f"{n}: ") and words in line for line in said) for n in names)
+    assert all(any(line.startswith(f"{T.isolate(n)}: ") and words in line for line in said)
+               for n in names)   # a name isolated: "مریم: shares 7×2" reads in English order
     plain, _ = D.map_picture(SimpleNamespace(**{**vars(drawn_state(map_id, 0)), "owner": g.owner,
                                                 "last_move": g.last_move}), names)
     img, _ = D.map_picture(g, names)
@@ -237,3 +238,11 @@ def test_japan_s_inset_names_overlap_no_other_name():
             continue
         assert not any(a is not b and a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
                        for b in boxes), a[4]
+
+
+def test_a_right_to_left_name_leaves_an_english_state_row_in_english_order():
+    from ttr_bot.render import bidi
+    g = random_game("italy", 3, seed=4, until=0.5)
+    rows = EX.lines(g, ["Ann", "مریم", "Cy"], "en")
+    row = next(r for r in rows if "مریم" in r)
+    assert bidi.resolve(row)[0] == 0            # left to right: "مریم: ferry cards 0"

@@ -92,7 +92,7 @@ def lines(g, names, locale):
     if per_seat:
         for s in range(g.n):
             name = names[s] if names and s < len(names) and names[s] else t("render.player", locale, n=s + 1)
-            out.append(t("render.extra.row", locale, name=name,
+            out.append(t("render.extra.row", locale, name=T.isolate(name),
                          state=" · ".join(f(s) for f in per_seat)))
     return out
 
