@@ -9,7 +9,8 @@ the usual way to hide a cycle — and checked against the arrows:
 
 The engine is pure (the standard library's pure modules only); only ttr_bot/discord imports
 discord.py; render and ai never reach the service or the store; the adapter reaches the game
-only through the service; no module imports itself back through others.
+only through the service; a service part uses only the public names of the core and the other
+parts; no module imports itself back through others.
 """
 import ast
 import sys
@@ -180,6 +181,27 @@ def test_the_adapter_reaches_the_game_only_through_the_service():
            if part(target) in ("store", "ai") or target.split(".")[0] in DRIVERS]
     assert not bad, "\n".join(bad)
 
+
+
+SERVICE_PARTS = {"core", "lobby", "handover", "moves", "queue", "absence", "away", "votes",
+                 "records", "listing", "invariants", "since", "hints", "adapter_state", "seasons",
+                 "board", "cups"}
+
+
+def test_a_service_part_uses_only_the_public_names_of_the_core_and_the_other_parts():
+    """`self.core._reload(...)` or `self.handover._hand_over(...)` from another part is a
+    private name reached across parts: each operation a part needs is public on its owner
+    (core.py, with owed.py mixed in, may use its own)."""
+    bad = []
+    for path in sorted((PACKAGE / "service").glob("*.py")):
+        if path.name in ("core.py", "owed.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and isinstance(node.value, ast.Attribute)
+                    and node.value.attr in SERVICE_PARTS):
+                bad.append(f"{path.name}:{node.lineno}: .{node.value.attr}.{node.attr}")
+    assert not bad, "\n".join(bad)
 
 def test_no_import_cycles():
     """Tarjan's strongly connected components of the module graph (the imports Python runs):

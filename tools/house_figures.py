@@ -100,8 +100,9 @@ def main():
                     outside[str(path.relative_to(ROOT))] += 1
     print(f"\nAny in the service: {sum(anys.values())} "
           f"({', '.join(f'{f} {n}' for f, n in anys.most_common(6))}, ...)")
-    print(f"private-name reaches across parts: {sum(reaches.values())} in {len(reach_files)} files "
-          f"({', '.join(f'{a} {n}' for a, n in reaches.most_common(5))}, ...)")
+    most = ", ".join(f"{a} {n}" for a, n in reaches.most_common(5))
+    print(f"private-name reaches across parts: {sum(reaches.values())} in {len(reach_files)} files"
+          + (f" ({most}, ...)" if most else ""))
     print(f"direct core.store calls in the service's parts: {sum(store_calls.values())} "
           f"({', '.join(f'{f} {n}' for f, n in store_calls.most_common())})")
     print(f"the store through the service in the adapter, bot.py, tools/: {sum(outside.values())} "

@@ -109,7 +109,7 @@ async def test_an_expired_deadline_plays_one_turn_even_when_two_processes_race(d
     clock.set(deadline.due_at)
     await asyncio.gather(a.absence._on_deadline(deadline), b.absence._on_deadline(deadline))
     await a.absence._on_deadline(deadline)          # and once more, as after a restart
-    after = await b.core._reload(game_id)
+    after = await b.core.reload(game_id)
     assert after.game.turn == before.game.turn + 1 and after.game.current != seat
     log = await a_store.load_actions(game_id)
     played = [r for r in log[before.seq:]]

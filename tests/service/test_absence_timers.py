@@ -138,14 +138,14 @@ async def test_a_timed_out_turn_that_does_not_end_keeps_its_deadline(db_path, cl
     game_id, users = await game_in_play(svc, 39, options={"deadline": 24})
     before = await svc.load(game_id)
     seat, turn = before.game.current, before.game.turn
-    real_apply, lost = svc.core._apply, []
+    real_apply, lost = svc.core.apply, []
 
     async def losing_races(hosted, action, actor, *, by=None):
         if len(lost) < 13:          # the whole first firing (12 actions), one of the second
             lost.append(action)
             raise ServiceError("service.stale")
         return await real_apply(hosted, action, actor, by=by)
-    svc.core._apply = losing_races
+    svc.core.apply = losing_races
     caplog.set_level(logging.INFO)
     clock.advance(24 * HOUR + 1)
     await run_timers(svc)

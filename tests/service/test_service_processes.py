@@ -49,7 +49,7 @@ async def test_a_computer_move_timed_in_another_process_is_played_not_dropped(sv
     # the computer's timer says "at seq": the move is made (the old code dropped it: None)
     eff = await svc.moves.play_bot(game_id, expected_seq=seq)
     assert eff is not None and eff.seq == seq + 1
-    assert (await other.core._reload(game_id)).seq == seq + 1
+    assert (await other.core.reload(game_id)).seq == seq + 1
 
 
 async def test_a_change_after_another_process_moved_the_game_uses_the_stored_state(svc, other):

@@ -99,14 +99,14 @@ async def test_a_click_in_one_process_and_its_deadline_in_the_other_play_the_tur
             else:
                 assert eff.seq == hosted.seq + 1
                 reported[eff.seq] = (seat, logged)
-            after = await timers.core._reload(game_id)
+            after = await timers.core.reload(game_id)
             assert after.game.to_move() != [seat] or after.seats[seat].user_id is None
 
         log = (await a_store.load_actions(game_id))[start:]
         by_players = {r.seq: (r.actor, r.action) for r in log if r.actor is not None}
         assert by_players == reported           # every click reported is there, once, as sent
         assert len(log) > len(reported)         # and the computer played the rest
-        final = await timers.core._reload(game_id)
+        final = await timers.core.reload(game_id)
         assert final.seq == start + len(log)
         assert state_of(await clicks.moves.rebuild(game_id)) == state_of(final.game)
         # one turn post per turn: no action's post owed twice

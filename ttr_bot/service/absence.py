@@ -95,7 +95,7 @@ class Absence:
             if hosted is None:
                 return
             now = self.core.clock()
-            away = await self.core._away_of(hosted, user, now)
+            away = await self.core.away_of(hosted, user, now)
             if away is not None and hosted.settings.away == "pause":
                 # time away does not count: what was left when they went away waits for them
                 left = min(p["limit"], timer.due_at - max(away.since, p["started"]))
@@ -110,7 +110,7 @@ class Absence:
             hosted, user = await self._human_turn(timer.game_id, timer.payload)
             if hosted is None or hosted.settings.away != "cover":
                 return
-            if await self.core._away_of(hosted, user, self.core.clock()) is None:
+            if await self.core.away_of(hosted, user, self.core.clock()) is None:
                 return
             await self._play_turn_for(hosted, timer.payload, "away",
                                       safe=self.core.scheduler.last_try(timer))
@@ -128,11 +128,11 @@ class Absence:
         for _ in range(MAX_TURN_ACTIONS):
             if not is_turn(hosted.game, key):
                 return
-            seed = self.core._agent_seed(hosted, seat)
+            seed = self.core.agent_seed(hosted, seat)
             action = (self.core.decide_safely(seed, hosted.view(seat)) if safe else
                       await self.core.decide(TIMEOUT_LEVEL, seed, hosted.view(seat)))
             try:
-                await self.core._apply(hosted, action, seat, by=by)
+                await self.core.apply(hosted, action, seat, by=by)
             except ServiceError as exc:
                 if exc.key != "service.stale":
                     raise
@@ -167,7 +167,7 @@ class Absence:
 
             if deadline is not None and now > deadline - REMIND_MARGIN:
                 return      # too near the deadline (or past it, after downtime): none now
-            if await self.core._away_of(hosted, user, now) is not None:
+            if await self.core.away_of(hosted, user, now) is not None:
                 return
             prefs = await self.core.store.get_user(user)
             notify = prefs.notify if prefs else {}
@@ -217,14 +217,14 @@ class Absence:
             info = hosted.seats[seat]
             if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
                 return      # they came back meanwhile
-            await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
+            await self.handover.hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
                                            allow_last=True)
 
     async def return_seat(self, game_id: int, user_id: int, name: str) -> HostedGame | None:
         """/ttr return: the player whose seat went to a computer after their time ran out takes
         it back; if it is that seat's turn now, it is theirs to play (its clock starts again)."""
         async with self.core.lock(game_id):
-            hosted = await self.core._active(game_id)
+            hosted = await self.core.active(game_id)
             seat = next((i for i, s in enumerate(hosted.seats)
                          if s.former_user_id == user_id and s.handover == "timeout"), None)
             if seat is None:
@@ -234,7 +234,7 @@ class Absence:
                 replace(s, user_id=user_id, level=None, name=name, former_user_id=None,
                         handover=None, timeouts=0) if i == seat else s
                 for i, s in enumerate(hosted.seats)))
-            turn, fields = await self.core._owed_for_seat_change(after, seat, now)
+            turn, fields = await self.core.owed_for_seat_change(after, seat, now)
             rows = (notice_row(hosted, "bot.return.done", name=name),) + turn.outbox
             if not turn.outbox:
                 rows += (hand_row(after, seat, None),)
@@ -246,7 +246,7 @@ class Absence:
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
             self.core.committed(owed)
-            return await self.core._reload(game_id)
+            return await self.core.reload(game_id)
 
     # ----- players who left, channels that are gone, games nobody plays --------------------
     async def member_left(self, guild_id: int, user_id: int) -> int:
@@ -257,7 +257,7 @@ class Absence:
         changed = 0
         for row in await self.core.store.games_of_user(user_id, guild_id):
             async with self.core.lock(row.id):
-                hosted = await self.core._reload(row.id)
+                hosted = await self.core.reload(row.id)
                 seat = hosted.seat_of(user_id) if hosted is not None else None
                 if seat is None or not hosted.is_open:
                     continue
@@ -265,14 +265,14 @@ class Absence:
                 if hosted.status == LOBBY:
                     await self._leave_lobby(hosted, seat)
                 else:
-                    await self.handover._hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
+                    await self.handover.hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
                                                    by=None, allow_last=True)
         return changed
 
     async def _leave_lobby(self, hosted, seat):
         others = [s for i, s in enumerate(hosted.seats) if i != seat and not s.is_bot]
         if not others:
-            await self.core._cancel(hosted, reason="host_left")
+            await self.core.cancel(hosted, reason="host_left")
             return
         if hosted.seats[seat].user_id == hosted.host_id:
             await self.core.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
@@ -299,13 +299,13 @@ class Absence:
         closed = None
         if hosted is not None:
             async with self.core.lock(hosted.id):
-                hosted = await self.core._reload(hosted.id)
+                hosted = await self.core.reload(hosted.id)
                 if hosted is not None and hosted.is_open:
-                    await self.core._cancel(hosted, reason="channel_gone",
+                    await self.core.cancel(hosted, reason="channel_gone",
                                             dm_key="bot.closed.channel_gone")
                     closed = hosted.id
-        await self.queue._fail_lane(channel_lane(channel_id), "channel gone", told=closed)
-        self.core._channels.pop(channel_id, None)
+        await self.queue.fail_lane(channel_lane(channel_id), "channel gone", told=closed)
+        self.core.forget_channel(channel_id)
         return closed
 
     async def _on_idle(self, timer):
@@ -321,4 +321,4 @@ class Absence:
                 await self.core.store.write_owed(owed, hosted.id, self.core.clock())
                 self.core.committed(owed)
                 return
-            await self.core._cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")
+            await self.core.cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")

@@ -4,9 +4,9 @@ It owns the store, the clock, the seeds, the computer players (agents, the worke
 its timeout), the bounded cache of games and the channel -> game lookup, the per-game locks,
 the scheduler (each feature registers its own timer kinds with it) and `on_outbox`. Its
 operations are the ones every feature goes through: `lock` a game, `load` it (cache, else
-store), `_apply` an action (the engine checks and applies it; the log row, the snapshot, the
+store), `apply` an action (the engine checks and applies it; the log row, the snapshot, the
 owed rows and timers are written in one transaction; `committed` then wakes the scheduler
-and the outbox worker), `_cancel` (close) a game, and `decide` a computer player's move.
+and the outbox worker), `cancel` (close) a game, and `decide` a computer player's move.
 What a change owes (owed.py's `Owing`: the outbox rows and timers an action, a start or a
 seat change writes in its own transaction) is mixed in here: it is part of applying one.
 
@@ -157,7 +157,11 @@ class Core(Owing):
         """Drop the cached copy: the next `load` reads the store."""
         self._cache.pop(game_id, None)
 
-    async def _reload(self, game_id: int) -> Any:
+    def forget_channel(self, channel_id: int) -> None:
+        """Drop what the core remembers of a channel's open game (the game was closed)."""
+        self._channels.pop(channel_id, None)
+
+    async def reload(self, game_id: int) -> Any:
         self.forget(game_id)
         return await self.load(game_id)
 
@@ -198,13 +202,13 @@ class Core(Owing):
         row = await self.store.find_open_game(channel_id)
         return None if row is None else await self.load(row.id)
 
-    async def _channel_game(self, channel_id: int) -> HostedGame:
+    async def channel_game(self, channel_id: int) -> HostedGame:
         hosted = await self.game_in_channel(channel_id)
         if hosted is None:
             raise ServiceError("service.no_game")
         return hosted
 
-    async def _active(self, game_id: int) -> Any:
+    async def active(self, game_id: int) -> Any:
         hosted = await self.load(game_id)
         if hosted is None:
             raise ServiceError("service.no_game")
@@ -212,7 +216,7 @@ class Core(Owing):
             raise ServiceError("service.not_active")
         return hosted
 
-    async def _started(self, game_id: int) -> Any:
+    async def started(self, game_id: int) -> Any:
         hosted = await self.load(game_id)
         if hosted is None or hosted.game is None:
             raise ServiceError("service.no_game")
@@ -224,20 +228,20 @@ class Core(Owing):
         `view` describes, worked out in a worker process while the event loop goes on; decisions
         of different games run side by side. Raises WorkerLost if its worker crashed or ran
         over `decision_timeout` (the worker is replaced; asking again is safe)."""
-        return await self.workers.run(decide, level, seed, view, self._factory(),
+        return await self.workers.run(decide, level, seed, view, self.factory(),
                                       timeout=self.decision_timeout)
 
     def decide_safely(self, seed: int, view: Any) -> Any:
         """The last try of a decision that kept failing: the simplest level's action, worked out
         here, not in a worker (it takes well under a millisecond), so that a pool that cannot
         start a worker never stalls a game."""
-        return decide(SAFE_LEVEL, seed, view, self._factory())
+        return decide(SAFE_LEVEL, seed, view, self.factory())
 
-    def _factory(self) -> Any:
+    def factory(self) -> Any:
         return None if self.agents is default_agents() else self.agents
 
     @staticmethod
-    def _agent_seed(hosted: HostedGame, seat: int) -> int:
+    def agent_seed(hosted: HostedGame, seat: int) -> int:
         return hosted.seed ^ (hosted.seq * 7919 + seat)
 
     @staticmethod
@@ -245,7 +249,7 @@ class Core(Owing):
         return any(hosted.seats[s].is_bot for s in hosted.game.to_move())
 
     # ----- changing a game (under its lock) --------------------------------------------------
-    async def _apply(self, hosted: Any, action: Any, actor: int, *,
+    async def apply(self, hosted: Any, action: Any, actor: int, *,
                      by: str | None = None) -> Effects:
         """Apply, commit with what it owes, report. `by`: None when the seat's player acted;
         "timeout" or "away" when a computer played the turn of an absent player (logged with
@@ -288,7 +292,7 @@ class Core(Owing):
         return Effects(hosted.id, seq, actor=actor, public=public, private=private,
                        to_move=game.to_move(), over=game.over)
 
-    async def _cancel(self, hosted: HostedGame, *, reason: str | None = None,
+    async def cancel(self, hosted: HostedGame, *, reason: str | None = None,
                       handover: Handover | None = None, dm_key: str | None = None) -> Effects:
         """Close the game (a cancel, an abandoned game, a channel gone...). Under the game's
         lock. The channel is told (with `reason` and the last human's `handover`, if that is

@@ -72,10 +72,10 @@ class DeliveryQueue:
         closed = None
         if lane.is_channel:
             closed = await self._close_for(lane.channel_id, reason)
-        await self._fail_lane(lane, f"given up: {reason}", told=closed)
+        await self.fail_lane(lane, f"given up: {reason}", told=closed)
         return closed
 
-    async def _fail_lane(self, lane: Lane, error: str, told: int | None = None) -> None:
+    async def fail_lane(self, lane: Lane, error: str, told: int | None = None) -> None:
         """Every row the destination owes is given up. A game whose end (its final post, its
         closing post) was among them, and whose players were not told otherwise (`told`: the
         game closed for this very reason, which said so by DM), has its players told by DM
@@ -134,7 +134,7 @@ class DeliveryQueue:
                 closed.append(game_id)
         for block in map(_block, await self.core.store.lane_blocks()):
             if block.guild_id == guild_id:
-                await self._fail_lane(block.lane, "given up: removed")
+                await self.fail_lane(block.lane, "given up: removed")
         return closed
 
     async def _close_for(self, channel_id: int, reason: str) -> int | None:
@@ -142,11 +142,11 @@ class DeliveryQueue:
         if hosted is None:
             return None
         async with self.core.lock(hosted.id):
-            hosted = await self.core._reload(hosted.id)
+            hosted = await self.core.reload(hosted.id)
             if hosted is None or not hosted.is_open or hosted.channel_id != channel_id:
                 return None
-            await self.core._cancel(hosted, reason=reason, dm_key=f"bot.closed.{reason}")
-        self.core._channels.pop(channel_id, None)
+            await self.core.cancel(hosted, reason=reason, dm_key=f"bot.closed.{reason}")
+        self.core.forget_channel(channel_id)
         return hosted.id
 
     async def claim_messages(self, ids: Iterable[int], lease: float = MESSAGE_LEASE) -> bool:

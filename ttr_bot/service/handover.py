@@ -38,7 +38,7 @@ def bot_name(name, level):
 
 class SeatHandover:
     """The handover operations: a collaborator of the service's core (its lock, loading,
-    closing a game, what a seat change owes). Absence and votes call `_hand_over`."""
+    closing a game, what a seat change owes). Absence and votes call `hand_over`."""
 
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -50,10 +50,10 @@ class SeatHandover:
         human's, and never hands over the last human seat."""
         self._check_level(level)
         async with self.core.lock(game_id):
-            hosted = await self.core._active(game_id)
+            hosted = await self.core.active(game_id)
             if not 0 <= seat < len(hosted.seats):
                 raise ServiceError("service.no_such_seat", seat=seat + 1)
-            return await self._hand_over(hosted, seat, level, reason=reason, by=by)
+            return await self.hand_over(hosted, seat, level, reason=reason, by=by)
 
     async def leave_game(self, game_id: int, user_id: int, *,
                          ends: bool | None = None) -> Effects:
@@ -62,7 +62,7 @@ class SeatHandover:
         leaving would do (None: not asked); if that is no longer true, nothing happens and
         `service.leave_changed` says so."""
         async with self.core.lock(game_id):
-            hosted = await self.core._active(game_id)
+            hosted = await self.core.active(game_id)
             seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
@@ -70,8 +70,8 @@ class SeatHandover:
             if ends is not None and ends != last:
                 raise ServiceError("service.leave_changed")
             if not last:
-                return await self._hand_over(hosted, seat, LEAVE_LEVEL, reason="left", by=None)
-            return await self.core._cancel(hosted, handover=Handover(
+                return await self.hand_over(hosted, seat, LEAVE_LEVEL, reason="left", by=None)
+            return await self.core.cancel(hosted, handover=Handover(
                 seat=seat, name=hosted.seats[seat].name, user_id=user_id, level=None,
                 reason="left"))
 
@@ -81,13 +81,13 @@ class SeatHandover:
         puts a computer player of `level` in the seat of `target_id`."""
         self._check_level(level)
         async with self.core.lock(game_id):
-            hosted = await self.core._active(game_id)
+            hosted = await self.core.active(game_id)
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.replace_denied")
             seat = hosted.seat_of(target_id)
             if seat is None:
                 raise ServiceError("service.replace_not_player")
-            return await self._hand_over(hosted, seat, level, reason="replaced", by=user_id)
+            return await self.hand_over(hosted, seat, level, reason="replaced", by=user_id)
 
     # ----- under the game's lock ------------------------------------------------------------
     @staticmethod
@@ -95,7 +95,7 @@ class SeatHandover:
         if level not in BOT_LEVELS:
             raise ServiceError("service.unknown_level", level=level)
 
-    async def _hand_over(self, hosted, seat, level, *, reason, by, allow_last=False):
+    async def hand_over(self, hosted, seat, level, *, reason, by, allow_last=False):
         """`allow_last`: the last human may go too (their time ran out, or they left the
         server): the computers then finish the game by themselves."""
         held = hosted.seats[seat]
@@ -115,7 +115,7 @@ class SeatHandover:
             replace(s, user_id=None, level=level, name=bot_name(held.name, level),
                     former_user_id=held.user_id, handover=reason) if i == seat else s
             for i, s in enumerate(hosted.seats)))
-        turn, _ = await self.core._owed_for_seat_change(after, seat, now)
+        turn, _ = await self.core.owed_for_seat_change(after, seat, now)
         owed = Owed((channel_row(hosted, HandoverPost(handover)),), turn.timers,
                     turn.drop_timers)
         try:
@@ -126,10 +126,10 @@ class SeatHandover:
                 display_name=bot_name(held.name, level), host_id=host_id, now=now,
                 reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed)
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
-            hosted = await self.core._reload(hosted.id)
+            hosted = await self.core.reload(hosted.id)
             if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
         self.core.committed(owed)
-        hosted = await self.core._reload(hosted.id)
+        hosted = await self.core.reload(hosted.id)
         return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

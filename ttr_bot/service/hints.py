@@ -46,7 +46,7 @@ class Hints:
     async def hint(self, game_id: int, user_id: int) -> Hint:
         """The Hint for the player `user_id` of the active game, for the decision they face now.
         ServiceError when hints are off, they are not playing, or it is not their decision."""
-        hosted = await self.core._active(game_id)
+        hosted = await self.core.active(game_id)
         if not hints_allowed(hosted):
             raise ServiceError("service.hints_off")
         seat = hosted.seat_of(user_id)
@@ -54,8 +54,8 @@ class Hints:
             raise ServiceError("service.not_a_player")
         if seat not in hosted.game.to_move():
             raise ServiceError("service.hint_not_yours")
-        action, why = await self.core.workers.run(expert_hint, self.core._agent_seed(hosted, seat),
-                                                  view(hosted.game, seat), self.core._factory(),
+        action, why = await self.core.workers.run(expert_hint, self.core.agent_seed(hosted, seat),
+                                                  view(hosted.game, seat), self.core.factory(),
                                                   timeout=self.core.decision_timeout)
         return Hint(hosted.id, hosted.seq, seat, action, why["ticket"], why["feared"],
                     bool(why["block"]))

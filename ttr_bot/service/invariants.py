@@ -133,7 +133,7 @@ class TimerInvariants:
                             DEADLINE, hosted.updated_at + limit,
                             {**key, "started": hosted.updated_at, "limit": limit})
             elif opts.away == "cover" and info.user_id is not None and \
-                    await self.core._away_of(hosted, info.user_id, now) is not None:
+                    await self.core.away_of(hosted, info.user_id, now) is not None:
                 if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
                            for t in kinds.get(COVER, ())):
                     missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "

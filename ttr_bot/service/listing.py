@@ -44,7 +44,7 @@ class Listing:
                 for s in moving:
                     u = hosted.seats[s].user_id
                     if u is not None and guild_id is not None:
-                        a = await self.core._away_of(hosted, u, self.core.clock())
+                        a = await self.core.away_of(hosted, u, self.core.clock())
                         if a is not None:
                             away[hosted.seats[s].name] = a.until
             out.append(GameListing(

@@ -147,7 +147,7 @@ class Lobby:
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
         self.core.committed(owed)
-        return await self.core._reload(game_id)
+        return await self.core.reload(game_id)
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> Rematch:
         """A lobby for the same table as the finished game: its channel, map, variant and
@@ -173,9 +173,9 @@ class Lobby:
         async with self.core.lock(hosted.id):
             for seat in old.seats:
                 if seat.is_bot and seat.former_user_id is None:   # a computer from the start
-                    await self._add_seat(await self.core._reload(hosted.id), user_id=None,
+                    await self._add_seat(await self.core.reload(hosted.id), user_id=None,
                                          name=seat.name, bot_level=BOT_LEVELS[seat.level])
-            hosted = await self.core._reload(hosted.id)
+            hosted = await self.core.reload(hosted.id)
         return Rematch(hosted, tuple(u for u in dict.fromkeys(players) if u != user_id))
 
     async def join(self, channel_id: int, user_id: int, name: str) -> HostedGame:
@@ -185,7 +185,7 @@ class Lobby:
             if hosted.seat_of(user_id) is not None:
                 raise ServiceError("service.already_seated")
             await self._add_seat(hosted, user_id=user_id, name=name)
-            return await self.core._reload(hosted.id)
+            return await self.core.reload(hosted.id)
 
     async def add_bot(self, channel_id: int, user_id: int, level: str, *,
                       is_admin: bool = False) -> HostedGame:
@@ -199,7 +199,7 @@ class Lobby:
             n_bots = sum(1 for s in hosted.seats if s.is_bot)
             await self._add_seat(hosted, user_id=None, name=f"Bot {n_bots + 1} ({level})",
                                  bot_level=BOT_LEVELS[level])
-            return await self.core._reload(hosted.id)
+            return await self.core.reload(hosted.id)
 
     async def _add_seat(self, hosted, *, user_id, name, bot_level=None):
         if len(hosted.seats) >= hosted.board.rules.max_players:
@@ -247,7 +247,7 @@ class Lobby:
             await self.core.store.remove_seat(hosted.id, number)
         except WrongStatus:
             raise ServiceError("service.already_started") from None
-        return await self.core._reload(hosted.id)
+        return await self.core.reload(hosted.id)
 
     async def start(self, channel_id: int, user_id: int) -> Effects:
         hosted = await self._lobby(channel_id)
@@ -266,7 +266,7 @@ class Lobby:
                                max=rules.max_players)
         game = Game(hosted.board, n, Dealer(hosted.seed))
         started = replace_game(hosted, game, self.core.clock())
-        owed = await self.core._owed_for_start(started)
+        owed = await self.core.owed_for_start(started)
         try:
             await self.core.store.start_game(
                 hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
@@ -274,7 +274,7 @@ class Lobby:
         except WrongStatus:
             raise ServiceError("service.already_started") from None
         self.core.committed(owed)
-        hosted = await self.core._reload(hosted.id)
+        hosted = await self.core.reload(hosted.id)
         return Effects(hosted.id, 0, to_move=game.to_move())
 
     async def open_table(self, *, guild_id: int | None, channel_id: int, host_id: int,
@@ -295,28 +295,28 @@ class Lobby:
             raise ServiceError("service.channel_busy") from None
         async with self.core.lock(game_id):
             for user_id, name, level in seats:
-                hosted = await self.core._reload(game_id)
+                hosted = await self.core.reload(game_id)
                 await self._add_seat(hosted, user_id=user_id, name=name,
                                      bot_level=None if level is None else BOT_LEVELS[level])
-            await self._begin(await self.core._reload(game_id))
-            return await self.core._reload(game_id)
+            await self._begin(await self.core.reload(game_id))
+            return await self.core.reload(game_id)
 
     async def cancel(self, channel_id: int, user_id: int, *, is_admin: bool = False) -> Effects:
-        hosted = await self.core._channel_game(channel_id)
+        hosted = await self.core.channel_game(channel_id)
         async with self.core.lock(hosted.id):
             if user_id != hosted.host_id and not is_admin:
                 raise ServiceError("service.cancel_denied")
-            return await self.core._cancel(hosted)
+            return await self.core.cancel(hosted)
 
     async def _lobby(self, channel_id):
-        hosted = await self.core._channel_game(channel_id)
+        hosted = await self.core.channel_game(channel_id)
         if hosted.status != LOBBY:
             raise ServiceError("service.already_started")
         return hosted
 
     async def _still_lobby(self, game_id):
         """Under the game's lock: the game as stored now, refused unless still in the lobby."""
-        hosted = await self.core._reload(game_id)
+        hosted = await self.core.reload(game_id)
         if hosted is None or hosted.status != LOBBY:
             raise ServiceError("service.already_started" if hosted is not None and hosted.started
                                else "service.no_game")
@@ -342,7 +342,7 @@ class Lobby:
             hosted = await self.core.load(timer.game_id)
             if hosted is None or not hosted.is_lobby:
                 return
-            await self.core._cancel(hosted, reason="lobby_expired")
+            await self.core.cancel(hosted, reason="lobby_expired")
 
 
 def replace_game(hosted, game, now):

@@ -2,7 +2,7 @@
 post or a record sees of it.
 
 `act` applies a player's action, `play_bot` a computer player's (its BOT_MOVE timer is the
-absence part's, which calls `play_bot`); both go through the core's lock and `_apply`.
+absence part's, which calls `play_bot`); both go through the core's lock and `apply`.
 `player_view`, `export`, `state_at` and `rebuild` read the game. Holds the core; calls
 nothing else.
 """
@@ -33,18 +33,18 @@ class Moves:
         showed: a double click or a stale button is refused instead of applied twice."""
         core = self.core
         async with core.lock(game_id):
-            hosted = await core._active(game_id)
+            hosted = await core.active(game_id)
             if expected_seq is not None and expected_seq > hosted.seq:
                 # the caller saw a newer seq than the cache holds: the cached copy fell behind
                 # (another process wrote, or a concurrent load), so ask the store again
                 core.forget(game_id)
-                hosted = await core._active(game_id)
+                hosted = await core.active(game_id)
             seat = hosted.seat_of(user_id)
             if seat is None:
                 raise ServiceError("service.not_a_player")
             if expected_seq is not None and expected_seq != hosted.seq:
                 raise ServiceError("service.stale")
-            return await core._apply(hosted, replace(action, seat=seat), actor=seat)
+            return await core.apply(hosted, replace(action, seat=seat), actor=seat)
 
     async def play_bot(self, game_id: int, expected_seq: int | None = None, *,
                        safe: bool = False) -> Effects | None:
@@ -57,7 +57,7 @@ class Moves:
             if hosted is None or not hosted.is_active:
                 return None
             if expected_seq is not None and expected_seq > hosted.seq:
-                hosted = await core._reload(game_id)   # the copy fell behind: ask the store
+                hosted = await core.reload(game_id)   # the copy fell behind: ask the store
                 if hosted is None or not hosted.is_active:
                     return None
             if expected_seq is not None and expected_seq != hosted.seq:
@@ -71,18 +71,18 @@ class Moves:
                     log.warning("game %s: seat %s plays this move as %s does, in this process "
                                 "(its %s decision failed every try)", hosted.id, seat,
                                 SAFE_LEVEL, level)
-                    action = core.decide_safely(core._agent_seed(hosted, seat),
+                    action = core.decide_safely(core.agent_seed(hosted, seat),
                                                 view(game, seat))
                 else:
-                    action = await core.decide(level, core._agent_seed(hosted, seat),
+                    action = await core.decide(level, core.agent_seed(hosted, seat),
                                                view(game, seat))
-                return await core._apply(hosted, action, actor=seat)
+                return await core.apply(hosted, action, actor=seat)
             return None
 
     # ----- reading --------------------------------------------------------------------------
     async def player_view(self, game_id: int, user_id: int) -> tuple[int, Any]:
         """(seat, PlayerView) of a seated user."""
-        hosted = await self.core._started(game_id)
+        hosted = await self.core.started(game_id)
         seat = hosted.seat_of(user_id)
         if seat is None:
             raise ServiceError("service.not_a_player")
@@ -90,7 +90,7 @@ class Moves:
 
     async def export(self, game_id: int) -> dict:
         """The game as a ttr-record/1 document, players named by their display names."""
-        hosted = await self.core._started(game_id)
+        hosted = await self.core.started(game_id)
         names = _unique(hosted.names())
         actions = []
         for rec in await self.core.store.load_actions(game_id):

@@ -117,14 +117,14 @@ class Owing:
         rows, timers = [], turn_timers(hosted.game, seat, opts, now)
         if how in ("dm", "both"):
             rows.append(hand_row(hosted, seat, "turn", due_at=quiet))
-        away = await self._away_of(hosted, info.user_id, now)
+        away = await self.away_of(hosted, info.user_id, now)
         if away is not None:
             fields["away_until"] = away.until
             if opts.away == "cover":
                 timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat)))
         return fields, rows, timers
 
-    async def _away_of(self, hosted, user_id, now):
+    async def away_of(self, hosted, user_id, now):
         if hosted.guild_id is None:
             return None
         away = await self.store.get_away(user_id, hosted.guild_id)
@@ -185,7 +185,7 @@ class Owing:
                     rows.append(hand_row(after, s, _why(public, s)))
         return Owed(tuple(rows), tuple(timers), tuple(dict.fromkeys(drop))), timeouts, end_reason
 
-    async def _owed_for_start(self, hosted):
+    async def owed_for_start(self, hosted):
         """The start post, everyone's first hand message (with the ticket choice), and the
         clock of everyone's starting ticket choice."""
         now = self.clock()
@@ -199,7 +199,7 @@ class Owing:
             timers.append(idle_timer(now))
         return Owed(tuple(rows), tuple(timers))
 
-    async def _owed_for_seat_change(self, hosted, seat, now):
+    async def owed_for_seat_change(self, hosted, seat, now):
         """After a seat changed hands (a computer took it, or its player took it back): if it
         is to move, the clock of its turn starts over for whoever plays it now."""
         game = hosted.game

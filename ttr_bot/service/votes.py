@@ -67,7 +67,7 @@ class Votes:
         if kind not in KINDS:
             raise ServiceError("service.vote_kind")
         async with self.core.lock(game_id):
-            hosted = await self.core._active(game_id)
+            hosted = await self.core.active(game_id)
             if hosted.seat_of(user_id) is None:
                 raise ServiceError("service.not_a_player")
             target = None
@@ -107,7 +107,7 @@ class Votes:
         async with self.core.lock(vote.game_id):
             if vote.status != "open":
                 raise ServiceError("service.vote_closed")
-            hosted = await self.core._active(vote.game_id)
+            hosted = await self.core.active(vote.game_id)
             if user_id not in self._voters(hosted, vote):
                 raise ServiceError("service.vote_not_voter")
             vote = await self.core.store.cast_ballot(vote_id, user_id, bool(yes))
@@ -157,7 +157,7 @@ class Votes:
         if info.is_bot or info.user_id is None:
             return ServiceError("service.seat_is_bot", name=info.name)
         if hosted.settings.away == "pause":
-            away = await self.core._away_of(hosted, info.user_id, now)
+            away = await self.core.away_of(hosted, info.user_id, now)
             if away is not None:
                 return ServiceError("service.vote_target_away", name=info.name,
                                     until=f"<t:{int(away.until)}:f>")
@@ -172,10 +172,10 @@ class Votes:
     async def _apply_vote(self, hosted, vote):
         if vote.kind == "replace":
             if not hosted.seats[vote.target_seat].is_bot:
-                await self.handover._hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
+                await self.handover.hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
                                                by=None)
         elif hosted.is_open:
-            await self.core._cancel(hosted, reason="vote")
+            await self.core.cancel(hosted, reason="vote")
 
     async def _on_vote_expire(self, timer):
         vote = await self.core.store.get_vote(timer.payload.get("vote"))
