@@ -28,14 +28,13 @@ from ..ratings import (
     seat_status,
 )
 from ..store import GLOBAL_SCOPE, RatingUpdate, RatingValue, SeatResult
-from .hints import hints_allowed
 
 
 def game_rated(hosted, seats):
     """(rated?, the catalog key of why not) for a game with these RatedSeats: ratings.py's
     rules, and never a game whose host allowed /ttr hint (a computer's advice is not the
     player's skill)."""
-    if hints_allowed(hosted):
+    if hosted.hints_allowed:
         return False, "bot.ratings.unrated.hints"
     return is_rated(seats)
 

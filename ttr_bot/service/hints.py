@@ -14,11 +14,13 @@ from typing import TYPE_CHECKING
 from ..ai import hint as expert_hint
 from ..engine.view import view
 from .effects import ServiceError
+from .hosted import GAME_HINTS
 
-if TYPE_CHECKING:    # core.py imports finish.py, which asks this module whether hints are on
+if TYPE_CHECKING:
     from .core import Core
 
-GAME_HINTS = "hints"      # the /ttr new option: True when the host allowed /ttr hint
+__all__ = ["GAME_HINTS", "HINT_LEVEL", "Hint", "Hints"]
+
 HINT_LEVEL = "expert"
 
 
@@ -33,10 +35,6 @@ class Hint:
     block: bool               # the move takes a route the others need, outside the plan
 
 
-def hints_allowed(hosted):
-    return bool(hosted.options.get(GAME_HINTS))
-
-
 class Hints:
     """/ttr hint: a collaborator of the service's core (its loading and worker pool)."""
 
@@ -47,7 +45,7 @@ class Hints:
         """The Hint for the player `user_id` of the active game, for the decision they face now.
         ServiceError when hints are off, they are not playing, or it is not their decision."""
         hosted = await self.core.active(game_id)
-        if not hints_allowed(hosted):
+        if not hosted.hints_allowed:
             raise ServiceError("service.hints_off")
         seat = hosted.seat_of(user_id)
         if seat is None:

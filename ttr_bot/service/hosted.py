@@ -13,6 +13,7 @@ from ..engine.view import PlayerView, view
 from .turns import GameOptions
 
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+GAME_HINTS = "hints"      # the /ttr new option: True when the host allowed /ttr hint (hints.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,11 @@ class HostedGame:
                                   # (/ttr new), read-only
     updated_at: float = 0.0       # the last change (an action, a handover...)
     end_reason: str | None = None
+
+    @property
+    def hints_allowed(self) -> bool:
+        """Did the host allow /ttr hint (such a game is never rated: finish.py)?"""
+        return bool(self.options.get(GAME_HINTS))
 
     @property
     def settings(self) -> GameOptions:

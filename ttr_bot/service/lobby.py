@@ -52,7 +52,7 @@ GAME_LANGUAGE = "language"
 # PALETTES (render/palette.py SCHEMES); absent: the standard ones
 GAME_PALETTE = "palette"
 PALETTES = ("standard", "colourblind")
-# GAME_HINTS (hints.py): True when the host allowed /ttr hint; such a game is never rated
+# GAME_HINTS (hosted.py): True when the host allowed /ttr hint; such a game is never rated
 
 
 def game_options(options):
