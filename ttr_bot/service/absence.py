@@ -44,7 +44,7 @@ from .turns import (
     REMIND_GAP,
     REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
-    is_turn,
+    turn_named,
 )
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ class Absence:
         """The game and the seat's user if the turn `key` names is still a human's to play."""
         self.core.forget(game_id)    # another process may have moved it: read the store
         hosted = await self.core.load(game_id)
-        if hosted is None or not hosted.is_active or not is_turn(hosted.game, key):
+        if hosted is None or not hosted.is_active or not turn_named(hosted.game, key):
             return None, None
         user = hosted.seats[key["seat"]].user_id
         return (hosted, user) if user is not None else (None, None)
@@ -126,7 +126,7 @@ class Absence:
             log.warning("game %s: the %s turn of seat %s is played as %s does, in this process "
                         "(its decision failed every try)", hosted.id, by, seat, "easy")
         for _ in range(MAX_TURN_ACTIONS):
-            if not is_turn(hosted.game, key):
+            if not turn_named(hosted.game, key):
                 return
             seed = self.core.agent_seed(hosted, seat)
             action = (self.core.decide_safely(seed, hosted.view(seat)) if safe else
@@ -203,7 +203,7 @@ class Absence:
         """Whether a reminder owed earlier (messages.Reminder) is still to be delivered: the
         turn it is about is still that player's (re-checked when it is sent; rows from before
         the turn was named in them are delivered)."""
-        return reminder.phase is None or is_turn(hosted.game, reminder.turn_key())
+        return reminder.phase is None or turn_named(hosted.game, reminder.turn_key())
 
     async def _on_expel(self, timer):
         """Three turns in a row ran out: a computer player takes the seat (the player may take

@@ -24,7 +24,7 @@ from .turns import (
     DAY,
     DEADLINE,
     MAX_AWAY_DAYS,
-    is_turn,
+    turn_named,
     turn_of,
 )
 
@@ -59,8 +59,8 @@ class AwayPeriods:
                                    until=f"<t:{int(until)}:f>"))
             if hosted.settings.away == "cover" and hosted.is_active and \
                     seat in hosted.game.to_move():
-                timers.append(NewTimer(COVER, now + self.core.bot_delay, turn_of(hosted.game, seat),
-                                       game_id=hosted.id))
+                timers.append(NewTimer(COVER, now + self.core.bot_delay,
+                                       turn_of(hosted.game, seat).payload(), game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
         await self.core.store.set_away(user_id, guild_id, now, until, owed=owed,
                                        forget_before=now - AWAY_WINDOW_DAYS * DAY)
@@ -109,7 +109,7 @@ class AwayPeriods:
         out = []
         for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
             p = timer.payload
-            if p.get("seat") != seat or not is_turn(hosted.game, p):
+            if p.get("seat") != seat or not turn_named(hosted.game, p):
                 continue
             if p.get("pushed"):        # moved to the end of the period: comes back with them
                 due = now + max(0.0, timer.due_at - away.until)

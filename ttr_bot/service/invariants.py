@@ -41,9 +41,9 @@ from .turns import (
     LOBBY_EXPIRE,
     REMIND,
     VOTE_EXPIRE,
-    is_turn,
     reminder_plan,
     reminder_timer,
+    turn_named,
     turn_of,
 )
 
@@ -125,19 +125,19 @@ class TimerInvariants:
                 continue
             key = turn_of(game, seat)
             if opts.deadline:
-                if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
+                if not any(t.payload.get("seat") == seat and turn_named(game, t.payload)
                            for t in kinds.get(DEADLINE, ())):
                     limit = opts.deadline * HOUR
                     missing(f"seat {seat + 1} ({info.name}) is to move with a "
                             f"{opts.deadline} h deadline and no deadline timer for that turn",
                             DEADLINE, hosted.updated_at + limit,
-                            {**key, "started": hosted.updated_at, "limit": limit})
+                            {**key.payload(), "started": hosted.updated_at, "limit": limit})
             elif opts.away == "cover" and info.user_id is not None and \
                     await self.core.away_of(hosted, info.user_id, now) is not None:
-                if not any(t.payload.get("seat") == seat and is_turn(game, t.payload)
+                if not any(t.payload.get("seat") == seat and turn_named(game, t.payload)
                            for t in kinds.get(COVER, ())):
                     missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "
-                            "no cover timer", COVER, now + self.core.bot_delay, key)
+                            "no cover timer", COVER, now + self.core.bot_delay, key.payload())
             out += await self._missing_reminders(hosted, seat, key, kinds, now)
         if not opts.deadline and not kinds.get(IDLE):
             missing("no deadline and no idle timer (it would never be closed)", IDLE,
@@ -153,7 +153,7 @@ class TimerInvariants:
         """The reminders of `seat`'s turn still due by the schedule with no timer."""
         opts = hosted.settings
         mine = [t for t in kinds.get(REMIND, ())
-                if t.payload.get("seat") == seat and is_turn(hosted.game, t.payload)]
+                if t.payload.get("seat") == seat and turn_named(hosted.game, t.payload)]
         started = await self._turn_began(hosted, seat, key, kinds, mine)
         if started is None:
             return []
@@ -170,13 +170,13 @@ class TimerInvariants:
         Of several starts (a seat handed over and back), the earliest: a reminder is expected
         only where it surely is."""
         starts = [t.payload["started"] for t in (*kinds.get(DEADLINE, ()), *reminders)
-                  if t.payload.get("seat") == seat and is_turn(hosted.game, t.payload)
+                  if t.payload.get("seat") == seat and turn_named(hosted.game, t.payload)
                   and t.payload.get("started") is not None]
         if starts:
             return min(starts)
         if hosted.settings.deadline:
             return hosted.updated_at        # as the deadline's own repair has it
-        if key["phase"] == "setup":         # every seat's began at the start, after the lobby
+        if key.phase == "setup":         # every seat's began at the start, after the lobby
             row = await self.core.store.get_game(hosted.id)
             return row.created_at if row is not None else None
         # in play, a turn begins with the action that ends the one before it: another seat's

@@ -233,7 +233,7 @@ class Reminder:
     game: int | None = None
 
     def turn_key(self) -> Payload:
-        """The turn it is about, as turns.is_turn reads it."""
+        """The turn it is about, as turns.turn_named reads it."""
         return {"seat": self.seat, "phase": self.phase, "turn": self.turn}
 
     def to_payload(self) -> Payload:

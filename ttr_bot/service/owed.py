@@ -121,7 +121,7 @@ class Owing:
         if away is not None:
             fields["away_until"] = away.until
             if opts.away == "cover":
-                timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat)))
+                timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat).payload()))
         return fields, rows, timers
 
     async def away_of(self, hosted, user_id, now):

@@ -18,7 +18,9 @@ open vote...), so a timer that fires twice or late does nothing the second time.
 A turn is named by (phase, turn number, seat): during the starting ticket choice every seat has
 its own ("setup", 0, seat); in play the engine counts turns.
 """
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ..store import NewTimer
 
@@ -70,21 +72,46 @@ class GameOptions:
         return {"deadline": self.deadline, "remind": self.remind, "away": self.away}
 
 
-def turn_of(game, seat):
+@dataclass(frozen=True)
+class TurnKey:
+    """One seat's turn by name: the ticket choice at the start (phase "setup", turn 0) or a turn
+    of play by its number. A turn's timers store it as their first three fields (`payload`,
+    the JSON every version has written); `of` reads it back from such a payload."""
+    phase: str | None       # None, a turn number None: read from a payload lacking them
+    turn: int | None
+    seat: int
+
+    @classmethod
+    def of(cls, payload: Mapping[str, Any]) -> "TurnKey | None":
+        """The key a timer's payload (or a reminder's) names; None when it names no seat."""
+        seat = payload.get("seat")
+        if seat is None:
+            return None
+        return cls(payload.get("phase"), payload.get("turn"), seat)
+
+    def payload(self) -> dict[str, Any]:
+        return {"phase": self.phase, "turn": self.turn, "seat": self.seat}
+
+
+def turn_of(game, seat: int) -> TurnKey:
     """The name of `seat`'s current turn (it need not be to move)."""
     if game.phase == "setup":
-        return {"phase": "setup", "turn": 0, "seat": seat}
-    return {"phase": game.phase, "turn": game.turn, "seat": seat}
+        return TurnKey("setup", 0, seat)
+    return TurnKey(game.phase, game.turn, seat)
 
 
-def is_turn(game, key):
+def is_turn(game, key: TurnKey | None) -> bool:
     """Whether the turn `key` names is still going on (its seat to move)."""
-    seat = key.get("seat")
-    if game is None or game.over or seat is None or seat not in game.to_move():
+    if game is None or key is None or game.over or key.seat not in game.to_move():
         return False
-    if key.get("phase") == "setup":
+    if key.phase == "setup":
         return game.phase == "setup"
-    return game.phase == "play" and game.turn == key.get("turn")
+    return game.phase == "play" and game.turn == key.turn
+
+
+def turn_named(game, payload: Mapping[str, Any]) -> bool:
+    """Whether the turn a timer's payload names is still going on."""
+    return is_turn(game, TurnKey.of(payload))
 
 
 def reminder_plan(options, started):
@@ -117,7 +144,7 @@ def reminder_plan(options, started):
 
 
 def reminder_timer(key, n, at, started, deadline):
-    return NewTimer(REMIND, at, {**key, "n": n, "deadline": deadline, "started": started})
+    return NewTimer(REMIND, at, {**key.payload(), "n": n, "deadline": deadline, "started": started})
 
 
 def turn_timers(game, seat, options, now):
@@ -129,7 +156,7 @@ def turn_timers(game, seat, options, now):
     if options.deadline:
         limit = options.deadline * HOUR
         deadline = now + limit
-        out.append(NewTimer(DEADLINE, deadline, {**key, "started": now, "limit": limit}))
+        out.append(NewTimer(DEADLINE, deadline, {**key.payload(), "started": now, "limit": limit}))
     for n, at in reminder_plan(options, now):
         out.append(reminder_timer(key, n, at, now, deadline))
     return out
