@@ -94,6 +94,8 @@ def check_cards(table, names, loc="en"):
         assert len(m.walk_components()) <= 40
         for name in names:      # a short line each
             assert sum(f"**{name}**" in line for line in body.splitlines()) >= 1, body
+        final = t("bot.status.final", loc, count=1).split(":")[0].strip("🔔 ")
+        assert body.count(final) <= 1, body     # the round's start, or the turns left: once
         for a in m.attachments:
             assert a.description and len(a.description) <= 1024
         names_of = {f"attachment://{a.filename}" for a in m.attachments}

@@ -61,13 +61,15 @@ def standing_line(game, seat, name, loc, *, marker="", palette=STANDARD):
              tickets=len(game.tickets[seat]), stations=stations)
 
 
-def standings_lines(game, names, loc, palette=STANDARD):
-    """One short line per player, in seat order, the player to move marked."""
+def standings_lines(game, names, loc, palette=STANDARD, final_told=False):
+    """One short line per player, in seat order, the player to move marked; then, in the
+    final round, how many turns are left, unless the card already says the final round began
+    (`final_told`: its own line says who brought it and that everyone gets one more turn)."""
     lines = []
     for seat, name in enumerate(names):
         marker = "▶ " if game.phase == "play" and seat == game.current else ""
         lines.append(standing_line(game, seat, name, loc, marker=marker, palette=palette))
-    if game.final_turns_left is not None and game.phase != "over":
+    if game.final_turns_left is not None and game.phase != "over" and not final_told:
         lines.append(t("bot.status.final", loc, count=game.final_turns_left))
     return lines
 

@@ -358,7 +358,8 @@ class Delivery(HandMessages):
             if not pictures:
                 moves += summary_lines(game, names, loc)
         # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
-        standings = standings_lines(game, names, loc, palette)
+        standings = standings_lines(game, names, loc, palette, final_told=any(
+            e.get("type") == "final_round" for e in events))
         extra = map_state_line(game, loc, palette)    # a map's own public state, one line
         if extra is not None:
             standings.append(extra)
