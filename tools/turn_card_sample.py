@@ -1,6 +1,6 @@
 """Write docs/images/turn-card.md: a real turn card, as the bot posted it in a real game.
 
-    python -m tools.turn_card_sample [OUT_DIR]   (default docs/images)
+    python -m tools.turn_card_sample [OUT_DIR] [--seed N]   (default docs/images, seed 1)
 
 The bot itself (TTRBot, unmodified discord.py) plays a Europe game of two people and two
 computer players over the repository's fake Discord (tests/fakediscord; the people are driven
@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import logging
 import os
+import random
 import re
 import sys
 import tempfile
@@ -29,11 +30,15 @@ MIN_TURN = 30           # mid-game: enough on the board to show
 MAX_ACTIONS = 2000
 
 
-async def play(out):
+async def play(out, seed=1):
+    import ttr_bot.service.core as core
     from tests.discord.e2e_driver import Player, Table
     from tests.discord.test_e2e import open_game
     from tests.fakediscord import FakeDiscord
     from ttr_bot.i18n import t
+
+    deal = random.Random(seed)      # the game's deal: the same card every run with one seed
+    core.random.SystemRandom = lambda: deal
 
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
@@ -156,10 +161,12 @@ def main(argv=None):
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("out_dir", nargs="?", default="docs/images",
                     help="where turn-card.md and its pictures go (default docs/images)")
-    out = Path(ap.parse_args(argv).out_dir)
+    ap.add_argument("--seed", type=int, default=1, help="the game's deal (default 1)")
+    args = ap.parse_args(argv)
+    out = Path(args.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     logging.basicConfig(level=logging.ERROR)
-    asyncio.run(play(out))
+    asyncio.run(play(out, args.seed))
     return 0
 
 
