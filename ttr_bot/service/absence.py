@@ -218,7 +218,7 @@ class Absence:
             if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
                 return      # they came back meanwhile
             await self.handover.hand_over(hosted, seat, LEAVE_LEVEL, reason="timeout", by=None,
-                                           allow_last=True)
+                                          allow_last=True)
 
     async def return_seat(self, game_id: int, user_id: int, name: str) -> HostedGame | None:
         """/ttr return: the player whose seat went to a computer after their time ran out takes
@@ -266,7 +266,7 @@ class Absence:
                     await self._leave_lobby(hosted, seat)
                 else:
                     await self.handover.hand_over(hosted, seat, LEAVE_LEVEL, reason="left_server",
-                                                   by=None, allow_last=True)
+                                                  by=None, allow_last=True)
         return changed
 
     async def _leave_lobby(self, hosted, seat):
@@ -302,7 +302,7 @@ class Absence:
                 hosted = await self.core.reload(hosted.id)
                 if hosted is not None and hosted.is_open:
                     await self.core.cancel(hosted, reason="channel_gone",
-                                            dm_key="bot.closed.channel_gone")
+                                           dm_key="bot.closed.channel_gone")
                     closed = hosted.id
         await self.queue.fail_lane(channel_lane(channel_id), "channel gone", told=closed)
         self.core.forget_channel(channel_id)

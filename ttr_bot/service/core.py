@@ -208,7 +208,7 @@ class Core(Owing):
             raise ServiceError("service.no_game")
         return hosted
 
-    async def active(self, game_id: int) -> Any:
+    async def active(self, game_id: int) -> HostedGame:
         hosted = await self.load(game_id)
         if hosted is None:
             raise ServiceError("service.no_game")
@@ -216,7 +216,7 @@ class Core(Owing):
             raise ServiceError("service.not_active")
         return hosted
 
-    async def started(self, game_id: int) -> Any:
+    async def started(self, game_id: int) -> HostedGame:
         hosted = await self.load(game_id)
         if hosted is None or hosted.game is None:
             raise ServiceError("service.no_game")
@@ -245,15 +245,18 @@ class Core(Owing):
         return hosted.seed ^ (hosted.seq * 7919 + seat)
 
     @staticmethod
-    def _bot_to_move(hosted: Any) -> bool:
-        return any(hosted.seats[s].is_bot for s in hosted.game.to_move())
+    def _bot_to_move(hosted: HostedGame) -> bool:
+        return hosted.game is not None and any(hosted.seats[s].is_bot
+                                               for s in hosted.game.to_move())
 
     # ----- changing a game (under its lock) --------------------------------------------------
-    async def apply(self, hosted: Any, action: Any, actor: int, *,
-                     by: str | None = None) -> Effects:
+    async def apply(self, hosted: HostedGame, action: Any, actor: int, *,
+                    by: str | None = None) -> Effects:
         """Apply, commit with what it owes, report. `by`: None when the seat's player acted;
         "timeout" or "away" when a computer played the turn of an absent player (logged with
         no actor, as the schema says of actions the bot takes itself)."""
+        if hosted.game is None:         # a lobby: nothing to apply an action to
+            raise ServiceError("service.not_active")
         game = hosted.game.copy(dealer=None)
         names = SEAT_NAMES[:game.n]
         illegal = game.check(action)  # before action_to_json, which trusts the indices
@@ -293,7 +296,7 @@ class Core(Owing):
                        to_move=game.to_move(), over=game.over)
 
     async def cancel(self, hosted: HostedGame, *, reason: str | None = None,
-                      handover: Handover | None = None, dm_key: str | None = None) -> Effects:
+                     handover: Handover | None = None, dm_key: str | None = None) -> Effects:
         """Close the game (a cancel, an abandoned game, a channel gone...). Under the game's
         lock. The channel is told (with `reason` and the last human's `handover`, if that is
         why); with `dm_key`, every human by DM too."""

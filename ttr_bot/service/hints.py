@@ -50,10 +50,11 @@ class Hints:
         seat = hosted.seat_of(user_id)
         if seat is None:
             raise ServiceError("service.not_a_player")
-        if seat not in hosted.game.to_move():
+        game = hosted.game
+        if game is None or seat not in game.to_move():
             raise ServiceError("service.hint_not_yours")
         action, why = await self.core.workers.run(expert_hint, self.core.agent_seed(hosted, seat),
-                                                  view(hosted.game, seat), self.core.factory(),
+                                                  view(game, seat), self.core.factory(),
                                                   timeout=self.core.decision_timeout)
         return Hint(hosted.id, hosted.seq, seat, action, why["ticket"], why["feared"],
                     bool(why["block"]))

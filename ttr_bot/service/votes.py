@@ -173,7 +173,7 @@ class Votes:
         if vote.kind == "replace":
             if not hosted.seats[vote.target_seat].is_bot:
                 await self.handover.hand_over(hosted, vote.target_seat, LEAVE_LEVEL, reason="vote",
-                                               by=None)
+                                              by=None)
         elif hosted.is_open:
             await self.core.cancel(hosted, reason="vote")
 
