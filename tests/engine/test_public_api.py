@@ -23,7 +23,10 @@ from tests.engine.rulekit import (
 )
 from tests.engine.test_s10_host import pick
 from ttr_bot.engine import snapshot
+from ttr_bot.engine.dealer import Dealer
+from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import determinize, view
+from ttr_bot.maps import load_board
 
 FACE = [PURPLE, PURPLE, BLUE, BLUE, RED]
 
@@ -168,3 +171,31 @@ def test_the_game_declares_every_state_field_and_nothing_else():
     declared = list(Game.__annotations__)
     assert declared[:4] == ["board", "rules", "n", "dealer"]
     assert declared[4:] == [f.name for f in FIELDS]
+
+
+@pytest.mark.parametrize("map_id,n,seed", [("usa", 3, 6), ("europe", 4, 7), ("switzerland", 2, 8),
+                                           ("nordic", 3, 9), ("india", 4, 10),
+                                           ("legendary_asia", 3, 11), ("pennsylvania", 2, 12),
+                                           ("japan", 5, 13), ("italy", 3, 14),
+                                           ("northern_lights", 4, 15)])
+def test_one_route_s_claims_are_the_legal_claims_of_that_route(map_id, n, seed):
+    """`route_claims` (what a computer player asks before it claims) works out one route's claims
+    alone; they must be exactly the legal actions' claims of that route, in their order: the
+    shares, ferry cards and bullet choices of the newer maps included."""
+    rng = random.Random(seed)
+    g = Game(load_board(map_id), n, Dealer(seed=seed))
+    compared = 0
+    for step in range(150):
+        if g.over:
+            break
+        seat = g.to_move()[0]
+        legal = g.legal_actions(seat)
+        if step % 3 == 0:
+            v = view(g, seat)
+            for r in range(len(g.board.routes)):
+                want = [a for a in legal if isinstance(a, A.ClaimRoute) and a.route == r]
+                assert g.route_claims(seat, r) == want
+                assert v.route_claims(r) == want
+                compared += bool(want)
+        g.apply(pick(rng, legal))
+    assert compared >= 5

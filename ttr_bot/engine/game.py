@@ -306,6 +306,20 @@ class Game:
                     out += [BuildStation(seat, node, p) for p in pays]
         return out or [Pass(seat)]
 
+    def route_claims(self, seat: int, r: int) -> list[Action]:
+        """The legal claims of route r now: `legal_actions`' claims of that route, in their
+        order, worked out for that route alone (a computer player checking one claim need not
+        enumerate every route's payments: on Northern Lights that is most of a decision)."""
+        if seat not in self.to_move() or self.phase == SETUP or self.step != IDLE:
+            return []
+        if self.route_blocked(seat, r) is not None:
+            return []
+        route = self.board.routes[r]
+        claims = [ClaimRoute(seat, r, p)
+                  for p in seat_rules.route_payments(self.board, route, self.hands[seat], self)]
+        expanders = seat_rules.claim_expanders(self.board)
+        return self._claim_variants(claims, expanders) if expanders else list(claims)
+
     def claim_variants(self, claim: ClaimRoute) -> list[Action]:
         """The claims one payment makes on this map (`_claim_variants` of one)."""
         return self._claim_variants([claim], seat_rules.claim_expanders(self.board))

@@ -101,6 +101,14 @@ class PlayerView:
         except Illegal:
             return None
 
+    def route_claims(self, r: int) -> list[ClaimRoute]:
+        """The legal claims of route r now (the game's `route_claims`)."""
+        out: list[ClaimRoute] = []
+        for a in determinize(self, None).route_claims(self.seat, r):
+            assert isinstance(a, ClaimRoute)
+            out.append(a)
+        return out
+
     def claims(self, r: int, cards: Payment) -> list[ClaimRoute]:
         """The claims of route r that paying `cards` makes on this map, by its own rules: one
         on most maps; Italy's names the ferry cards it spends; Pennsylvania's one per choice

@@ -11,7 +11,6 @@ from ...engine.actions import ClaimRoute
 from .base import Sense
 from .bonus_cards import BonusCards
 from .bullet import Bullet
-from .claims import legal_claims
 from .draw_bonus import DrawBonus
 from .ferry_cards import FerryCards
 from .mountains import Mountains
@@ -60,7 +59,7 @@ def fit_claim(v: Any, claim: ClaimRoute) -> ClaimRoute | None:
     first when that is legal, with the fields the seat can know are legal; None if the route
     cannot be claimed now."""
     senses = senses_of(v.board)
-    legal = [a for a in legal_claims(v) if a.route == claim.route]
+    legal = v.route_claims(claim.route)
     if not legal:
         return None
     best = None
