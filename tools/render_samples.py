@@ -3,7 +3,8 @@
     python -m tools.render_samples [OUT_DIR]   (default docs/images)
 
 For every map, from a computer-played game half-way and then a round or more:
-- `<map>-map-400.png` of each map of issue 32 (`--new`: only those), mid-game with its own marks.
+- `<map>-map-400.png` of each map of issue 32 (`--new`: only those), mid-game with its own marks,
+  and `pennsylvania-private-800.png` (each player's shares in the players table);
 - `<map>-map-800.png` and `<map>-map-400.png`: the public picture (`render_map`, the map alone)
   with the routes claimed in those rounds highlighted, scaled to 800 and 400 px wide as a phone
   shows it (the bot sends it at full size: `europe-map.png`);
@@ -127,6 +128,8 @@ def new_maps(out):
         g = greedy_game(map_id, seed=7, until=0.5) if ready(map_id) else drawn_state(map_id, 0.3)
         names = names_for(g) if ready(map_id) else ["A", "B", "C"]
         _save(out, f"{map_id}-map-400.png", render_map(g, names), width=400)
+        if map_id == "pennsylvania":        # each player's shares beside the standings
+            _save(out, f"{map_id}-private-800.png", render_board(g, names, viewer=0), width=800)
 
 
 def choosing(out):

@@ -246,3 +246,25 @@ def test_a_right_to_left_name_leaves_an_english_state_row_in_english_order():
     rows = EX.lines(g, ["Ann", "مریم", "Cy"], "en")
     row = next(r for r in rows if "مریم" in r)
     assert bidi.resolve(row)[0] == 0            # left to right: "مریم: ferry cards 0"
+
+
+def test_each_player_s_map_state_stands_beside_the_standings_on_the_board_pictures():
+    import copy
+    assert [k for k, _ in EX.seat_columns(load_board("pennsylvania"))] == ["shares"]
+    assert [k for k, _ in EX.seat_columns(load_board("japan"))] == ["bullet"]
+    assert [k for k, _ in EX.seat_columns(load_board("italy"))] == ["ferry_cards"]
+    assert not any(EX.seat_columns(load_board(m)) for m in ("usa", "europe", "india"))
+    g = random_game("pennsylvania", 5, seed=4, until=0.6)
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    assert EX.lines(g, names, "en", per_seat=False) == []        # no box over the map
+    other = copy.deepcopy(g)
+    held = other.extra["shares"]["held"]
+    held[1], held[2] = held[2], held[1]                          # Bo and Cy swap their shares
+    lay = D.page_layout(g.board, "board")
+    for viewer in (None, 0):
+        a, _ = D.board_picture(g, names, viewer=viewer)
+        b, _ = D.board_picture(other, names, viewer=viewer)
+        mx0, my0, mx1, my1 = lay.ox, lay.oy, lay.ox + lay.map_w, lay.oy + lay.map_h
+        assert a.crop((mx0, my0, mx1, my1)).tobytes() == b.crop((mx0, my0, mx1, my1)).tobytes()
+        assert a.crop(lay.panel).tobytes() != b.crop(lay.panel).tobytes()
+    assert "shares" in board_alt(g, names, "en")                  # and in words

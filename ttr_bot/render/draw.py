@@ -213,7 +213,7 @@ def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=Non
     art = _art(g.board, kind, locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
-    EX.draw_box(img, art.layout, g, names, locale)
+    EX.draw_box(img, art.layout, g, names, locale, per_seat=False)    # the table has them
     rows = []
     if viewer is not None:
         rows, marks = TK.private_marks(g, viewer)

@@ -1,6 +1,8 @@
 """A map's own state in its pictures (issue 32): what the engine keeps in `game.extra` for a
-map's mechanics, read through one named accessor each, and drawn in one box in the map's
-emptiest corner (`draw_box`), on the public map, the private board and the final picture.
+map's mechanics, read through one named accessor each. A player's own (shares, bullet track,
+ferry cards) stands in a column beside the standings where the picture has a players table (the
+board and the private board: `seat_columns`, `seat_values`); the rest, and on the public map and
+the final picture all of it, in one box in the map's emptiest corner (`draw_box`).
 India's Grand Tours are drawn on the final picture (`grand_tour_routes`).
 
 Each accessor returns None (or []) when the game's state does not hold what it reads, so a map
@@ -68,32 +70,68 @@ def ferry_cards(g):
     return list(st["held"][:g.n])
 
 
-def lines(g, names, locale):
-    """The box's lines: the bonus cards, then per player what the state holds (Pennsylvania's
+def seat_columns(board):
+    """[(column key, width in the table's units)]: the map's own per-player state, a column
+    each beside the standings of the board pictures' players table (panel.Panel): Pennsylvania's
+    shares, Japan's bullet track, Italy's ferry cards. [] on a map without such state."""
+    out = []
+    if any(r.shares for r in board.routes):
+        out.append(("shares", 220))
+    mech = board.rules.mechanics
+    if "bullet" in mech:
+        out.append(("bullet", 110))
+    if "ferry_cards" in mech:
+        out.append(("ferry_cards", 110))
+    return out
+
+
+def seat_values(g):
+    """{column key: per seat the text of its cell} for `seat_columns`' columns, what the game's
+    state holds (a column whose state is not kept yet is absent)."""
+    out = {}
+    shares = shares_held(g)
+    if shares is not None:
+        out["shares"] = [_shares_text(s) for s in shares]
+    bullet = bullet_track(g)
+    if bullet is not None:
+        out["bullet"] = [str(n) for n in bullet[0]]
+    ferries = ferry_cards(g)
+    if ferries is not None:
+        out["ferry_cards"] = [str(n) for n in ferries]
+    return out
+
+
+def _shares_text(held):
+    """One player's shares as company×shares held ("1×2 7×1"), isolated left to right."""
+    return "\u2066" + (" ".join(f"{c}×{n}" for c, n in sorted(held.items())) or "–") + "\u2069"
+
+
+def lines(g, names, locale, per_seat=True):
+    """The box's lines: the bonus cards, the Bullet Trains left, then (per_seat: where no players
+    table shows them beside the standings) per player what the state holds (Pennsylvania's
     shares as company×shares held, the company by its share count as on the chips)."""
     out = []
     cards = bonus_cards(g)
     if cards:
         out.append(t("render.final.bonus_cards", locale))
         out += [f"{c} · {t(f'render.bonus_card.{c}', locale)} +{p}" for c, p in cards]
-    per_seat = []
+    per_seat_fns = []
     shares = shares_held(g)
     if shares is not None:
-        per_seat.append(lambda s: t("render.extra.shares", locale, shares="\u2066" + (" ".join(
-            f"{c}×{n}" for c, n in sorted(shares[s].items())) or "–") + "\u2069"))
+        per_seat_fns.append(lambda s: t("render.extra.shares", locale, shares=_shares_text(shares[s])))
     bullet = bullet_track(g)
     if bullet is not None:
         if bullet[1] is not None:
             out.append(t("render.extra.bullet_supply", locale, n=bullet[1]))
-        per_seat.append(lambda s: t("render.extra.bullet", locale, n=bullet[0][s]))
+        per_seat_fns.append(lambda s: t("render.extra.bullet", locale, n=bullet[0][s]))
     ferries = ferry_cards(g)
     if ferries is not None:
-        per_seat.append(lambda s: t("render.extra.ferry_cards", locale, n=ferries[s]))
-    if per_seat:
+        per_seat_fns.append(lambda s: t("render.extra.ferry_cards", locale, n=ferries[s]))
+    if per_seat and per_seat_fns:
         for s in range(g.n):
             name = names[s] if names and s < len(names) and names[s] else t("render.player", locale, n=s + 1)
             out.append(t("render.extra.row", locale, name=T.isolate(name),
-                         state=" · ".join(f(s) for f in per_seat)))
+                         state=" · ".join(f(s) for f in per_seat_fns)))
     return out
 
 
@@ -136,9 +174,10 @@ def _place(board, ox, oy, map_w, map_h, k, w, h):
     return best
 
 
-def draw_box(img, lay, g, names, locale):
-    """The map's own state in a box in its emptiest corner; nothing when there is none."""
-    rows = lines(g, names, locale)
+def draw_box(img, lay, g, names, locale, per_seat=True):
+    """The map's own state in a box in its emptiest corner; nothing when there is none.
+    per_seat=False: the picture's players table has the per-player state (`seat_columns`)."""
+    rows = lines(g, names, locale, per_seat)
     if not rows:
         return
     base = T.direction(locale)

@@ -14,6 +14,7 @@ from PIL import Image, ImageDraw
 
 from ..engine.cards import GRAY, LOCO
 from ..i18n import t
+from . import extras as EX
 from . import palette as P
 from . import text as T
 from . import tickets as TK
@@ -484,6 +485,7 @@ class Panel:
         base = [("score", 96), ("trains", 96), ("cards", 84), ("tickets", 90)]
         if self.board.rules.stations:
             base.append(("stations", 96))
+        base += EX.seat_columns(self.board)     # the map's own per-player state
         # figures get at most ~40% of the width: names matter more
         f = min(self.z, (w * 0.62 - k(60)) / sum(c for _, c in base))
         cols = [(key, round(c * f)) for key, c in base]
@@ -496,23 +498,36 @@ class Panel:
         return out
 
     def players_head(self, img, x, y, w):
+        own = {key for key, _ in EX.seat_columns(self.board)}
         for i, (key, cx, cw) in enumerate(self._columns(w)):
             label = t(f"render.col.{key}", self.locale)
             size = T.fit_size(label, self.k(16), True, cw - 6, base=self.base)
+            lines = [label]
+            if key in own and size < self.k(14) and " " in label:     # "Ferry / cards"
+                cut = label.index(" ", len(label) // 2) if " " in label[len(label) // 2:] \
+                    else label.rindex(" ")
+                lines = [label[:cut], label[cut + 1:]]
+                size = min(T.fit_size(ln, self.k(14), True, cw - 6, base=self.base)
+                           for ln in lines)
             tx = x + cx + (cw / 2 if i else 0)
-            T.draw(img, tx, y + self.title_h / 2 - 1, label, size, P.INK_SOFT, bold=True,
-                   align="center" if i else "left", base=self.base)
+            step = round(size * 1.05)
+            for j, ln in enumerate(lines):
+                T.draw(img, tx, y + self.title_h / 2 - 1 + (j - (len(lines) - 1) / 2) * step, ln,
+                       size, P.INK_SOFT, bold=True, align="center" if i else "left",
+                       base=self.base)
         ImageDraw.Draw(img).line((x, y + self.title_h - 2, x + w, y + self.title_h - 2),
                                  fill=P.RULE, width=2)
 
     def players(self, img, x, y, w, g, names):
-        """Colour and mark, name and score bar, score, trains, cards, tickets, stations."""
+        """Colour and mark, name and score bar, score, trains, cards, tickets, stations, and the
+        map's own state (shares, bullet track, ferry cards: extras.seat_values)."""
         k, row, loc = self.k, self.row, self.locale
         cols = self._columns(w)
         d = ImageDraw.Draw(img)
         scores = g.route_points
         top = max(scores) if scores else 0
         end_soon = g.rules.end_trains + 3
+        own = EX.seat_values(g)
         for seat in range(g.n):
             ry = y + self.title_h + seat * row
             if g.phase == "play" and seat == g.current:
@@ -538,9 +553,28 @@ class Panel:
                       "tickets": (len(g.tickets[seat]), P.INK),
                       "stations": (g.stations_left[seat], P.INK)}
             for key, cx, cw in cols[1:]:
-                val, ink = values[key]
-                T.draw(img, x + cx + cw / 2, ry + row / 2, str(val), k(28 if key == "score" else 24),
-                       ink, bold=True, align="center")
+                if key in own:
+                    self.cell_lines(img, x + cx + cw / 2, ry + row / 2, cw - 6, own[key][seat])
+                elif key in values:
+                    val, ink = values[key]
+                    T.draw(img, x + cx + cw / 2, ry + row / 2, str(val),
+                           k(28 if key == "score" else 24), ink, bold=True, align="center")
+
+    def cell_lines(self, img, cx, cy, w, text):
+        """A cell's text centred on (cx, cy) in w: on one line when it fits, else on two
+        ("1×2 6×1 7×2" over "8×1 15×3"), smaller to fit, cut when it still does not."""
+        k = self.k
+        lines = [text]
+        if T.width(text, k(24), True) > w and " " in text:
+            words = text.strip("\u2066\u2069").split(" ")     # each line isolated again
+            half = (len(words) + 1) // 2
+            lines = ["\u2066" + " ".join(part) + "\u2069" for part in (words[:half], words[half:])]
+        size = min(T.fit_size(ln, k(24) if len(lines) == 1 else k(20), True, w, smallest=k(15))
+                   for ln in lines)
+        step = round(size * 1.15)
+        for i, ln in enumerate(lines):
+            T.draw(img, cx, cy + (i - (len(lines) - 1) / 2) * step, T.fit(ln, size, True, w), size,
+                   P.INK, bold=True, align="center")
 
     def market(self, img, x, y, w, g):
         """The five face-up cards; the sizes of the deck, the discard pile and the tickets."""
