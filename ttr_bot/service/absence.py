@@ -44,6 +44,10 @@ from .turns import (
     REMIND_GAP,
     REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
+    Deadline,
+    RemindTimer,
+    TurnKey,
+    is_turn,
     turn_named,
 )
 
@@ -79,54 +83,58 @@ class Absence:
                                   safe=self.core.scheduler.last_try(timer))
 
     # ----- a turn's clock --------------------------------------------------------------------
-    async def _human_turn(self, game_id, key):
+    async def _human_turn(self, game_id: int, key: TurnKey | None):
         """The game and the seat's user if the turn `key` names is still a human's to play."""
         self.core.forget(game_id)    # another process may have moved it: read the store
         hosted = await self.core.load(game_id)
-        if hosted is None or not hosted.is_active or not turn_named(hosted.game, key):
+        if key is None or hosted is None or not hosted.is_active or not is_turn(hosted.game, key):
             return None, None
-        user = hosted.seats[key["seat"]].user_id
+        user = hosted.seats[key.seat].user_id
         return (hosted, user) if user is not None else (None, None)
 
     async def _on_deadline(self, timer):
-        p = timer.payload
+        d = Deadline.from_payload(timer.payload)
         async with self.core.lock(timer.game_id):
-            hosted, user = await self._human_turn(timer.game_id, p)
-            if hosted is None:
+            hosted, user = await self._human_turn(timer.game_id, d and d.key)
+            if hosted is None or d is None:
                 return
             now = self.core.clock()
             away = await self.core.away_of(hosted, user, now)
             if away is not None and hosted.settings.away == "pause":
                 # time away does not count: what was left when they went away waits for them
-                left = min(p["limit"], timer.due_at - max(away.since, p["started"]))
-                owed = Owed(timers=(NewTimer(DEADLINE, away.until + left, {**p, "pushed": True}),))
+                left = min(d.limit, timer.due_at - max(away.since, d.started))
+                owed = Owed(timers=(NewTimer(DEADLINE, away.until + left,
+                                             replace(d, pushed=True).to_payload()),))
                 await self.core.store.write_owed(owed, hosted.id, now)
                 self.core.committed(owed)
                 return
-            await self._play_turn_for(hosted, p, "timeout", safe=self.core.scheduler.last_try(timer))
+            await self._play_turn_for(hosted, d.key, "timeout",
+                                      safe=self.core.scheduler.last_try(timer))
 
     async def _on_cover(self, timer):
+        key = TurnKey.of(timer.payload)             # {phase, turn, seat}
         async with self.core.lock(timer.game_id):
-            hosted, user = await self._human_turn(timer.game_id, timer.payload)
-            if hosted is None or hosted.settings.away != "cover":
+            hosted, user = await self._human_turn(timer.game_id, key)
+            if hosted is None or key is None or hosted.settings.away != "cover":
                 return
             if await self.core.away_of(hosted, user, self.core.clock()) is None:
                 return
-            await self._play_turn_for(hosted, timer.payload, "away",
+            await self._play_turn_for(hosted, key, "away",
                                       safe=self.core.scheduler.last_try(timer))
 
-    async def _play_turn_for(self, hosted, key, by, *, safe=False):
+    async def _play_turn_for(self, hosted: HostedGame, key: TurnKey, by: str, *,
+                             safe: bool = False) -> None:
         """Under the lock: a medium computer player plays the rest of `key`'s turn for its
         absent player (the seat stays theirs). `safe`: the timer's last try, after its
         decisions kept failing (a worker that hangs or cannot start): the turn is played as
         `easy` plays it, in this process, as a computer seat's last try is. A turn not ended
         after MAX_TURN_ACTIONS raises TurnNotEnded: its timer stays, tried again later."""
-        seat = key["seat"]
+        seat = key.seat
         if safe:
             log.warning("game %s: the %s turn of seat %s is played as %s does, in this process "
                         "(its decision failed every try)", hosted.id, by, seat, "easy")
         for _ in range(MAX_TURN_ACTIONS):
-            if not turn_named(hosted.game, key):
+            if not is_turn(hosted.game, key):
                 return
             seed = self.core.agent_seed(hosted, seat)
             action = (self.core.decide_safely(seed, hosted.view(seat)) if safe else
@@ -137,9 +145,10 @@ class Absence:
                 if exc.key != "service.stale":
                     raise
                 self.core.forget(hosted.id)      # another process moved it: read it again
-            hosted = await self.core.load(hosted.id)
-            if hosted is None or not hosted.is_active:
+            again = await self.core.load(hosted.id)
+            if again is None or not again.is_active:
                 return
+            hosted = again
         # not ended (a write that kept losing a race, a decision that never ends a turn): the
         # timer must not be dropped, so this firing fails and the scheduler tries it again
         # with backoff, its last try played as `easy`; the actions taken so far stand
@@ -151,17 +160,17 @@ class Absence:
         away or who wants none; never within a day of the turn's previous reminder (then a day
         after it), never in their quiet hours (then when they end), and never later than
         REMIND_MARGIN before the deadline (then dropped); once per reminder."""
-        p = timer.payload
+        r = RemindTimer.from_payload(timer.payload)
         async with self.core.lock(timer.game_id):
-            hosted, user = await self._human_turn(timer.game_id, p)
-            if hosted is None:
+            hosted, user = await self._human_turn(timer.game_id, r and r.key)
+            if hosted is None or r is None:
                 return
             now = self.core.clock()
-            deadline = p.get("deadline")
+            deadline = r.deadline
 
             async def later(at):
                 if deadline is None or at <= deadline - REMIND_MARGIN:
-                    owed = Owed(timers=(NewTimer(REMIND, at, dict(p)),))
+                    owed = Owed(timers=(NewTimer(REMIND, at, r.to_payload()),))
                     await self.core.store.write_owed(owed, hosted.id, now)
                     self.core.committed(owed)
 
@@ -174,8 +183,8 @@ class Absence:
             how = how_of(notify)
             if how == "none":
                 return
-            turn_key = f"remind:{hosted.id}:{p['phase']}:{p['turn']}:{p['seat']}:"
-            if await self.core.store.last_owed_at(hosted.id, f"{turn_key}{p.get('n')}") is not None:
+            turn_key = f"remind:{hosted.id}:{r.key.phase}:{r.key.turn}:{r.key.seat}:"
+            if await self.core.store.last_owed_at(hosted.id, f"{turn_key}{r.n}") is not None:
                 return      # this one was owed already (a duplicate timer): once each
             last = await self.core.store.last_owed_at(hosted.id, turn_key)
             if last is not None and last + REMIND_GAP > now:
@@ -185,10 +194,9 @@ class Absence:
             if quiet is not None:       # held back until their quiet hours end
                 await later(quiet)
                 return
-            reminder = Reminder(seat=p["seat"], user=user, deadline=p.get("deadline"),
-                                n=p.get("n"), guild=hosted.guild_id, phase=p["phase"],
-                                turn=p["turn"])
-            key = f"{turn_key}{p.get('n')}"
+            reminder = Reminder(seat=r.key.seat, user=user, deadline=r.deadline, n=r.n,
+                                guild=hosted.guild_id, phase=r.key.phase, turn=r.key.turn)
+            key = f"{turn_key}{r.n}"
             if how in ("dm", "both"):
                 reminder = replace(reminder, key="bot.remind.dm", game=hosted.id,
                                    params={"channel": f"<#{hosted.channel_id}>"})

@@ -24,7 +24,8 @@ from .turns import (
     DAY,
     DEADLINE,
     MAX_AWAY_DAYS,
-    turn_named,
+    Deadline,
+    is_turn,
     turn_of,
 )
 
@@ -108,13 +109,14 @@ class AwayPeriods:
         """(game, timer, new due) for the running deadline of `seat`'s turn."""
         out = []
         for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
-            p = timer.payload
-            if p.get("seat") != seat or not turn_named(hosted.game, p):
+            d = Deadline.from_payload(timer.payload)
+            if d is None or d.key.seat != seat or not is_turn(hosted.game, d.key):
                 continue
-            if p.get("pushed"):        # moved to the end of the period: comes back with them
+            if d.pushed:               # moved to the end of the period: comes back with them
                 due = now + max(0.0, timer.due_at - away.until)
             else:                      # still running: give back the time they were away
-                due = timer.due_at + max(0.0, now - max(away.since, p.get("started", now)))
+                started = now if d.started is None else d.started
+                due = timer.due_at + max(0.0, now - max(away.since, started))
             out.append((hosted.id, timer, due))
         return out
 

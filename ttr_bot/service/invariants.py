@@ -41,6 +41,7 @@ from .turns import (
     LOBBY_EXPIRE,
     REMIND,
     VOTE_EXPIRE,
+    Deadline,
     reminder_plan,
     reminder_timer,
     turn_named,
@@ -131,7 +132,7 @@ class TimerInvariants:
                     missing(f"seat {seat + 1} ({info.name}) is to move with a "
                             f"{opts.deadline} h deadline and no deadline timer for that turn",
                             DEADLINE, hosted.updated_at + limit,
-                            {**key.payload(), "started": hosted.updated_at, "limit": limit})
+                            Deadline(key, hosted.updated_at, limit).to_payload())
             elif opts.away == "cover" and info.user_id is not None and \
                     await self.core.away_of(hosted, info.user_id, now) is not None:
                 if not any(t.payload.get("seat") == seat and turn_named(game, t.payload)

@@ -12,6 +12,8 @@ Timer kinds (rows in the store, fired by the scheduler, handled in absence.py):
   lobby_warn, lobby_expire   a lobby not started: the host is warned, then it is closed
   vote_expire   a vote's 24 hours are over {vote}
   away_end      a player's away period is over {user, guild, until} (no game)
+A deadline's and a reminder's payload is typed (`Deadline`, `RemindTimer`: to_payload writes the
+JSON above, from_payload reads it, an older one's missing fields as None).
 Every handler checks that what its timer is about is still so (the same turn, the same seq, an
 open vote...), so a timer that fires twice or late does nothing the second time.
 
@@ -20,7 +22,7 @@ its own ("setup", 0, seat); in play the engine counts turns.
 """
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..store import NewTimer
 
@@ -93,6 +95,57 @@ class TurnKey:
         return {"phase": self.phase, "turn": self.turn, "seat": self.seat}
 
 
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A turn's deadline timer (DEADLINE): the turn, when it began and how long it has; `pushed`
+    when the player was away (pause mode) and what was left waits for their return. Its
+    payload is the JSON every version has written: {phase, turn, seat, started, limit[, pushed]};
+    `from_payload` reads an older one's missing fields as None."""
+    KIND: ClassVar[str] = DEADLINE
+    key: TurnKey
+    started: float | None
+    limit: float | None
+    pushed: bool = False
+
+    def to_payload(self) -> dict[str, Any]:
+        out = {**self.key.payload(), "started": self.started, "limit": self.limit}
+        if self.pushed:
+            out["pushed"] = True
+        return out
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "Deadline | None":
+        """None when the payload names no seat."""
+        key = TurnKey.of(payload)
+        if key is None:
+            return None
+        return cls(key, payload.get("started"), payload.get("limit"), bool(payload.get("pushed")))
+
+
+@dataclass(frozen=True, slots=True)
+class RemindTimer:
+    """A reminder of a turn (REMIND): the turn, the reminder's number in it (from 1), the turn's
+    deadline (None: none) and when the turn began. Payload {phase, turn, seat, n, deadline,
+    started}, as every version has written it."""
+    KIND: ClassVar[str] = REMIND
+    key: TurnKey
+    n: int | None
+    deadline: float | None
+    started: float | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {**self.key.payload(), "n": self.n, "deadline": self.deadline,
+                "started": self.started}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "RemindTimer | None":
+        """None when the payload names no seat."""
+        key = TurnKey.of(payload)
+        if key is None:
+            return None
+        return cls(key, payload.get("n"), payload.get("deadline"), payload.get("started"))
+
+
 def turn_of(game, seat: int) -> TurnKey:
     """The name of `seat`'s current turn (it need not be to move)."""
     if game.phase == "setup":
@@ -144,7 +197,7 @@ def reminder_plan(options, started):
 
 
 def reminder_timer(key, n, at, started, deadline):
-    return NewTimer(REMIND, at, {**key.payload(), "n": n, "deadline": deadline, "started": started})
+    return NewTimer(REMIND, at, RemindTimer(key, n, deadline, started).to_payload())
 
 
 def turn_timers(game, seat, options, now):
@@ -156,7 +209,7 @@ def turn_timers(game, seat, options, now):
     if options.deadline:
         limit = options.deadline * HOUR
         deadline = now + limit
-        out.append(NewTimer(DEADLINE, deadline, {**key.payload(), "started": now, "limit": limit}))
+        out.append(NewTimer(DEADLINE, deadline, Deadline(key, now, limit).to_payload()))
     for n, at in reminder_plan(options, now):
         out.append(reminder_timer(key, n, at, now, deadline))
     return out
