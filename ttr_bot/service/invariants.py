@@ -42,9 +42,11 @@ from .turns import (
     REMIND,
     VOTE_EXPIRE,
     Deadline,
+    RemindTimer,
+    is_turn,
     reminder_plan,
     reminder_timer,
-    turn_named,
+    seat_turn_named,
     turn_of,
 )
 
@@ -126,7 +128,7 @@ class TimerInvariants:
                 continue
             key = turn_of(game, seat)
             if opts.deadline:
-                if not any(t.payload.get("seat") == seat and turn_named(game, t.payload)
+                if not any(seat_turn_named(game, seat, t.payload)
                            for t in kinds.get(DEADLINE, ())):
                     limit = opts.deadline * HOUR
                     missing(f"seat {seat + 1} ({info.name}) is to move with a "
@@ -135,7 +137,7 @@ class TimerInvariants:
                             Deadline(key, hosted.updated_at, limit).to_payload())
             elif opts.away == "cover" and info.user_id is not None and \
                     await self.core.away_of(hosted, info.user_id, now) is not None:
-                if not any(t.payload.get("seat") == seat and turn_named(game, t.payload)
+                if not any(seat_turn_named(game, seat, t.payload)
                            for t in kinds.get(COVER, ())):
                     missing(f"seat {seat + 1} ({info.name}) is away (cover) and to move with "
                             "no cover timer", COVER, now + self.core.bot_delay, key.payload())
@@ -154,11 +156,11 @@ class TimerInvariants:
         """The reminders of `seat`'s turn still due by the schedule with no timer."""
         opts = hosted.settings
         mine = [t for t in kinds.get(REMIND, ())
-                if t.payload.get("seat") == seat and turn_named(hosted.game, t.payload)]
+                if seat_turn_named(hosted.game, seat, t.payload)]
         started = await self._turn_began(hosted, seat, key, kinds, mine)
         if started is None:
             return []
-        have = {t.payload.get("n") for t in mine}
+        have = {r.n for r in map(RemindTimer.from_payload, (t.payload for t in mine)) if r}
         deadline = started + opts.deadline * HOUR if opts.deadline else None
         info = hosted.seats[seat]
         return [Problem(hosted.id, f"seat {seat + 1} ({info.name}) is to move with reminder "
@@ -170,9 +172,10 @@ class TimerInvariants:
         """When `seat`'s current turn began, or the latest it can have begun (None: unknown).
         Of several starts (a seat handed over and back), the earliest: a reminder is expected
         only where it surely is."""
-        starts = [t.payload["started"] for t in (*kinds.get(DEADLINE, ()), *reminders)
-                  if t.payload.get("seat") == seat and turn_named(hosted.game, t.payload)
-                  and t.payload.get("started") is not None]
+        typed = [*(Deadline.from_payload(t.payload) for t in kinds.get(DEADLINE, ())),
+                 *(RemindTimer.from_payload(t.payload) for t in reminders)]
+        starts = [x.started for x in typed if x is not None and x.key.seat == seat
+                  and is_turn(hosted.game, x.key) and x.started is not None]
         if starts:
             return min(starts)
         if hosted.settings.deadline:

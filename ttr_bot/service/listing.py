@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .core import Core
-from .turns import DEADLINE, turn_named
+from .turns import DEADLINE, seat_turn_named
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class Listing:
             if moving:
                 focus = seat if seat in moving else moving[0]
                 for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
-                    if timer.payload.get("seat") == focus and turn_named(hosted.game, timer.payload):
+                    if seat_turn_named(hosted.game, focus, timer.payload):
                         deadline = timer.due_at
                 for s in moving:
                     u = hosted.seats[s].user_id

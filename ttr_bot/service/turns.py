@@ -167,6 +167,12 @@ def turn_named(game, payload: Mapping[str, Any]) -> bool:
     return is_turn(game, TurnKey.of(payload))
 
 
+def seat_turn_named(game, seat: int, payload: Mapping[str, Any]) -> bool:
+    """Whether a timer's payload names `seat`'s turn, and that turn is still going on."""
+    key = TurnKey.of(payload)
+    return key is not None and key.seat == seat and is_turn(game, key)
+
+
 def reminder_plan(options, started):
     """[(n, time)] of the reminders of a human's turn that began at `started`, n from 1.
     With a deadline: at half of it and at four fifths; without: `remind` hours after the start,
