@@ -43,3 +43,14 @@ def test_an_older_or_seatless_payload_reads_as_far_as_it_goes():
     assert pushed.pushed and list(pushed.to_payload())[-1] == "pushed"
     assert reminder_timer(TurnKey("setup", 0, 0), 2, 50.0, 1.0, None).payload == {
         "phase": "setup", "turn": 0, "seat": 0, "n": 2, "deadline": None, "started": 1.0}
+
+
+def test_every_other_timer_kind_writes_its_older_json_and_reads_it_back():
+    from ttr_bot.service.turns import AwayEnd, BotMove, Expel, VoteExpire
+    older = [(BotMove, {"seq": 12}), (Expel, {"seat": 2, "timeouts": 3}), (VoteExpire, {"vote": 7}),
+             (AwayEnd, {"user": 5, "guild": 9, "until": 1234.5})]
+    for cls, payload in older:
+        typed = cls.from_payload(payload)
+        assert json.dumps(typed.to_payload()) == json.dumps(payload), cls.KIND
+    assert AwayEnd.from_payload({"user": 5, "guild": 9}).until is None     # before `until`
+    assert Expel.from_payload({}) is None

@@ -44,7 +44,9 @@ from .turns import (
     REMIND_GAP,
     REMIND_MARGIN,
     TIMEOUTS_TO_EXPEL,
+    BotMove,
     Deadline,
+    Expel,
     RemindTimer,
     TurnKey,
     is_turn,
@@ -79,7 +81,7 @@ class Absence:
             core.scheduler.on(kind, handler)
 
     async def _on_bot_move(self, timer):
-        await self.moves.play_bot(timer.game_id, timer.payload.get("seq"),
+        await self.moves.play_bot(timer.game_id, BotMove.from_payload(timer.payload).seq,
                                   safe=self.core.scheduler.last_try(timer))
 
     # ----- a turn's clock --------------------------------------------------------------------
@@ -219,9 +221,10 @@ class Absence:
         async with self.core.lock(timer.game_id):
             self.core.forget(timer.game_id)
             hosted = await self.core.load(timer.game_id)
-            seat = timer.payload.get("seat")
-            if hosted is None or not hosted.is_active or seat is None:
+            expel = Expel.from_payload(timer.payload)
+            if hosted is None or not hosted.is_active or expel is None:
                 return
+            seat = expel.seat
             info = hosted.seats[seat]
             if info.is_bot or info.timeouts < TIMEOUTS_TO_EXPEL:
                 return      # they came back meanwhile

@@ -24,6 +24,7 @@ from .turns import (
     DAY,
     DEADLINE,
     MAX_AWAY_DAYS,
+    AwayEnd,
     Deadline,
     is_turn,
     turn_of,
@@ -52,8 +53,7 @@ class AwayPeriods:
             raise ServiceError("service.away_limit", max=MAX_AWAY_DAYS, window=AWAY_WINDOW_DAYS,
                                count=int(left // DAY))
         games = await self._seated_games(user_id, guild_id)
-        rows, timers = [], [NewTimer(AWAY_END, until, {"user": user_id, "guild": guild_id,
-                                                          "until": until})]
+        rows, timers = [], [NewTimer(AWAY_END, until, AwayEnd(user_id, guild_id, until).to_payload())]
         for hosted in games:
             seat = hosted.seat_of(user_id)
             rows.append(notice_row(hosted, "bot.away.set", name=hosted.seats[seat].name,
@@ -134,5 +134,5 @@ class AwayPeriods:
         return away if away is not None and away.until > self.core.clock() else None
 
     async def _on_away_end(self, timer):
-        p = timer.payload
-        await self.end_away(p["user"], p["guild"], until=p.get("until"))
+        end = AwayEnd.from_payload(timer.payload)
+        await self.end_away(end.user, end.guild, until=end.until)

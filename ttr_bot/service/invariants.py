@@ -41,8 +41,10 @@ from .turns import (
     LOBBY_EXPIRE,
     REMIND,
     VOTE_EXPIRE,
+    BotMove,
     Deadline,
     RemindTimer,
+    VoteExpire,
     is_turn,
     reminder_plan,
     reminder_timer,
@@ -122,9 +124,11 @@ class TimerInvariants:
         for seat in game.to_move():
             info = hosted.seats[seat]
             if info.is_bot:
-                if not any(t.payload.get("seq") == hosted.seq for t in kinds.get(BOT_MOVE, ())):
+                if not any(BotMove.from_payload(t.payload).seq == hosted.seq
+                           for t in kinds.get(BOT_MOVE, ())):
                     missing(f"computer seat {seat + 1} is to move at seq {hosted.seq} with no "
-                            "bot_move timer", BOT_MOVE, now + self.core.bot_delay, {"seq": hosted.seq})
+                            "bot_move timer", BOT_MOVE, now + self.core.bot_delay,
+                            BotMove(hosted.seq).to_payload())
                 continue
             key = turn_of(game, seat)
             if opts.deadline:
@@ -146,10 +150,10 @@ class TimerInvariants:
             missing("no deadline and no idle timer (it would never be closed)", IDLE,
                     hosted.updated_at + IDLE_DAYS * DAY, {})
         vote = await self.core.store.open_vote_of(hosted.id)
-        if vote is not None and not any(t.payload.get("vote") == vote.id
+        if vote is not None and not any(VoteExpire.from_payload(t.payload).vote == vote.id
                                         for t in kinds.get(VOTE_EXPIRE, ())):
             missing(f"vote {vote.id} is open with no vote_expire timer", VOTE_EXPIRE,
-                    vote.expires_at, {"vote": vote.id})
+                    vote.expires_at, VoteExpire(vote.id).to_payload())
         return out
 
     async def _missing_reminders(self, hosted, seat, key, kinds, now):

@@ -47,6 +47,8 @@ from .turns import (
     IDLE,
     TIMEOUTS_TO_EXPEL,
     TURN_KINDS,
+    BotMove,
+    Expel,
     idle_timer,
     turn_of,
     turn_timers,
@@ -133,7 +135,7 @@ class Owing:
     def _bot_timer(self, hosted, now):
         if hosted.game is not None and not hosted.game.over and any(
                 hosted.seats[s].is_bot for s in hosted.game.to_move()):
-            return [NewTimer(BOT_MOVE, now + self.bot_delay, {"seq": hosted.seq})]
+            return [NewTimer(BOT_MOVE, now + self.bot_delay, BotMove(hosted.seq).to_payload())]
         return []
 
     async def _owed_for_action(self, before, after, public, seat, by):
@@ -151,7 +153,7 @@ class Owing:
             count = held.timeouts + 1
             timeouts[held.number] = count
             if count >= TIMEOUTS_TO_EXPEL:
-                timers.append(NewTimer(EXPEL, now, {"seat": seat, "timeouts": count}))
+                timers.append(NewTimer(EXPEL, now, Expel(seat, count).to_payload()))
         elif by is None and held.timeouts:
             timeouts[held.number] = 0
         turn = {"events": tuple(public), "over": game.over, "by": by, "seat": seat,

@@ -7,13 +7,14 @@ Timer kinds (rows in the store, fired by the scheduler, handled in absence.py):
                 {phase, turn, seat, started, limit}
   remind        the player to move has not moved {phase, turn, seat, n, deadline, started}
   cover         a player away (cover mode) is to move: a computer plays for them {phase, turn, seat}
-  expel         three turns in a row ran out: the seat goes to a computer player {seat}
+  expel         three turns in a row ran out: the seat goes to a computer player {seat, timeouts}
   idle          no action for 30 days in a game without a deadline: closed as abandoned
   lobby_warn, lobby_expire   a lobby not started: the host is warned, then it is closed
   vote_expire   a vote's 24 hours are over {vote}
   away_end      a player's away period is over {user, guild, until} (no game)
-A deadline's and a reminder's payload is typed (`Deadline`, `RemindTimer`: to_payload writes the
-JSON above, from_payload reads it, an older one's missing fields as None).
+Each of these kinds' payload is typed (`Deadline`, `RemindTimer`, `BotMove`, `Expel`,
+`VoteExpire`, `AwayEnd`; a cover timer's is its `TurnKey`): to_payload writes the JSON above,
+from_payload reads it, an older one's missing fields as None. The lobby's timers carry none.
 Every handler checks that what its timer is about is still so (the same turn, the same seq, an
 open vote...), so a timer that fires twice or late does nothing the second time.
 
@@ -144,6 +145,68 @@ class RemindTimer:
         if key is None:
             return None
         return cls(key, payload.get("n"), payload.get("deadline"), payload.get("started"))
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A computer player's move (BOT_MOVE), at the game's seq it was set at: {seq}."""
+    KIND: ClassVar[str] = BOT_MOVE
+    seq: int | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"seq": self.seq}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "BotMove":
+        return cls(payload.get("seq"))
+
+
+@dataclass(frozen=True, slots=True)
+class Expel:
+    """Three turns in a row ran out (EXPEL): {seat, timeouts}; None from a payload without a
+    seat."""
+    KIND: ClassVar[str] = EXPEL
+    seat: int
+    timeouts: int | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"seat": self.seat, "timeouts": self.timeouts}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "Expel | None":
+        seat = payload.get("seat")
+        return None if seat is None else cls(seat, payload.get("timeouts"))
+
+
+@dataclass(frozen=True, slots=True)
+class VoteExpire:
+    """A vote's time is over (VOTE_EXPIRE): {vote}."""
+    KIND: ClassVar[str] = VOTE_EXPIRE
+    vote: int | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"vote": self.vote}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "VoteExpire":
+        return cls(payload.get("vote"))
+
+
+@dataclass(frozen=True, slots=True)
+class AwayEnd:
+    """A player's away period is over (AWAY_END): {user, guild, until}; `until` None from a
+    payload written before it was kept."""
+    KIND: ClassVar[str] = AWAY_END
+    user: int
+    guild: int
+    until: float | None
+
+    def to_payload(self) -> dict[str, Any]:
+        return {"user": self.user, "guild": self.guild, "until": self.until}
+
+    @classmethod
+    def from_payload(cls, payload: Mapping[str, Any]) -> "AwayEnd":
+        return cls(payload["user"], payload["guild"], payload.get("until"))
 
 
 def turn_of(game, seat: int) -> TurnKey:

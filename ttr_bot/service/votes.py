@@ -30,7 +30,7 @@ from .handover import SeatHandover
 from .levels import LEAVE_LEVEL
 from .messages import VotePost, VoteResult
 from .owed import channel_row, dm_row
-from .turns import DAY, HOUR, VOTE_EXPIRE, VOTE_HOURS
+from .turns import DAY, HOUR, VOTE_EXPIRE, VOTE_HOURS, VoteExpire
 
 log = logging.getLogger(__name__)
 KINDS = ("replace", "cancel")
@@ -89,7 +89,7 @@ class Votes:
                 rows += [dm_row(u, "bot.vote.dm", game_id=hosted.id, key_id=f"vote:{vote_id}:{u}",
                                 channel=f"<#{hosted.channel_id}>") for u in voters if u != user_id]
                 return Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
-                                                   {"vote": vote_id}),))
+                                                   VoteExpire(vote_id).to_payload()),))
             try:
                 vote = await self.core.store.open_vote(
                     hosted.id, kind=kind, target_seat=target, proposer=user_id, voters=voters,
@@ -178,7 +178,7 @@ class Votes:
             await self.core.cancel(hosted, reason="vote")
 
     async def _on_vote_expire(self, timer):
-        vote = await self.core.store.get_vote(timer.payload.get("vote"))
+        vote = await self.core.store.get_vote(VoteExpire.from_payload(timer.payload).vote)
         if vote is None or vote.status != "open":
             return
         async with self.core.lock(vote.game_id):
