@@ -1,6 +1,6 @@
-"""The type checker over the engine and the service (pyproject.toml's [tool.mypy]: the engine's
-every function annotated, the service's annotations checked), so that the README's one test
-command runs it. A failure lists mypy's complaints."""
+"""The type checker over the engine, the service and the adapter (pyproject.toml's [tool.mypy]:
+the engine's every function annotated, the service's and the adapter's annotations checked), so
+that the README's one test command runs it. A failure lists mypy's complaints."""
 import subprocess
 import sys
 from pathlib import Path

@@ -14,6 +14,7 @@ from discord import app_commands
 from ..i18n import t
 from ..render.tickets import OFFER_TAGS
 from . import menus
+from .client_of import bot_of
 from .format import clip, fold, route_choice_label, ticket_text
 from .payment_choices import station_options
 
@@ -190,7 +191,7 @@ def resolve_city(board, text):
 # ----- the callbacks --------------------------------------------------------------------------------
 async def _player_view(interaction):
     """(view, locale) of the user in this channel's game, or (None, locale)."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = bot.locale_hint(interaction)
     hosted = await bot.service.game_in_channel(interaction.channel_id)
     seat = None if hosted is None or not hosted.started else hosted.seat_of(interaction.user.id)

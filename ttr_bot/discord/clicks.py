@@ -9,9 +9,12 @@ controllers (moves.py, cogs/lobby.py, cogs/seats.py) register what a click of ea
 
 so the controllers depend on the components, never the reverse.
 """
+from collections.abc import Awaitable, Callable
+
+from .client_of import bot_of
 from .errors import UserFacing
 
-HANDLERS = {}
+HANDLERS: dict[str, Callable[..., Awaitable[object]]] = {}   # kind -> its controller
 
 
 def on_click(kind):
@@ -31,7 +34,7 @@ async def dispatch(kind, interaction, item):
         handler = HANDLERS[kind]
     except KeyError:
         raise LookupError(f"no handler registered for clicks of {kind!r}") from None
-    membership = getattr(interaction.client, "membership", None)
+    membership = getattr(bot_of(interaction), "membership", None)
     if membership is not None:
         await membership.check_click(interaction, item)
     await handler(interaction, item)

@@ -25,7 +25,7 @@ class PersistentItem:
     """Mixin: rebuild the item from its custom id's fields (`FIELDS`, in the order `__init__`
     takes them) and hand a click to the controller of its `KIND`, errors to the one handler."""
     KIND = ""
-    FIELDS = ("game", "seq")
+    FIELDS: tuple[str, ...] = ("game", "seq")
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match, /):

@@ -31,6 +31,7 @@ from .autocomplete import small_number
 from .card_text import details_lines
 from .claim_choices import claim_of, ferry_spent, pick, share_choices
 from .clicks import on_click
+from .client_of import bot_of
 from .errors import UserFacing, answer
 from .format import (
     card_list_text,
@@ -59,12 +60,12 @@ async def begin(interaction):
     """Make sure the interaction is acknowledged within Discord's 3 seconds, whatever the work
     that follows: answered at once if the answer is quick, else deferred (ack.py). The locale."""
     ack.expect_answer(interaction)
-    return await interaction.client.user_locale(interaction)
+    return await bot_of(interaction).user_locale(interaction)
 
 
 async def channel_game(interaction, *, started=True):
     """The game of the interaction's channel (ServiceError if none, or not started yet)."""
-    hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+    hosted = await bot_of(interaction).service.game_in_channel(interaction.channel_id)
     if hosted is None:
         raise ServiceError("service.no_game")
     if started and not hosted.started:
@@ -75,7 +76,7 @@ async def channel_game(interaction, *, started=True):
 async def ended_here(interaction):
     """When the user's latest game finished in this channel: the line pointing to its final
     post (or saying it is on its way), in their language; else None."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await bot.user_locale(interaction)
     game_id = await bot.service.adapter_state.last_finished_game(interaction.user.id)
     hosted = await bot.service.load(game_id) if game_id is not None else None
@@ -98,7 +99,7 @@ async def _started(bot, game_id):
 async def act(interaction, loc, game_id, action, expected_seq=None, *, answered=True):
     """Play `action` for the interaction's user and answer them (`answered` False: the caller
     answers); None after answering a stale click."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     try:
         eff = await bot.service.moves.act(game_id, interaction.user.id, action, expected_seq)
     except ServiceError as exc:
@@ -115,7 +116,7 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
     """"2 from the deck": a card from the deck and, when the engine lets the turn go on with
     another blind one, that one too, in one click and one answer (the most common turn).
     When it does not (the deck ran out), the answer offers the second card as after one."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     first = await act(interaction, loc, game_id, DrawCard(ANY_SEAT, -1), expected_seq,
                       answered=False)
     if first is None:
@@ -141,7 +142,7 @@ async def draw_twice(interaction, loc, game_id, expected_seq=None):
 
 async def draw_ferry_card(interaction, loc, game_id, expected_seq=None):
     """Italy: a ferry card is the turn's action (RULES.md §16.2); off Italy, said plainly."""
-    hosted = await _started(interaction.client, game_id)
+    hosted = await _started(bot_of(interaction), game_id)
     if "ferry_cards" not in hosted.board.rules.mechanics:
         raise UserFacing("bot.ferry_card.not_here")
     return await act(interaction, loc, game_id, DrawFerryCard(ANY_SEAT), expected_seq)
@@ -150,7 +151,7 @@ async def draw_ferry_card(interaction, loc, game_id, expected_seq=None):
 async def _after(interaction, loc, eff, earlier=()):
     """The actor's private answer: what only they learned (with `earlier`: the effects of the
     actions of the same click before `eff`), and their next step if any."""
-    hosted = await _started(interaction.client, eff.game_id)
+    hosted = await _started(bot_of(interaction), eff.game_id)
     board = hosted.board
     seat = eff.actor
     parts = [p for e in (*earlier, eff) for p in e.private.get(seat, [])]
@@ -188,7 +189,7 @@ async def _offer_board(interaction, lines, loc, hosted, seat):
     game = hosted.game
     if game.over or not game.offers[seat]:
         return None
-    bot = interaction.client
+    bot = bot_of(interaction)
     png = await picture(interaction, lines, loc, game, hosted.names(), viewer=seat,
                         palette=await user_palette(bot, interaction.user.id))
     return bot.delivery.as_file(png, description=private_board_alt(game, seat, loc)) if png else None
@@ -207,8 +208,8 @@ async def _decline_for(interaction, loc, hosted, seat):
     tunnel = hosted.view(seat).tunnel
     label = hosted.board.route_label(tunnel.route)
     try:
-        await interaction.client.service.moves.act(hosted.id, interaction.user.id,
-                                                   TunnelDecline(ANY_SEAT), hosted.seq)
+        await bot_of(interaction).service.moves.act(hosted.id, interaction.user.id,
+                                                    TunnelDecline(ANY_SEAT), hosted.seq)
     except ServiceError as exc:
         if exc.key != "service.stale":    # someone (a timer) moved the game on meanwhile
             raise
@@ -220,7 +221,7 @@ async def _decline_for(interaction, loc, hosted, seat):
 async def stale(interaction, loc, game_id):
     """A stale or double click: say so, and give the current panel if it is their move."""
     lines, view = [t("service.stale", loc)], None
-    hosted = await interaction.client.service.load(game_id)
+    hosted = await bot_of(interaction).service.load(game_id)
     if hosted is not None and hosted.started:
         seat = hosted.seat_of(interaction.user.id)
         if seat is not None:
@@ -276,7 +277,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
     `guard` (a tap in the claim menu, not a slash command): a claim of as many cards as the
     player's /ttr me confirm names asks first, one tap to play it."""
     options = what.options(color, locomotives)
-    service = interaction.client.service
+    service = bot_of(interaction).service
     if len(options) == 1 and what.code == "r":
         claims = v.claims(what.target, options[0])
         if len(claims) > 1 or what.share != (None, None):
@@ -288,7 +289,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
         if why is not None:
             raise ServiceError("service.illegal", illegal=why)
         seq = expected_seq if expected_seq is not None else \
-            (await _started(interaction.client, game_id)).seq
+            (await _started(bot_of(interaction), game_id)).seq
         ferry = ferry_spent(v, what.target, options[0])
         return await answer(interaction, t("bot.confirm.claim", loc, cards=payment_text(
             options[0], ferry, loc), **what.label), view=components.confirm_pay_view(
@@ -306,7 +307,7 @@ async def _pay_and_act(interaction, loc, game_id, seat, v, what, color, locomoti
     why = v.explain(replace(what.action(options[0]), seat=seat))
     if why is not None:         # taken, not their turn…: say so before asking how to pay
         raise ServiceError("service.illegal", illegal=why)
-    seq = expected_seq if expected_seq is not None else (await _started(interaction.client,
+    seq = expected_seq if expected_seq is not None else (await _started(bot_of(interaction),
                                                                         game_id)).seq
     key = "bot.claim.choose" if what.code == "r" else "bot.station.choose"
     ferry = [ferry_spent(v, what.target, p) for p in options] if what.code == "r" else None
@@ -332,7 +333,7 @@ async def _claim_with_share(interaction, loc, game_id, seat, v, r, cards, claims
     why = v.explain(replace(chosen[0], seat=seat))
     if why is not None:         # taken, not their turn…: say so before asking whose share
         raise ServiceError("service.illegal", illegal=why)
-    seq = expected_seq if expected_seq is not None else (await _started(interaction.client,
+    seq = expected_seq if expected_seq is not None else (await _started(bot_of(interaction),
                                                                         game_id)).seq
     key = "bot.share.choose_dummy" if any(c.dummy_share for c in chosen) else "bot.share.choose"
     label = route_choice_label(v.board, v.board.routes[r], loc)
@@ -343,7 +344,7 @@ async def _claim_with_share(interaction, loc, game_id, seat, v, r, cards, claims
 
 async def claim(interaction, loc, game_id, route_index, color=None, locomotives=None,
                 expected_seq=None, guard=False, share=None, dummy=None):
-    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
+    seat, v = await bot_of(interaction).service.moves.player_view(game_id, interaction.user.id)
     board = v.board
     if not 0 <= route_index < len(board.routes):
         raise UserFacing("bot.claim.unknown_route")
@@ -362,7 +363,7 @@ async def claim(interaction, loc, game_id, route_index, color=None, locomotives=
 
 async def station(interaction, loc, game_id, city, color=None, locomotives=None,
                   expected_seq=None):
-    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
+    seat, v = await bot_of(interaction).service.moves.player_view(game_id, interaction.user.id)
     if not 0 <= city < len(v.board.nodes):          # a forged menu value
         raise UserFacing("bot.station.unknown_city")
     name, cost = v.board.nodes[city].name, v.station_cost()
@@ -379,7 +380,7 @@ async def station(interaction, loc, game_id, city, color=None, locomotives=None,
 async def tunnel(interaction, loc, game_id, choice):
     if choice == "decline":
         return await act(interaction, loc, game_id, TunnelDecline(ANY_SEAT))
-    seat, v = await interaction.client.service.moves.player_view(game_id, interaction.user.id)
+    seat, v = await bot_of(interaction).service.moves.player_view(game_id, interaction.user.id)
     if not v.tunnel:
         why = v.explain(TunnelPay(seat, NO_CARDS))
         raise ServiceError("service.illegal", illegal=why) if why else UserFacing("bot.tunnel.none")
@@ -388,7 +389,7 @@ async def tunnel(interaction, loc, game_id, choice):
         return await act(interaction, loc, game_id, TunnelPay(ANY_SEAT, options[0]))
     if not options:
         raise UserFacing("bot.tunnel.cannot_pay")
-    seq = (await _started(interaction.client, game_id)).seq
+    seq = (await _started(bot_of(interaction), game_id)).seq
     await answer(interaction, t("bot.tunnel.choose", loc, count=v.tunnel.extra),
                  view=components.tunnel_view(game_id, seq, options, loc))
 
@@ -397,7 +398,7 @@ async def keep(interaction, loc, game_id, action, expected_seq=None):
     """Keep tickets. The starting choice is simultaneous, so others' choices move the game on
     while a player decides: there the offer itself, not the sequence number, says whether the
     menu is current (the engine refuses tickets that are not on offer)."""
-    hosted = await _started(interaction.client, game_id)
+    hosted = await _started(bot_of(interaction), game_id)
     if hosted.game.phase == "setup":
         expected_seq = None
     return await act(interaction, loc, game_id, action, expected_seq)
@@ -405,7 +406,7 @@ async def keep(interaction, loc, game_id, action, expected_seq=None):
 
 async def _my_turn_view(interaction, loc, game_id, seq):
     """The clicking player's view for a menu of their turn; None after answering a stale click."""
-    hosted = await _started(interaction.client, game_id)
+    hosted = await _started(bot_of(interaction), game_id)
     if hosted.seq != seq:
         await stale(interaction, loc, game_id)
         return None
@@ -475,7 +476,7 @@ async def station_menu(interaction, loc, game_id, seq):
 
 async def show_hand(interaction, loc, game_id):
     """'My hand' and /ttr hand: cards, tickets, trains, the private board, and the next step."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     hosted = await _started(bot, game_id)
     seat = hosted.seat_of(interaction.user.id)
     if seat is None:
@@ -497,7 +498,7 @@ async def picture(interaction, lines, loc, game, names, viewer=None, palette="st
     """The board picture for this answer (from the cache when the state is unchanged), or None:
     past the member's allowance of pictures (cooldown.py) a line saying when the next one comes
     is added to `lines` instead."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     wait = bot.picture_cooldown.take(interaction.user.id)
     if wait is not None:
         lines.append(t("bot.picture.cooldown", loc, seconds=wait))
@@ -571,8 +572,8 @@ async def _pay_clicked(interaction, item):
     if item.what != "r":
         return await act(interaction, loc, item.game_id,
                          BuildStation(ANY_SEAT, item.target, item.cards), item.seq)
-    seat, v = await interaction.client.service.moves.player_view(item.game_id,
-                                                                 interaction.user.id)
+    seat, v = await bot_of(interaction).service.moves.player_view(item.game_id,
+                                                                  interaction.user.id)
     claims = v.claims(item.target, item.cards)
     if len(claims) > 1:         # Pennsylvania: whose share, asked after how to pay
         return await _claim_with_share(interaction, loc, item.game_id, seat, v, item.target,
@@ -596,8 +597,8 @@ async def _share_picked(interaction, item):
 
 
 async def _claim_share(interaction, loc, item, share, dummy):
-    seat, v = await interaction.client.service.moves.player_view(item.game_id,
-                                                                 interaction.user.id)
+    seat, v = await bot_of(interaction).service.moves.player_view(item.game_id,
+                                                                  interaction.user.id)
     chosen = pick(v.claims(item.target, item.cards), share, dummy)
     action = replace(chosen[0], seat=ANY_SEAT) if chosen else ClaimRoute(
         ANY_SEAT, item.target, item.cards, share=share, dummy_share=dummy)
@@ -610,7 +611,7 @@ async def _tickets_clicked(interaction, item):
     about in a private message whose 'Draw tickets' carries the game and its seq, so it works
     as long as the turn has not moved on, after a restart too, with its own fresh token."""
     loc = await begin(interaction)
-    bot = interaction.client
+    bot = bot_of(interaction)
     if item.op != "go" and (await bot.service.adapter_state.confirm_settings(interaction.user.id)).tickets:
         seat, v = await bot.service.moves.player_view(item.game_id, interaction.user.id)
         why = v.explain(DrawTickets(seat))
@@ -635,7 +636,7 @@ async def _details_clicked(interaction, item):
     """The card's 'Details', privately: every standing in words (what the short lines and
     the picture say), for players and spectators alike."""
     loc = await begin(interaction)
-    hosted = await interaction.client.service.load(item.game_id)
+    hosted = await bot_of(interaction).service.load(item.game_id)
     if hosted is None or hosted.game is None:
         raise UserFacing("bot.error.old_control")
     lines = details_lines(hosted.game, hosted.names(), loc, game_palette(hosted))

@@ -5,6 +5,7 @@ from discord import app_commands
 
 from ...i18n import t
 from ..clicks import on_click
+from ..client_of import bot_of, service_of
 from ..delivery import vote_what
 from ..errors import answer
 from ..moves import begin, channel_game
@@ -15,7 +16,7 @@ from .lobby import player_name
 
 @on_click("vote")
 async def _ballot(interaction, item):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     vote = await bot.service.votes.cast_vote(item.vote_id, interaction.user.id, item.op == "yes")
     await answer(interaction, await _vote_answer(bot, vote, loc, "bot.vote.counted"))
@@ -36,21 +37,22 @@ class Absence(GroupedCog):
         app_commands.Choice(name=text("bot.vote.kind_cancel"), value="cancel")])
     async def vote(self, interaction: discord.Interaction, kind: str,
                    player: discord.User | None = None):
-        bot = interaction.client
+        bot = bot_of(interaction)
+        service = service_of(interaction)
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
         if kind == "replace" and player is None:
             await answer(interaction, t("bot.vote.need_player", loc))
             return
-        vote = await bot.service.votes.start_vote(hosted.id, interaction.user.id, kind,
-                                                  player.id if player is not None else None)
+        vote = await service.votes.start_vote(hosted.id, interaction.user.id, kind,
+                                              player.id if player is not None else None)
         await answer(interaction, await _vote_answer(bot, vote, loc, "bot.vote.started"))
 
     @app_commands.command(name="return", description=text("bot.cmd.return"))
     async def return_(self, interaction: discord.Interaction):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        await bot.service.absence.return_seat(hosted.id, interaction.user.id,
-                                              player_name(interaction.user))
+        await service.absence.return_seat(hosted.id, interaction.user.id,
+                                          player_name(interaction.user))
         await answer(interaction, t("bot.return.answer", loc))

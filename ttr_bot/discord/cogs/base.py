@@ -24,7 +24,7 @@ def ttr_group():
 
 
 class GroupedCog(commands.Cog):
-    GROUP = None        # a subgroup of /ttr for this cog's commands, or None: /ttr itself
+    GROUP: str | None = None    # a subgroup of /ttr for this cog's commands, or None: /ttr itself
 
     def __init__(self, bot):
         self.bot = bot

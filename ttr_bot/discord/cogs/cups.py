@@ -10,6 +10,7 @@ from ...service import LEVELS
 from ...service.cup_state import FILLS
 from ...service.turns import DEADLINES
 from ..clicks import on_click
+from ..client_of import bot_of, channel_of, guild_of, service_of
 from ..cup_posts import cup_text
 from ..errors import UserFacing, answer
 from ..moves import begin
@@ -23,7 +24,7 @@ async def _cup_id(interaction, cup):
     """The cup named, or the server's newest open one."""
     if cup is not None:
         return cup
-    open_cups = await interaction.client.service.cups.cups_of(interaction.guild_id)
+    open_cups = await bot_of(interaction).service.cups.cups_of(interaction.guild_id)
     if not open_cups:
         raise UserFacing("bot.cup.none_open")
     return open_cups[0].id
@@ -60,14 +61,15 @@ class Cups(GroupedCog):
                      fill: str = "computer", map2: str | None = None,
                      map3: str | None = None, variant: str = "base",
                      level: str = "easy"):
+        service = service_of(interaction)
         loc = await begin(interaction)
         if not await may_organise(interaction):
-            role = await interaction.client.service.cups.organiser_role(interaction.guild_id)
+            role = await service.cups.organiser_role(guild_of(interaction))
             if role is None:
                 raise UserFacing("bot.cup.admin_only")
             raise UserFacing("bot.cup.organiser_only", role=f"<@&{role}>")
-        cup = await interaction.client.service.cups.create(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id,
+        cup = await service.cups.create(
+            guild_id=guild_of(interaction), channel_id=channel_of(interaction),
             user_id=interaction.user.id, name=name,
             maps=[m for m in (map, map2, map3) if m is not None], variant=variant,
             seats=seats, rounds=rounds, deadline=deadline, signup_hours=signup_hours,
@@ -87,8 +89,9 @@ class Cups(GroupedCog):
     @app_commands.command(name="cup_status", description=text("bot.cmd.cup_status"))
     @app_commands.describe(cup=text("bot.opt.cup"))
     async def status(self, interaction: discord.Interaction, cup: int | None = None):
+        service = service_of(interaction)
         loc = await begin(interaction)
-        found = await interaction.client.service.cups.get(await _cup_id(interaction, cup))
+        found = await service.cups.get(await _cup_id(interaction, cup))
         if found is None or found.guild_id != interaction.guild_id:
             raise UserFacing("bot.cup.none_open")
         await answer(interaction, cup_text(found, loc, lines=20))
@@ -96,8 +99,9 @@ class Cups(GroupedCog):
     @app_commands.command(name="cup_cancel", description=text("bot.cmd.cup_cancel"))
     @app_commands.describe(cup=text("bot.opt.cup"))
     async def cancel(self, interaction: discord.Interaction, cup: int | None = None):
+        service = service_of(interaction)
         loc = await begin(interaction)
-        done = await interaction.client.service.cups.cancel(
+        done = await service.cups.cancel(
             await _cup_id(interaction, cup), interaction.user.id,
             guild_id=interaction.guild_id, is_admin=await may_organise(interaction))
         await answer(interaction, t("bot.cup.cancelled_now", loc, name=done.name))
@@ -107,13 +111,15 @@ class Cups(GroupedCog):
     async def role(self, interaction: discord.Interaction, role: discord.Role | None = None,
                    clear: bool = False):
         """Without a role: say who organises cups here."""
+        service = service_of(interaction)
         loc = await begin(interaction)
-        cups = interaction.client.service.cups
+        cups = service.cups
         if role is not None or clear:
             if not is_admin(interaction):
                 raise UserFacing("bot.cup.role_admin")
-            await cups.set_organiser_role(interaction.guild_id, None if clear else role.id)
-        named = await cups.organiser_role(interaction.guild_id)
+            await cups.set_organiser_role(guild_of(interaction),
+                                          None if clear or role is None else role.id)
+        named = await cups.organiser_role(guild_of(interaction))
         await answer(interaction, t("bot.cup.role_none", loc) if named is None else
                      t("bot.cup.role_is", loc, role=f"<@&{named}>"))
 
@@ -121,21 +127,21 @@ class Cups(GroupedCog):
 async def may_organise(interaction):
     """Manage Server, or the role the server names for cups (/ttr server cup_role)."""
     roles = [r.id for r in getattr(interaction.user, "roles", ())]
-    return await interaction.client.service.cups.may_organise(
+    return await bot_of(interaction).service.cups.may_organise(
         interaction.guild_id, roles, is_admin(interaction))
 
 
 async def join(interaction, cup_id):
     loc = await begin(interaction)
-    cup = await interaction.client.service.cups.join(
+    cup = await bot_of(interaction).service.cups.join(
         cup_id, interaction.user.id, player_name(interaction.user), guild_id=interaction.guild_id)
     await answer(interaction, t("bot.cup.joined", loc, name=cup.name))
 
 
 async def withdraw(interaction, cup_id):
     loc = await begin(interaction)
-    cup = await interaction.client.service.cups.withdraw(cup_id, interaction.user.id,
-                                                         guild_id=interaction.guild_id)
+    cup = await bot_of(interaction).service.cups.withdraw(cup_id, interaction.user.id,
+                                                          guild_id=interaction.guild_id)
     await answer(interaction, t("bot.cup.left", loc, name=cup.name))
 
 

@@ -3,6 +3,7 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
+from ..client_of import service_of
 from ..errors import answer
 from ..format import chunks, map_title, sep
 from ..moves import begin
@@ -33,8 +34,8 @@ def listing_lines(games, loc):
 class Games(GroupedCog):
     @app_commands.command(name="games", description=text("bot.cmd.games"))
     async def games(self, interaction: discord.Interaction):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
-        listing = await bot.service.listing.games_of(interaction.user.id, interaction.guild_id)
+        listing = await service.listing.games_of(interaction.user.id, interaction.guild_id)
         for part in chunks(listing_lines(listing, loc)):
             await answer(interaction, part)

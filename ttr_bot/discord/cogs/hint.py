@@ -16,6 +16,7 @@ from ...engine.actions import (
 )
 from ...i18n import t
 from .. import moves
+from ..client_of import service_of
 from ..errors import answer
 from ..format import card_name, route_text, ticket_text
 from ..translator import text
@@ -59,7 +60,8 @@ def hint_line(board, hint, loc):
 class Hint(GroupedCog):
     @app_commands.command(name="hint", description=text("bot.cmd.hint"))
     async def hint(self, interaction: discord.Interaction):
+        service = service_of(interaction)
         loc = await moves.begin(interaction)       # deferred in time: the decision takes seconds
         hosted = await moves.channel_game(interaction)
-        found = await interaction.client.service.hints.hint(hosted.id, interaction.user.id)
+        found = await service.hints.hint(hosted.id, interaction.user.id)
         await answer(interaction, hint_line(hosted.board, found, loc))

@@ -13,6 +13,7 @@ from ...service import ServiceError
 from .. import components, finale
 from ..card_text import film_alt
 from ..clicks import on_click
+from ..client_of import bot_of, guild_of, service_of
 from ..errors import UserFacing, answer
 from ..format import map_title
 from ..leaderboard_text import history_text
@@ -29,8 +30,8 @@ REPLAY_WITHIN = 600.0   # seconds a replay's film may wait and take: the interac
 async def history_page(interaction, loc, page, user_id):
     """(text, view) of a page of this server's history (of one user, or everyone's)."""
     guild = interaction.guild_id
-    got = await interaction.client.service.records.history(guild, page, user_id=user_id,
-                                                           per_page=PER_PAGE)
+    got = await bot_of(interaction).service.records.history(guild, page, user_id=user_id,
+                                                            per_page=PER_PAGE)
     view = components.history_view(guild, got.page, got.pages, user_id,
                                    [e.game_id for e in got.entries], loc)
     return history_text(guild, got, loc), view
@@ -41,7 +42,7 @@ async def _history_page(interaction, item):
     """Another page: the message is edited in place."""
     if not interaction.response.is_done():
         await interaction.response.defer()
-    loc = await interaction.client.user_locale(interaction)
+    loc = await bot_of(interaction).user_locale(interaction)
     content, view = await history_page(interaction, loc, item.page, item.user_id or None)
     await interaction.edit_original_response(content=content, view=view)
 
@@ -57,7 +58,7 @@ MAX_OPTION_INT = 2 ** 53 - 1     # the largest integer a Discord option carries
 
 async def send_record(interaction, loc, game):
     """The record of a finished game of this server, privately (also the history's buttons)."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     hosted = await bot.service.load(game)
     if hosted is None or hosted.guild_id != interaction.guild_id:
         raise ServiceError("service.no_such_game", game=game)
@@ -84,13 +85,14 @@ class History(GroupedCog):
     async def replay(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1] | None = None):
         """The film of a finished game of this server, built off the event loop."""
-        bot = interaction.client
+        bot = bot_of(interaction)
+        service = service_of(interaction)
         loc = await begin(interaction)
         if game is None:
-            game = await bot.service.records.latest_finished_game(interaction.guild_id)
+            game = await service.records.latest_finished_game(guild_of(interaction))
             if game is None:
                 raise UserFacing("bot.history.none")
-        film = await bot.service.records.replay_data(game, interaction.guild_id)
+        film = await service.records.replay_data(game, interaction.guild_id)
         try:    # in time for the interaction's token, however long the pool's queue is
             data = await finale.build_film(bot.workers, film, loc, within=REPLAY_WITHIN,
                                            clock=bot.clock)
@@ -110,10 +112,10 @@ class History(GroupedCog):
     async def export(self, interaction: discord.Interaction,
                      game: app_commands.Range[int, 1, MAX_OPTION_INT] | None = None):
         """The record of a finished game: it reveals every card dealt, so never mid-game."""
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
         if game is None:
-            game = await bot.service.adapter_state.last_finished_game(interaction.user.id)
+            game = await service.adapter_state.last_finished_game(interaction.user.id)
             if game is None:
                 raise UserFacing("bot.export.none")
         await send_record(interaction, loc, game)

@@ -10,6 +10,7 @@ from ...service import map_board, playable_maps
 from .. import components, moves
 from ..card_text import board_alt
 from ..clicks import on_click
+from ..client_of import bot_of, channel_of, service_of
 from ..errors import answer
 from ..format import chunks, fit, own_score_line, status_lines, summary_lines
 from ..palettes import game_palette
@@ -35,8 +36,9 @@ DESCRIPTIONS = {"server language": "bot.cmd.server_language",   # two commands n
 class Info(GroupedCog):
     @app_commands.command(name="hand", description=text("bot.cmd.hand"))
     async def hand(self, interaction: discord.Interaction):
+        service = service_of(interaction)
         loc = await moves.begin(interaction)
-        hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+        hosted = await service.game_in_channel(channel_of(interaction))
         if hosted is None:          # just after the last move: their game ended here
             over = await moves.ended_here(interaction)
             if over is not None:
@@ -48,7 +50,7 @@ class Info(GroupedCog):
     async def status(self, interaction: discord.Interaction):
         """Whose turn, the scores, your own score so far, and the board picture (the board has no
         command of its own: Discord allows 25 subcommands under /ttr)."""
-        bot = interaction.client
+        bot = bot_of(interaction)
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
         game, names = hosted.game, hosted.names()
@@ -71,11 +73,12 @@ class Info(GroupedCog):
     async def rules(self, interaction: discord.Interaction, map: str | None = None):
         """How to play, then the map's differences: the map asked for, else this channel's
         game's (a lobby's too); where there is neither, every map in one line."""
+        service = service_of(interaction)
         loc = await moves.begin(interaction)
         if map is not None:
             lines = rules_lines(map_board(map), loc)
         else:
-            hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+            hosted = await service.game_in_channel(channel_of(interaction))
             lines = (rules_lines(hosted.board, loc) if hosted is not None else
                      overview_lines([(m, map_board(m), vs) for m, vs in playable_maps()], loc))
         for part in chunks(lines):

@@ -30,6 +30,7 @@ from ...stats import map_name
 from .. import components
 from ..autocomplete import small_number
 from ..clicks import chosen, on_click
+from ..client_of import bot_of, channel_of, service_of
 from ..delivery import mention_only, settings_line
 from ..errors import UserFacing, answer
 from ..format import clip, fit, fold, lobby_lines
@@ -55,7 +56,7 @@ async def _check_lobby(interaction, game_id):
     """A lobby button belongs to the lobby open in this channel, or it is out of date."""
     if game_id is None:
         return
-    hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+    hosted = await bot_of(interaction).service.game_in_channel(interaction.channel_id)
     if hosted is None or hosted.id != game_id:
         raise UserFacing("bot.lobby.closed")
     if not hosted.is_lobby:
@@ -63,7 +64,7 @@ async def _check_lobby(interaction, game_id):
 
 
 async def _lobby_changed(interaction, hosted):
-    bot = interaction.client
+    bot = bot_of(interaction)
     await bot.delivery.update_lobby(hosted.id, bot.delivery.public_locale(hosted))
 
 
@@ -74,7 +75,7 @@ async def game_language(interaction, chosen=None):
     cannot change theirs from en-US (and Discord has no Persian at all)."""
     if chosen in LOCALES:
         return chosen
-    server = await interaction.client.service.adapter_state.server_locale(interaction.guild_id) \
+    server = await bot_of(interaction).service.adapter_state.server_locale(interaction.guild_id) \
         if interaction.guild_id else None
     if server in LOCALES:
         return server
@@ -86,7 +87,7 @@ async def open_lobby(interaction, map_id, variant, options=None, thread=None, la
     """/ttr new: a lobby in this channel, or (`thread`; None: when the bot may) in a new public
     thread of it, with
     the game's settings (`options`: deadline, reminders, away) and its language."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     check_table(map_id, variant)          # before a thread is made for nothing
     channel_id, options = interaction.channel_id, dict(options or {})
@@ -129,7 +130,7 @@ async def post_in_parent(bot, channel_id, line):
 async def post_lobby(interaction, hosted, invited=()):
     """Post the lobby message (with the invitations of a rematch) and remember it; without a
     lobby message there is no lobby: a game nobody can see would block the channel."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
     lines.insert(1, settings_line(hosted.settings, public, hosted))
@@ -148,7 +149,7 @@ async def post_lobby(interaction, hosted, invited=()):
 
 
 async def join(interaction, game_id=None):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
     hosted = await bot.service.lobby.join(interaction.channel_id, interaction.user.id,
@@ -158,7 +159,7 @@ async def join(interaction, game_id=None):
 
 
 async def leave(interaction, game_id=None):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     if game_id is None:     # /ttr leave, not the lobby button: during a game, ask first
         hosted = await bot.service.game_in_channel(interaction.channel_id)
@@ -171,7 +172,7 @@ async def leave(interaction, game_id=None):
 
 
 async def start(interaction, game_id=None):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
     await as_host(interaction, lambda: bot.service.lobby.start(interaction.channel_id,
@@ -180,7 +181,7 @@ async def start(interaction, game_id=None):
 
 
 async def add_bot(interaction, level, game_id=None):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
     hosted = await bot.service.lobby.add_bot(interaction.channel_id, interaction.user.id, level,
@@ -191,7 +192,7 @@ async def add_bot(interaction, level, game_id=None):
 
 async def remove_seat(interaction, number, game_id=None):
     """The host takes the seat with stored number `number` away (None: no such seat)."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     await _check_lobby(interaction, game_id)
     before = await bot.service.game_in_channel(interaction.channel_id)
@@ -207,7 +208,7 @@ async def remove_seat(interaction, number, game_id=None):
 @on_click("rematch")
 async def _rematch_clicked(interaction, item):
     """The final post's Rematch: a lobby for the same table, the others invited to join."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     again = await bot.service.lobby.rematch(item.game_id, interaction.user.id,
                                             player_name(interaction.user))
@@ -232,7 +233,7 @@ async def _seat_picked(interaction, item):
 
 async def _seat_autocomplete(interaction, current):
     """The lobby's seats but the host's, as "2. Bob" (values: their place in the list)."""
-    hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+    hosted = await bot_of(interaction).service.game_in_channel(interaction.channel_id)
     if hosted is None or not hosted.is_lobby:
         return []
     return [app_commands.Choice(name=clip(f"{i}. {s.name}"), value=i)
@@ -282,10 +283,10 @@ class Lobby(GroupedCog):
 
     @app_commands.command(name="cancel", description=text("bot.cmd.cancel"))
     async def cancel(self, interaction: discord.Interaction):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
-        await as_host(interaction, lambda: bot.service.lobby.cancel(
-            interaction.channel_id, interaction.user.id, is_admin=is_admin(interaction)))
+        await as_host(interaction, lambda: service.lobby.cancel(
+            channel_of(interaction), interaction.user.id, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.cancel.done", loc))
 
     @app_commands.command(name="addbot", description=text("bot.cmd.addbot"))
@@ -299,7 +300,8 @@ class Lobby(GroupedCog):
     @app_commands.describe(seat=text("bot.opt.seat"))
     @app_commands.autocomplete(seat=_seat_autocomplete)
     async def remove(self, interaction: discord.Interaction, seat: app_commands.Range[int, 1, 5]):
-        hosted = await interaction.client.service.game_in_channel(interaction.channel_id)
+        service = service_of(interaction)
+        hosted = await service.game_in_channel(channel_of(interaction))
         seats = hosted.seats if hosted is not None else ()
         number = seats[seat - 1].number if seat <= len(seats) else None
         await remove_seat(interaction, number)

@@ -8,6 +8,7 @@ from discord import app_commands
 from ...i18n import LOCALES, t
 from ...service import MAX_CLAIMS_FROM, PALETTES
 from .. import moves
+from ..client_of import bot_of, service_of
 from ..errors import answer
 from ..palettes import user_palette
 from ..translator import text
@@ -23,7 +24,7 @@ class Me(GroupedCog):
         app_commands.Choice(name=text(f"bot.lang.{code}"), value=code) for code in LOCALES
     ] + [app_commands.Choice(name=text("bot.lang.auto"), value="auto")])
     async def language(self, interaction: discord.Interaction, language: str):
-        bot = interaction.client
+        bot = bot_of(interaction)
         await moves.begin(interaction)
         await bot.set_user_locale(interaction.user.id, None if language == "auto" else language)
         loc = await bot.user_locale(interaction)
@@ -36,14 +37,15 @@ class Me(GroupedCog):
     async def colours(self, interaction: discord.Interaction, palette: str | None = None):
         """The colours of the player's own pictures (palettes.py); without a choice, says
         which they are."""
-        bot = interaction.client
+        bot = bot_of(interaction)
+        service = service_of(interaction)
         loc = await moves.begin(interaction)
         if palette is None:
             now = await user_palette(bot, interaction.user.id)
             return await answer(interaction, t("bot.palette.now", loc,
                                                palette=t(f"bot.palette.{now}", loc)))
-        await bot.service.adapter_state.set_user_palette(interaction.user.id,
-                                                         None if palette == "standard" else palette)
+        await service.adapter_state.set_user_palette(interaction.user.id,
+                                                     None if palette == "standard" else palette)
         await answer(interaction, t("bot.palette.done", loc,
                                     palette=t(f"bot.palette.{palette}", loc)))
 
@@ -54,14 +56,15 @@ class Me(GroupedCog):
                       claims: app_commands.Range[int, 0, MAX_CLAIMS_FROM] | None = None):
         """Which taps ask first (service/confirm.py states the defaults and why); without an
         option, says what they are."""
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await moves.begin(interaction)
-        settings = await bot.service.adapter_state.confirm_settings(interaction.user.id)
+        settings = await service.adapter_state.confirm_settings(interaction.user.id)
         if tickets is not None or claims is not None:
-            settings = replace(settings, **{k: v for k, v in (("tickets", tickets),
-                                                             ("claims_from", claims))
-                                            if v is not None})
-            await bot.service.adapter_state.set_confirm(interaction.user.id, settings)
+            if tickets is not None:
+                settings = replace(settings, tickets=tickets)
+            if claims is not None:
+                settings = replace(settings, claims_from=claims)
+            await service.adapter_state.set_confirm(interaction.user.id, settings)
         await answer(interaction, "\n".join(confirm_lines(settings, loc)))
 
 

@@ -15,6 +15,7 @@ from ..autocomplete import (
     resolve_route,
     route_autocomplete,
 )
+from ..client_of import service_of
 from ..components import DECK_TWICE, FERRY
 from ..errors import UserFacing
 from ..translator import text
@@ -91,9 +92,10 @@ class Play(GroupedCog):
     @app_commands.describe(tickets=text("bot.opt.tickets"))
     @app_commands.autocomplete(tickets=keep_autocomplete)
     async def keep(self, interaction: discord.Interaction, tickets: str):
+        service = service_of(interaction)
         loc = await moves.begin(interaction)
         hosted = await moves.channel_game(interaction)
-        seat, v = await interaction.client.service.moves.player_view(hosted.id, interaction.user.id)
+        seat, v = await service.moves.player_view(hosted.id, interaction.user.id)
         if not v.offer:
             raise UserFacing("bot.keep.no_offer")
         try:

@@ -6,6 +6,7 @@ from discord import app_commands
 from ...i18n import t
 from ...service import HOW, MAX_AWAY_DAYS, BadSetting
 from ...service.notify import how_of, parse_quiet, quiet_text, zone_name, zones
+from ..client_of import service_of
 from ..errors import UserFacing, answer
 from ..format import clip, fold
 from ..moves import begin
@@ -43,9 +44,9 @@ class Prefs(GroupedCog):
     @app_commands.autocomplete(timezone=zone_autocomplete)
     async def notify(self, interaction: discord.Interaction, how: str | None = None,
                      quiet: str | None = None, timezone: str | None = None):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
-        notify = await bot.service.queue.notify_settings(interaction.user.id)
+        notify = await service.queue.notify_settings(interaction.user.id)
         try:
             if how is not None:
                 notify["how"] = how
@@ -62,16 +63,16 @@ class Prefs(GroupedCog):
         except BadSetting as exc:
             raise UserFacing(exc.key, **exc.params) from None
         if how is not None or quiet is not None or timezone is not None:
-            await bot.service.queue.set_notify(interaction.user.id, notify)
+            await service.queue.set_notify(interaction.user.id, notify)
         await answer(interaction, "\n".join(settings_lines(notify, loc)))
 
     @app_commands.command(name="away", description=text("bot.cmd.away"))
     @app_commands.describe(days=text("bot.opt.days"))
     async def away(self, interaction: discord.Interaction,
                    days: app_commands.Range[int, 0, MAX_AWAY_DAYS]):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
-        away = await bot.service.away.set_away(interaction.user.id, interaction.guild_id, days)
+        away = await service.away.set_away(interaction.user.id, interaction.guild_id, days)
         if away is None:
             await answer(interaction, t("bot.away.ended", loc))
         else:

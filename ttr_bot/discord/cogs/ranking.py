@@ -13,6 +13,7 @@ from ...stats import stats_lines
 from .. import components
 from ..card_text import lines_alt
 from ..clicks import on_click
+from ..client_of import bot_of
 from ..errors import UserFacing, answer
 from ..leaderboard_text import leaderboard_text
 from ..moves import begin
@@ -36,7 +37,7 @@ async def stats_picture(workers, stats, loc):
 
 
 async def show_stats(interaction, user, map_id, everywhere):
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     who = user or interaction.user
     if who.bot:
@@ -55,8 +56,8 @@ async def show_stats(interaction, user, map_id, everywhere):
 
 async def leaderboard_page(interaction, loc, page, map_id):
     """(text, view) of a page of this server's leaderboard."""
-    board = await interaction.client.service.records.leaderboard(interaction.guild_id, page,
-                                                                 map_id=map_id)
+    board = await bot_of(interaction).service.records.leaderboard(interaction.guild_id, page,
+                                                                  map_id=map_id)
     return (leaderboard_text(board, loc),
             components.leaderboard_view(interaction.guild_id, board.page, board.pages, map_id,
                                         loc))
@@ -67,7 +68,7 @@ async def _ranks_page(interaction, item):
     """Another page: the message is edited in place."""
     if not interaction.response.is_done():
         await interaction.response.defer()          # a component: the update comes later
-    loc = await interaction.client.user_locale(interaction)
+    loc = await bot_of(interaction).user_locale(interaction)
     content, view = await leaderboard_page(interaction, loc, item.page,
                                            None if item.map_id == "-" else item.map_id)
     await interaction.edit_original_response(content=content, view=view)

@@ -11,6 +11,7 @@ from ...i18n import t
 from ...service import LEAVE_LEVEL, LEVELS, ServiceError
 from .. import components
 from ..clicks import on_click
+from ..client_of import bot_of, service_of
 from ..errors import answer
 from ..moves import begin, channel_game
 from ..translator import text
@@ -44,7 +45,7 @@ async def as_host(interaction, call):
     except ServiceError as exc:
         if exc.key not in HOST_ONLY:
             raise
-        bot = interaction.client
+        bot = bot_of(interaction)
         hosted = await bot.service.game_in_channel(interaction.channel_id)
         if hosted is None or await bot.delivery.is_member(hosted.guild_id, hosted.host_id):
             raise
@@ -55,7 +56,7 @@ async def as_host(interaction, call):
 @on_click("quit")
 async def _leave_confirmed(interaction, item):
     """The 'Leave the game' button; `mode` is what the player was told leaving would do."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     eff = await bot.service.handover.leave_game(item.game_id, interaction.user.id, ends=item.mode == "end")
     await answer(interaction, t("bot.leave.done_end" if eff.cancelled else "bot.leave.done", loc))
@@ -68,10 +69,10 @@ class Seats(GroupedCog):
         level=[app_commands.Choice(name=text(f"bot.level.{lv}"), value=lv) for lv in LEVELS])
     async def replace(self, interaction: discord.Interaction, player: discord.User,
                       level: str = LEAVE_LEVEL):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
         hosted = await channel_game(interaction)
-        eff = await as_host(interaction, lambda: bot.service.handover.replace_player(
+        eff = await as_host(interaction, lambda: service.handover.replace_player(
             hosted.id, interaction.user.id, player.id, level, is_admin=is_admin(interaction)))
         await answer(interaction, t("bot.replace.done", loc, name=eff.handover.name,
                                     level=t(f"bot.level.{level}", loc)))

@@ -5,6 +5,7 @@ import discord
 from discord import app_commands
 
 from ...i18n import LOCALES, t
+from ..client_of import guild_of, service_of
 from ..errors import UserFacing, answer
 from ..moves import begin
 from ..translator import text
@@ -22,14 +23,14 @@ class Server(GroupedCog):
     ] + [app_commands.Choice(name=text("bot.lang.server_auto"), value="auto")])
     async def language(self, interaction: discord.Interaction, language: str | None = None):
         """Without a language: say which one new games get, and why."""
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
         if language is not None:
             if not is_admin(interaction):
                 raise UserFacing("bot.server.language_admin")
-            await bot.service.adapter_state.set_server_locale(interaction.guild_id,
-                                                              None if language == "auto" else language)
-        chosen = await bot.service.adapter_state.server_locale(interaction.guild_id)
+            await service.adapter_state.set_server_locale(guild_of(interaction),
+                                                          None if language == "auto" else language)
+        chosen = await service.adapter_state.server_locale(guild_of(interaction))
         now = await game_language(interaction)
         key = "bot.server.language_set" if chosen else "bot.server.language_auto"
         await answer(interaction, t(key, loc, language=t(f"bot.lang.{now}", loc)))

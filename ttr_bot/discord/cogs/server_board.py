@@ -6,6 +6,7 @@ from discord import app_commands
 
 from ...i18n import t
 from ..clicks import on_click
+from ..client_of import bot_of, guild_of, service_of
 from ..community_posts import board_missing
 from ..errors import UserFacing, answer
 from ..moves import begin
@@ -22,21 +23,23 @@ class LiveBoard(GroupedCog):
     async def board(self, interaction: discord.Interaction,
                     channel: discord.TextChannel | None = None, stop: bool = False):
         """Without options: where the board is."""
-        service = interaction.client.service
+        service = service_of(interaction)
+        service = service
         loc = await begin(interaction)
         if channel is None and not stop:
-            board = await service.board.board(interaction.guild_id)
+            board = await service.board.board(guild_of(interaction))
             key = "bot.live.nowhere" if board is None else "bot.live.where"
             return await answer(interaction, t(key, loc, channel=f"<#{board.channel_id}>"
                                                if board else ""))
         if not is_admin(interaction):
             raise UserFacing("bot.live.admin")
         if stop:
-            await service.board.stop(interaction.guild_id)
+            await service.board.stop(guild_of(interaction))
             return await answer(interaction, t("bot.live.stopped", loc))
-        outbox = interaction.client.outbox
+        assert channel is not None          # no channel and no stop was answered above
+        outbox = bot_of(interaction).outbox
         refused = not outbox.may_post(channel.id)
-        await service.board.set_board(interaction.guild_id, channel.id, interaction.user.id,
+        await service.board.set_board(guild_of(interaction), channel.id, interaction.user.id,
                                       told=refused)
         lines = [t("bot.live.set", loc, channel=channel.mention)]
         if refused:
@@ -50,7 +53,7 @@ class LiveBoard(GroupedCog):
 async def _board_join(interaction, item):
     """Join from the board: the lobby must still be open, in this server, in a channel the
     member can see (the board may be in a more public one)."""
-    bot = interaction.client
+    bot = bot_of(interaction)
     loc = await begin(interaction)
     hosted = await bot.service.load(item.game_id)
     if hosted is None or hosted.guild_id != interaction.guild_id or not hosted.is_lobby:

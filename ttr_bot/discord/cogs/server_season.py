@@ -11,6 +11,7 @@ from discord import app_commands
 from ...i18n import t
 from ...service.season_calendar import PERIODS
 from ..card_text import lines_alt
+from ..client_of import bot_of, channel_of, guild_of, service_of
 from ..community_posts import season_picture
 from ..community_text import season_line, season_title, when
 from ..errors import UserFacing, answer
@@ -28,9 +29,10 @@ class ServerSeason(GroupedCog):
     @app_commands.command(name="season", description=text("bot.cmd.season"))
     @app_commands.describe(previous=text("bot.opt.season_previous"))
     async def season(self, interaction: discord.Interaction, previous: bool = False):
-        bot = interaction.client
+        bot = bot_of(interaction)
+        service = service_of(interaction)
         loc = await begin(interaction)
-        table = await bot.service.seasons.standings(interaction.guild_id, previous=previous)
+        table = await service.seasons.standings(guild_of(interaction), previous=previous)
         title = season_title(table.season.name, loc)
         lines = [t("bot.season.header", loc, season=title, start=when(table.season.start, "D"),
                    end=when(table.season.end - 1, "D"), zone=table.zone)]
@@ -53,18 +55,18 @@ class ServerSeason(GroupedCog):
     async def season_set(self, interaction: discord.Interaction, period: str,
                          channel: discord.TextChannel | None = None,
                          role: discord.Role | None = None):
-        bot = interaction.client
+        service = service_of(interaction)
         loc = await begin(interaction)
         if not is_admin(interaction):
             raise UserFacing("bot.season.admin")
-        seasons = bot.service.seasons
-        channel_id = channel.id if channel is not None else interaction.channel_id
+        seasons = service.seasons
+        channel_id = channel.id if channel is not None else channel_of(interaction)
         settings = await seasons.set_period(
-            interaction.guild_id, None if period == "off" else period, channel_id=channel_id,
+            guild_of(interaction), None if period == "off" else period, channel_id=channel_id,
             role_id=role.id if role is not None else None, user_id=interaction.user.id)
         if settings is None:
             return await answer(interaction, t("bot.season.off_now", loc))
-        table = await seasons.standings(interaction.guild_id)
+        table = await seasons.standings(guild_of(interaction))
         lines = [t("bot.season.set", loc, period=t(f"bot.season.period.{settings.period}", loc),
                    zone=table.zone, season=season_title(table.season.name, loc),
                    end=when(table.season.end, "F"), channel=f"<#{channel_id}>")]
@@ -77,14 +79,15 @@ class ServerSeason(GroupedCog):
     @app_commands.autocomplete(zone=zone_autocomplete)
     async def timezone(self, interaction: discord.Interaction, zone: str | None = None):
         """Without a zone: say which one the server's seasons follow."""
-        seasons = interaction.client.service.seasons
+        service = service_of(interaction)
+        seasons = service.seasons
         loc = await begin(interaction)
         if zone is not None:
             if not is_admin(interaction):
                 raise UserFacing("bot.season.admin")
-            now = await seasons.set_timezone(interaction.guild_id, zone)
+            now = await seasons.set_timezone(guild_of(interaction), zone)
         else:
-            now = await seasons.timezone(interaction.guild_id)
+            now = await seasons.timezone(guild_of(interaction))
         await answer(interaction, t("bot.server.timezone_now", loc, zone=now))
 
 
