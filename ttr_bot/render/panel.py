@@ -503,9 +503,9 @@ class Panel:
             label = t(f"render.col.{key}", self.locale)
             size = T.fit_size(label, self.k(16), True, cw - 6, base=self.base)
             lines = [label]
-            if key in own and size < self.k(14) and " " in label:     # "Ferry / cards"
-                cut = label.index(" ", len(label) // 2) if " " in label[len(label) // 2:] \
-                    else label.rindex(" ")
+            breaks = [i for i, ch in enumerate(label) if ch in " \u200b"]   # Thai: a zero-width space
+            if key in own and size < self.k(14) and breaks:     # "Ferry / cards"
+                cut = min(breaks, key=lambda i: abs(i - len(label) / 2))
                 lines = [label[:cut], label[cut + 1:]]
                 size = min(T.fit_size(ln, self.k(14), True, cw - 6, base=self.base)
                            for ln in lines)
