@@ -6,7 +6,7 @@ unsent, its message, a refusal reported once)."""
 import pytest
 
 from ttr_bot.store import NewTimer, OutboxItem, Owed, SeatResult
-from ttr_bot.store.community import board_store, season_store
+from ttr_bot.store.subjects.community import board_store, season_store
 
 pytestmark = pytest.mark.asyncio
 GUILD = 1

@@ -5,7 +5,7 @@ its post's message, and its timers."""
 import pytest
 
 from ttr_bot.store import NewTimer, OutboxItem, Owed
-from ttr_bot.store.cups import cup_store
+from ttr_bot.store.subjects.cups import cup_store
 
 pytestmark = pytest.mark.asyncio
 

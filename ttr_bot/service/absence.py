@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
-from ..store import NewTimer, NotFound, Owed
+from ..store import GameStore, NewTimer, NotFound, OutboxStore, Owed, PrefStore, SeatStore
 from .core import Core
 from .delivery_queue import DeliveryQueue
 from .effects import ServiceError
@@ -53,6 +53,12 @@ from .turns import (
     turn_named,
 )
 
+
+class AbsenceStore(GameStore, SeatStore, PrefStore, OutboxStore, Protocol):
+    """The store's subjects this part uses: games and seats (a host handed on, a seat given up),
+    users' preferences, what a change owes."""
+
+
 log = logging.getLogger(__name__)
 TIMEOUT_LEVEL = "medium"    # who plays a timed-out turn: fair, neither a gift nor a punishment
 MAX_TURN_ACTIONS = 12       # a turn is at most a few actions (two cards; a tunnel; tickets)
@@ -72,6 +78,7 @@ class Absence:
     def __init__(self, core: Core, *, moves: Moves, handover: SeatHandover,
                  queue: DeliveryQueue) -> None:
         self.core = core
+        self.store: AbsenceStore = core.store
         self.moves = moves
         self.handover = handover
         self.queue = queue          # a deleted channel's owed posts are given up
@@ -107,7 +114,7 @@ class Absence:
                 left = min(d.limit, timer.due_at - max(away.since, d.started))
                 owed = Owed(timers=(NewTimer(DEADLINE, away.until + left,
                                              replace(d, pushed=True).to_payload()),))
-                await self.core.store.write_owed(owed, hosted.id, now)
+                await self.store.write_owed(owed, hosted.id, now)
                 self.core.committed(owed)
                 return
             await self._play_turn_for(hosted, d.key, "timeout",
@@ -173,22 +180,22 @@ class Absence:
             async def later(at):
                 if deadline is None or at <= deadline - REMIND_MARGIN:
                     owed = Owed(timers=(NewTimer(REMIND, at, r.to_payload()),))
-                    await self.core.store.write_owed(owed, hosted.id, now)
+                    await self.store.write_owed(owed, hosted.id, now)
                     self.core.committed(owed)
 
             if deadline is not None and now > deadline - REMIND_MARGIN:
                 return      # too near the deadline (or past it, after downtime): none now
             if await self.core.away_of(hosted, user, now) is not None:
                 return
-            prefs = await self.core.store.get_user(user)
+            prefs = await self.store.get_user(user)
             notify = prefs.notify if prefs else {}
             how = how_of(notify)
             if how == "none":
                 return
             turn_key = f"remind:{hosted.id}:{r.key.phase}:{r.key.turn}:{r.key.seat}:"
-            if await self.core.store.last_owed_at(hosted.id, f"{turn_key}{r.n}") is not None:
+            if await self.store.last_owed_at(hosted.id, f"{turn_key}{r.n}") is not None:
                 return      # this one was owed already (a duplicate timer): once each
-            last = await self.core.store.last_owed_at(hosted.id, turn_key)
+            last = await self.store.last_owed_at(hosted.id, turn_key)
             if last is not None and last + REMIND_GAP > now:
                 await later(last + REMIND_GAP)   # one held back by quiet hours moves the next
                 return
@@ -206,7 +213,7 @@ class Absence:
             else:
                 row = channel_row(hosted, reminder, key=key)
             owed = Owed((row,))
-            await self.core.store.write_owed(owed, hosted.id, now)
+            await self.store.write_owed(owed, hosted.id, now)
             self.core.committed(owed)
 
     def reminder_still_due(self, hosted: HostedGame, reminder: Reminder) -> bool:
@@ -251,7 +258,7 @@ class Absence:
                 rows += (hand_row(after, seat, None),)
             owed = Owed(rows, turn.timers, turn.drop_timers)
             try:
-                await self.core.store.return_seat(hosted.id, hosted.seats[seat].number,
+                await self.store.return_seat(hosted.id, hosted.seats[seat].number,
                                                   user_id=user_id, display_name=name, now=now,
                                                   owed=owed)
             except NotFound:
@@ -266,7 +273,7 @@ class Absence:
         host's lobby passes to the next human, or closes), a game in play hands their seat to
         a computer player (the host's powers pass on). Returns how many games changed."""
         changed = 0
-        for row in await self.core.store.games_of_user(user_id, guild_id):
+        for row in await self.store.games_of_user(user_id, guild_id):
             async with self.core.lock(row.id):
                 hosted = await self.core.reload(row.id)
                 seat = hosted.seat_of(user_id) if hosted is not None else None
@@ -286,11 +293,11 @@ class Absence:
             await self.core.cancel(hosted, reason="host_left")
             return
         if hosted.seats[seat].user_id == hosted.host_id:
-            await self.core.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
+            await self.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
-            await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+            await self.store.write_owed(owed, hosted.id, self.core.clock())
             self.core.committed(owed)
-        await self.core.store.remove_seat(hosted.id, hosted.seats[seat].number)
+        await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
         self.core.forget(hosted.id)
 
     async def host_gone(self, game_id: int) -> bool:
@@ -329,7 +336,7 @@ class Absence:
                 # something happened since: 30 days from then (a move writes its own idle
                 # timer, but not everything that changes a game does: a seat handed over)
                 owed = Owed(timers=(NewTimer(IDLE, hosted.updated_at + IDLE_DAYS * DAY, {}),))
-                await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+                await self.store.write_owed(owed, hosted.id, self.core.clock())
                 self.core.committed(owed)
                 return
             await self.core.cancel(hosted, reason="abandoned", dm_key="bot.closed.abandoned")

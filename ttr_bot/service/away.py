@@ -13,7 +13,9 @@ player after the usual short pause, without counting as a timeout.
 """
 from __future__ import annotations
 
-from ..store import Away, NewTimer, Owed
+from typing import Protocol
+
+from ..store import Away, AwayStore, GameStore, NewTimer, OutboxStore, Owed, TimerStore
 from .core import Core
 from .effects import ServiceError
 from .owed import notice_row
@@ -31,9 +33,15 @@ from .turns import (
 )
 
 
+class AwayStoreOf(AwayStore, TimerStore, GameStore, OutboxStore, Protocol):
+    """The store's subjects this part uses: away periods, their timers, the user's games, what a
+    change owes."""
+
+
 class AwayPeriods:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: AwayStoreOf = core.store
         core.scheduler.on(AWAY_END, self._on_away_end)
 
     async def set_away(self, user_id: int, guild_id: int | None, days: int) -> Away | None:
@@ -63,10 +71,10 @@ class AwayPeriods:
                 timers.append(NewTimer(COVER, now + self.core.bot_delay,
                                        turn_of(hosted.game, seat).payload(), game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
-        await self.core.store.set_away(user_id, guild_id, now, until, owed=owed,
+        await self.store.set_away(user_id, guild_id, now, until, owed=owed,
                                        forget_before=now - AWAY_WINDOW_DAYS * DAY)
         self.core.committed(owed)
-        return await self.core.store.get_away(user_id, guild_id)
+        return await self.store.get_away(user_id, guild_id)
 
     async def away_days_left(self, user_id: int, guild_id: int, until: float) -> float:
         """How long (seconds) a period starting now and ending by `until` may last: 14 days
@@ -74,8 +82,8 @@ class AwayPeriods:
         the most of their past, since the new period is the latest), the running period's
         time so far included."""
         now, start = self.core.clock(), until - AWAY_WINDOW_DAYS * DAY
-        taken = await self.core.store.away_taken(user_id, guild_id, start)
-        running = await self.core.store.get_away(user_id, guild_id)
+        taken = await self.store.away_taken(user_id, guild_id, start)
+        running = await self.store.get_away(user_id, guild_id)
         if running is not None:     # the log holds ended periods; this one, up to now
             taken.append((running.since, min(running.until, now)))
         used = sum(max(0.0, b - max(a, start)) for a, b in taken)
@@ -85,7 +93,7 @@ class AwayPeriods:
                        until: float | None = None) -> None:
         """Back early (or the period is over: `until` is the period's end, and a newer period
         is left alone). Returns None."""
-        away = await self.core.store.get_away(user_id, guild_id)
+        away = await self.store.get_away(user_id, guild_id)
         if away is None or (until is not None and abs(away.until - until) > 1e-6):
             return None
         now = self.core.clock()
@@ -96,19 +104,19 @@ class AwayPeriods:
             if hosted.is_active and seat in hosted.game.to_move():
                 extra += await self._credit_deadline(hosted, seat, away, now)
         owed = Owed(tuple(rows))
-        await self.core.store.clear_away(user_id, guild_id, owed=owed, now=now)
+        await self.store.clear_away(user_id, guild_id, owed=owed, now=now)
         self.core.committed(owed)
         for game_id, timer, due in extra:
             owed = Owed(timers=(NewTimer(DEADLINE, due, timer.payload),))
-            await self.core.store.delete_timer(timer.id)
-            await self.core.store.write_owed(owed, game_id, now)
+            await self.store.delete_timer(timer.id)
+            await self.store.write_owed(owed, game_id, now)
             self.core.committed(owed)
         return None
 
     async def _credit_deadline(self, hosted, seat, away, now):
         """(game, timer, new due) for the running deadline of `seat`'s turn."""
         out = []
-        for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
+        for timer in await self.store.list_timers(hosted.id, DEADLINE):
             d = Deadline.from_payload(timer.payload)
             if d is None or d.key.seat != seat or not is_turn(hosted.game, d.key):
                 continue
@@ -122,7 +130,7 @@ class AwayPeriods:
 
     async def _seated_games(self, user_id, guild_id):
         out = []
-        for row in await self.core.store.games_of_user(user_id, guild_id):
+        for row in await self.store.games_of_user(user_id, guild_id):
             hosted = await self.core.load(row.id)
             if hosted is not None and hosted.is_open and hosted.seat_of(user_id) is not None:
                 out.append(hosted)
@@ -130,7 +138,7 @@ class AwayPeriods:
 
     async def away_of(self, user_id: int, guild_id: int) -> Away | None:
         """The user's away period in the guild, if one is running."""
-        away = await self.core.store.get_away(user_id, guild_id)
+        away = await self.store.get_away(user_id, guild_id)
         return away if away is not None and away.until > self.core.clock() else None
 
     async def _on_away_end(self, timer):

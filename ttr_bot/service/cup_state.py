@@ -1,5 +1,5 @@
 """A cup's state and its standings: plain values, pure functions (no I/O), what service/cups.py
-stores as one JSON document (store/cups.py) and hands the adapter (`Cup`).
+stores as one JSON document (store/subjects/cups.py) and hands the adapter (`Cup`).
 
 Tournament points: at a table of S seats a player earns one point for every seat (a computer's
 too) that finished behind them: S - 1 for a win, 0 for last; players with equal results share

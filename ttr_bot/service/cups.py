@@ -12,7 +12,7 @@ round ends when every table's game has ended (a `CupCheck` looks every CHECK_EVE
 when its deadline passes (`CupRoundEnd`): a game still going is then closed and scored as it
 stood (cup_state.py states the points and tie-breaks); the next round is paired in the same
 write, or the cup ends with its final post (`CupFinal`). Every change is the cup's whole state,
-written at the version it was read together with what it owes (store/cups.py), and only then
+written at the version it was read together with what it owes (store/subjects/cups.py), and only then
 said; every timer handler checks the cup is still where its timer says, so one firing twice or
 late does nothing, and `resume` re-arms a lost one.
 """

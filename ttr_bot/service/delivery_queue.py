@@ -7,11 +7,17 @@ is the core's."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from ..store import LaneBlock, OutboxItem, OutboxRow, Owed
+from ..store import GameStore, LaneBlock, OutboxItem, OutboxRow, OutboxStore, Owed, PrefStore, VoteStore
 from .messages import ClosingPost, DestinationBlock, Lane, OwedMessage, TurnPost, parse
 from .owed import channel_lane, dm_row, notice_row
+
+
+class QueueStore(OutboxStore, PrefStore, GameStore, VoteStore, Protocol):
+    """The store's subjects this part uses: the outbox, users' preferences (DMs closed), a server's
+    open games, old votes purged."""
+
 
 MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row before another may
                         # (the worker gives a send up after SEND_TIMEOUT, 15 s)
@@ -24,21 +30,22 @@ if TYPE_CHECKING:
 class DeliveryQueue:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: QueueStore = core.store
 
     async def owed_messages(self, limit: int = 500) -> list[OwedMessage]:
         """The owed rows of this process's guilds (every guild's without shards), oldest
         first, whatever their destination (tests, tools; the worker reads `deliverable`)."""
-        return _owed(await self.core.store.pending_outbox(limit, shards=self.core.shards))
+        return _owed(await self.store.pending_outbox(limit, shards=self.core.shards))
 
     async def deliverable(self, lanes: int = 200, per_lane: int = 20) -> list[OwedMessage]:
         """The first owed rows of each destination not refused until later (this process's
         guilds): a destination owing thousands never hides another's."""
-        return _owed(await self.core.store.deliverable_outbox(
+        return _owed(await self.store.deliverable_outbox(
             self.core.clock(), lanes=lanes, per_lane=per_lane, shards=self.core.shards))
 
     async def owed_in_lane(self, lane: Lane) -> list[OwedMessage]:
         """What the destination `lane` (a Lane) owes, oldest first."""
-        return _owed(await self.core.store.owed_in_lane(str(lane)))
+        return _owed(await self.store.owed_in_lane(str(lane)))
 
     # ----- destinations Discord refuses (discord/refusals.py states the rules) -----------------
     async def destination_refused(self, lane: Lane, retry_in: float, *, code: int | None = None,
@@ -46,21 +53,21 @@ class DeliveryQueue:
         """Discord refused this destination: none of its rows is tried for `retry_in` seconds
         (the other destinations go on). The block as it is now (attempts 1: it just began)."""
         now = self.core.clock()
-        return _block(await self.core.store.refuse_lane(str(lane), now, now + retry_in,
+        return _block(await self.store.refuse_lane(str(lane), now, now + retry_in,
                                                    guild_id=guild_id, code=code))
 
     async def destination_blocks(self) -> list[DestinationBlock]:
-        return [_block(b) for b in await self.core.store.lane_blocks(shards=self.core.shards)]
+        return [_block(b) for b in await self.store.lane_blocks(shards=self.core.shards)]
 
     async def destination_works(self, lane: Lane) -> DestinationBlock | None:
         """A post went through: the block (if any) ends; it as it was, or None."""
-        block = await self.core.store.clear_lane_block(str(lane))
+        block = await self.store.clear_lane_block(str(lane))
         return None if block is None else _block(block)
 
     async def retry_destinations(self, lanes: Iterable[Lane]) -> int:
         """A permission may be back (a gateway event said something changed): these refused
         destinations are tried again now, not at the end of their backoff."""
-        count = await self.core.store.retry_lanes_at([str(lane) for lane in lanes], self.core.clock())
+        count = await self.store.retry_lanes_at([str(lane) for lane in lanes], self.core.clock())
         if count and self.core.on_outbox is not None:
             self.core.on_outbox()
         return count
@@ -84,7 +91,7 @@ class DeliveryQueue:
                  if r.game_id is not None and r.game_id != told and
                  (isinstance(r.message, ClosingPost) or
                   (isinstance(r.message, TurnPost) and r.message.over))}
-        await self.core.store.fail_outbox_lane(str(lane), error, now=self.core.clock())
+        await self.store.fail_outbox_lane(str(lane), error, now=self.core.clock())
         for game_id in sorted(ended):
             hosted = await self.core.load(game_id)
             if hosted is None:
@@ -101,7 +108,7 @@ class DeliveryQueue:
         are told by DM where the post was to go (in a channel: a DM cannot tell a DM's failure),
         once a day, or, when it was the game's end, that it ended where the bot could not say."""
         now = self.core.clock()
-        await self.core.store.mark_outbox_sent(list(ids), now=now, error=error)
+        await self.store.mark_outbox_sent(list(ids), now=now, error=error)
         if not head.lane.is_channel or head.game_id is None:
             return
         hosted = await self.core.load(head.game_id)
@@ -126,13 +133,13 @@ class DeliveryQueue:
         games are closed as a destination given up is (end reason 'removed'), their players
         told by DM where Discord still lets the bot write to them. The game ids closed."""
         closed = []
-        for game_id in await self.core.store.open_games_in_guild(guild_id):
+        for game_id in await self.store.open_games_in_guild(guild_id):
             hosted = await self.core.load(game_id)
             if hosted is None:
                 continue
             if await self.give_up_destination(channel_lane(hosted.channel_id), "removed"):
                 closed.append(game_id)
-        for block in map(_block, await self.core.store.lane_blocks()):
+        for block in map(_block, await self.store.lane_blocks()):
             if block.guild_id == guild_id:
                 await self.fail_lane(block.lane, "given up: removed")
         return closed
@@ -153,33 +160,33 @@ class DeliveryQueue:
         """Before sending these rows: lease them to this process, or False if another process
         is sending them (its lease has not run out). Only on a database several processes
         share; one process alone needs no lease (a restart resends under the same nonce)."""
-        if not self.core.store.shared:
+        if not self.store.shared:
             return True
-        return await self.core.store.claim_outbox(list(ids), self.core.owner, self.core.clock(), lease)
+        return await self.store.claim_outbox(list(ids), self.core.owner, self.core.clock(), lease)
 
     async def release_messages(self) -> None:
         """This process stops: what it was sending may be claimed again at once."""
-        if self.core.store.shared:
-            await self.core.store.release_outbox(self.core.owner)
+        if self.store.shared:
+            await self.store.release_outbox(self.core.owner)
 
     async def delivered(self, ids: Iterable[int], error: str | None = None) -> int:
-        return await self.core.store.mark_outbox_sent(list(ids), now=self.core.clock(), error=error)
+        return await self.store.mark_outbox_sent(list(ids), now=self.core.clock(), error=error)
 
     async def retry_later(self, row_id: int, due_at: float) -> int | None:
-        return await self.core.store.retry_outbox(row_id, due_at)
+        return await self.store.retry_outbox(row_id, due_at)
 
     async def forget_sent(self, older_than: float, votes_older_than: float | None = None) -> int:
         """Housekeeping: rows sent or given up more than `older_than` seconds ago are deleted
         (and the blocks of destinations owing nothing), closed votes after `votes_older_than`."""
         if votes_older_than is not None:
-            await self.core.store.purge_votes(self.core.clock() - votes_older_than)
-        return await self.core.store.purge_outbox(self.core.clock() - older_than)
+            await self.store.purge_votes(self.core.clock() - votes_older_than)
+        return await self.store.purge_outbox(self.core.clock() - older_than)
 
     async def owe(self, items: Iterable[OutboxItem], game_id: int | None = None) -> None:
         """Record more owed messages (the worker's own: 'tell the host the channel is
         closed to me', 'your DMs are closed')."""
         owed = Owed(tuple(items))
-        await self.core.store.write_owed(owed, game_id, self.core.clock())
+        await self.store.write_owed(owed, game_id, self.core.clock())
         self.core.committed(owed)
 
     async def tell_cannot_post(self, game_id: int, since: float, missing: str,
@@ -208,10 +215,10 @@ class DeliveryQueue:
                                    mention=f"<@{user_id}>")], game_id)
 
     async def set_notify(self, user_id: int, notify: dict) -> None:
-        await self.core.store.set_notify(user_id, notify, now=self.core.clock())
+        await self.store.set_notify(user_id, notify, now=self.core.clock())
 
     async def notify_settings(self, user_id: int) -> dict:
-        prefs = await self.core.store.get_user(user_id)
+        prefs = await self.store.get_user(user_id)
         return dict(prefs.notify) if prefs else {}
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..store import Owed, SeatIsBot, WrongStatus
+from ..store import Owed, SeatIsBot, SeatStore, WrongStatus
 from .core import Core
 from .effects import Effects, Handover, ServiceError
 from .levels import BOT_LEVELS, LEAVE_LEVEL
@@ -42,6 +42,7 @@ class SeatHandover:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: SeatStore = core.store
 
     async def hand_to_bot(self, game_id: int, seat: int, level: str, *, reason: str = "replaced",
                           by: int | None = None) -> Effects:
@@ -121,7 +122,7 @@ class SeatHandover:
         try:
             # the reason and the turns the player finished stay with the seat: the results
             # and the ratings tell a player who left from a stand-in (ratings.py)
-            await self.core.store.hand_seat_to_bot(
+            await self.store.hand_seat_to_bot(
                 hosted.id, held.number, bot_level=BOT_LEVELS[level],
                 display_name=bot_name(held.name, level), host_id=host_id, now=now,
                 reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed)

@@ -26,8 +26,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Protocol
 
-from ..store import CorruptData, NewTimer, Owed, Shards
+from ..store import (
+    CorruptData,
+    GameLog,
+    GameStore,
+    NewTimer,
+    OutboxStore,
+    Owed,
+    Shards,
+    TimerStore,
+    VoteStore,
+)
 from .core import Core
 from .turns import (
     BOT_MOVE,
@@ -52,6 +63,12 @@ from .turns import (
     turn_of,
 )
 
+
+class InvariantStore(GameStore, GameLog, TimerStore, VoteStore, OutboxStore, Protocol):
+    """The store's subjects this part uses: open games, their last moves, timers and votes, what a
+    repair owes."""
+
+
 log = logging.getLogger(__name__)
 
 
@@ -69,6 +86,7 @@ class Problem:
 class TimerInvariants:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: InvariantStore = core.store
 
     async def check_timers(self, *, repair: bool = False,
                            shards: Shards | None = None) -> list[Problem]:
@@ -76,7 +94,7 @@ class TimerInvariants:
         re-armed when `repair`."""
         shards = self.core.shards if shards is None else shards
         problems = []
-        for game_id in await self.core.store.list_active_game_ids(include_lobbies=True,
+        for game_id in await self.store.list_active_game_ids(include_lobbies=True,
                                                                   shards=shards):
             try:
                 problems += await self.check_game_timers(game_id, repair=repair)
@@ -96,7 +114,7 @@ class TimerInvariants:
             problems = await self._missing_timers(hosted)
             if repair and problems:
                 owed = Owed(timers=tuple(p.timer for p in problems))
-                await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+                await self.store.write_owed(owed, hosted.id, self.core.clock())
                 self.core.committed(owed)
                 for p in problems:
                     log.warning("%s", p.line(repaired=True))
@@ -104,7 +122,7 @@ class TimerInvariants:
 
     async def _missing_timers(self, hosted):
         now = self.core.clock()
-        timers = await self.core.store.list_timers(hosted.id)
+        timers = await self.store.list_timers(hosted.id)
         kinds = {}
         for t in timers:
             kinds.setdefault(t.kind, []).append(t)
@@ -149,7 +167,7 @@ class TimerInvariants:
         if not opts.deadline and not kinds.get(IDLE):
             missing("no deadline and no idle timer (it would never be closed)", IDLE,
                     hosted.updated_at + IDLE_DAYS * DAY, {})
-        vote = await self.core.store.open_vote_of(hosted.id)
+        vote = await self.store.open_vote_of(hosted.id)
         if vote is not None and not any(VoteExpire.from_payload(t.payload).vote == vote.id
                                         for t in kinds.get(VOTE_EXPIRE, ())):
             missing(f"vote {vote.id} is open with no vote_expire timer", VOTE_EXPIRE,
@@ -185,8 +203,8 @@ class TimerInvariants:
         if hosted.settings.deadline:
             return hosted.updated_at        # as the deadline's own repair has it
         if key.phase == "setup":         # every seat's began at the start, after the lobby
-            row = await self.core.store.get_game(hosted.id)
+            row = await self.store.get_game(hosted.id)
             return row.created_at if row is not None else None
         # in play, a turn begins with the action that ends the one before it: another seat's
         # (or a bot's for an absent player, which is not counted: earlier is safe)
-        return await self.core.store.last_acted_at(hosted.id, seat)
+        return await self.store.last_acted_at(hosted.id, seat)

@@ -3,9 +3,15 @@ service's core). Plain values for the adapter to write out."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
+from ..store import GameStore, TimerStore
 from .core import Core
 from .turns import DEADLINE, seat_turn_named
+
+
+class ListingStore(GameStore, TimerStore, Protocol):
+    """The store's subjects this part uses: a user's games and their timers."""
 
 
 @dataclass(frozen=True)
@@ -26,10 +32,11 @@ class GameListing:
 class Listing:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: ListingStore = core.store
 
     async def games_of(self, user_id: int, guild_id: int | None) -> list[GameListing]:
         out = []
-        for row in await self.core.store.games_of_user(user_id, guild_id):
+        for row in await self.store.games_of_user(user_id, guild_id):
             hosted = await self.core.load(row.id)
             if hosted is None or not hosted.is_open:
                 continue
@@ -38,7 +45,7 @@ class Listing:
             deadline, away = None, {}
             if moving:
                 focus = seat if seat in moving else moving[0]
-                for timer in await self.core.store.list_timers(hosted.id, DEADLINE):
+                for timer in await self.store.list_timers(hosted.id, DEADLINE):
                     if seat_turn_named(hosted.game, focus, timer.payload):
                         deadline = timer.due_at
                 for s in moving:

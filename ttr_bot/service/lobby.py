@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..bounded import KeyedLocks
 from ..engine.dealer import Dealer
@@ -25,7 +25,7 @@ from ..engine.game import Game
 from ..engine.snapshot import to_dict
 from ..i18n import LOCALES
 from ..maps import MapError, variants
-from ..store import ChannelBusy, NewTimer, Owed, SeatTaken, WrongStatus
+from ..store import ChannelBusy, GameStore, NewTimer, OutboxStore, Owed, SeatStore, SeatTaken, WrongStatus
 from .core import Core
 from .effects import Effects, ServiceError
 from .hints import GAME_HINTS
@@ -45,8 +45,13 @@ from .turns import (
     GameOptions,
 )
 
+
 # the option saying which language the game's public posts and board are in (a locale of
 # i18n.LOCALES, fixed when the lobby opens; a rematch copies it with the other options)
+class LobbyStore(GameStore, SeatStore, OutboxStore, Protocol):
+    """The store's subjects this part uses: games, their seats, what a change owes."""
+
+
 GAME_LANGUAGE = "language"
 # the option saying which colours the game's public pictures are in (/ttr new colours:), one of
 # PALETTES (render/palette.py SCHEMES); absent: the standard ones
@@ -97,6 +102,7 @@ class Rematch:
 class Lobby:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: LobbyStore = core.store
         self._guild_locks = KeyedLocks()       # one lobby count at a time per server
         self.member_lobbies, self.server_lobbies = MEMBER_LOBBIES, SERVER_LOBBIES
         core.scheduler.on(LOBBY_WARN, self._on_lobby_warn)
@@ -124,7 +130,7 @@ class Lobby:
         SERVER_LOBBIES. The adapter asks before it opens a thread for the lobby."""
         if guild_id is None:
             return
-        lobbies = await self.core.store.lobbies_in_guild(guild_id)
+        lobbies = await self.store.lobbies_in_guild(guild_id)
         mine = [g for g in lobbies if g.host_id == user_id]
         if len(mine) >= self.member_lobbies:
             raise ServiceError("service.lobby_cap_member", limit=self.member_lobbies,
@@ -140,7 +146,7 @@ class Lobby:
         owed = Owed(timers=(NewTimer(LOBBY_WARN, now + LOBBY_WARN_DAYS * DAY, {}),
                             NewTimer(LOBBY_EXPIRE, now + LOBBY_DAYS * DAY, {})))
         try:   # the game and its host's seat in one transaction: never a lobby without a host
-            game_id = await self.core.store.create_game(
+            game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
                 options=settings, seed=seed, host_id=user_id, now=now, host_name=name,
                 owed=owed)
@@ -206,7 +212,7 @@ class Lobby:
             raise ServiceError("service.lobby_full", count=hosted.board.rules.max_players)
         try:
             number = max((s.number for s in hosted.seats), default=-1) + 1
-            await self.core.store.add_seat(hosted.id, number, user_id=user_id,
+            await self.store.add_seat(hosted.id, number, user_id=user_id,
                                            display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
@@ -244,7 +250,7 @@ class Lobby:
 
     async def _remove_seat(self, hosted, number):
         try:
-            await self.core.store.remove_seat(hosted.id, number)
+            await self.store.remove_seat(hosted.id, number)
         except WrongStatus:
             raise ServiceError("service.already_started") from None
         return await self.core.reload(hosted.id)
@@ -268,7 +274,7 @@ class Lobby:
         started = replace_game(hosted, game, self.core.clock())
         owed = await self.core.owed_for_start(started)
         try:
-            await self.core.store.start_game(
+            await self.store.start_game(
                 hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
                 owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
         except WrongStatus:
@@ -287,7 +293,7 @@ class Lobby:
         check_table(map_id, variant)
         settings = game_options(options)
         try:
-            game_id = await self.core.store.create_game(
+            game_id = await self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
                 options=settings, seed=self.core.seeds.randrange(2 ** 62), host_id=host_id,
                 now=self.core.clock())
@@ -333,7 +339,7 @@ class Lobby:
                            key_id=f"lobbywarn:{hosted.id}", mention=f"<@{hosted.host_id}>"),
                 dm_row(hosted.host_id, "bot.lobby.closing_dm", game_id=hosted.id,
                        key_id=f"lobbywarn:{hosted.id}:dm", channel=f"<#{hosted.channel_id}>")))
-            await self.core.store.write_owed(owed, hosted.id, self.core.clock())
+            await self.store.write_owed(owed, hosted.id, self.core.clock())
             self.core.committed(owed)
 
     async def _on_lobby_expire(self, timer):

@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..engine.view import view
 from ..game_record import action_from_json, export_record
+from ..store import GameLog, GameStore
 from .core import SAFE_LEVEL, SEAT_NAMES, Core
 from .effects import Effects, ServiceError
 from .hosted import ACTIVE, FINISHED, HostedGame
+
+
+class MovesStore(GameStore, GameLog, Protocol):
+    """The store's subjects this part uses: a game's row and its log (a past state replayed)."""
+
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +32,7 @@ log = logging.getLogger(__name__)
 class Moves:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: MovesStore = core.store
 
     async def act(self, game_id: int, user_id: int, action: Any,
                   expected_seq: int | None = None) -> Effects:
@@ -93,7 +100,7 @@ class Moves:
         hosted = await self.core.started(game_id)
         names = _unique(hosted.names())
         actions = []
-        for rec in await self.core.store.load_actions(game_id):
+        for rec in await self.store.load_actions(game_id):
             a = dict(rec.action)
             a["player"] = names[int(a["player"])]
             actions.append(a)
@@ -109,10 +116,10 @@ class Moves:
             return None
         if seq == hosted.seq:
             return hosted
-        row: Any = await core.store.get_game(game_id)
+        row: Any = await self.store.get_game(game_id)
         board = hosted.board
         game = Game(board, len(hosted.seats), Dealer(row.seed))
-        for rec in (await core.store.load_actions(game_id))[:seq]:
+        for rec in (await self.store.load_actions(game_id))[:seq]:
             game.apply(action_from_json(game, rec.action, SEAT_NAMES))
         return replace(hosted, game=game, seq=seq, status=ACTIVE if not game.over else FINISHED)
 

@@ -17,7 +17,7 @@ from ..engine.game import Game
 from ..maps import available_maps
 from ..ratings import MIN_GAMES, Rating
 from ..stats import PlayerStats, player_stats
-from ..store import GLOBAL_SCOPE
+from ..store import GLOBAL_SCOPE, ResultStore
 from .adapter_state import PostedMessage
 from .core import Core
 from .effects import ServiceError
@@ -119,6 +119,7 @@ async def _page(fetch, page, per_page):
 class GameRecords:
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: ResultStore = core.store
 
     def _check_map(self, map_id):
         if map_id is not None and map_id not in available_maps():
@@ -130,12 +131,12 @@ class GameRecords:
         one map or all: stats.PlayerStats (empty when they have no finished game there)."""
         self._check_map(map_id)
         if everywhere:
-            rows = await self.core.store.results_for_user(user_id, include_left=True)
+            rows = await self.store.results_for_user(user_id, include_left=True)
             scope = GLOBAL_SCOPE
         else:
-            rows = await self.core.store.results_in_guild(guild_id, user_id)
+            rows = await self.store.results_in_guild(guild_id, user_id)
             scope = guild_id
-        stored = (await self.core.store.get_ratings(scope, [user_id])).get(user_id)
+        stored = (await self.store.get_ratings(scope, [user_id])).get(user_id)
         return player_stats(
             user_id, rows, name=name, map_id=map_id, where="global" if everywhere else "server",
             rating=Rating(stored.mu, stored.sigma) if stored else None,
@@ -148,7 +149,7 @@ class GameRecords:
         self._check_map(map_id)
         scope = guild_id or GLOBAL_SCOPE
         page, pages, total, rows = await _page(
-            lambda limit, offset: self.core.store.leaderboard(
+            lambda limit, offset: self.store.leaderboard(
                 scope, min_games=MIN_GAMES, limit=limit, offset=offset, map=map_id),
             page, per_page)
         offset = (page - 1) * per_page
@@ -162,7 +163,7 @@ class GameRecords:
         """One page of this server's finished games, newest first (only `user_id`'s, if
         given), each with its players and scores and where its final post is."""
         page, pages, total, games = await _page(
-            lambda limit, offset: self.core.store.finished_games(
+            lambda limit, offset: self.store.finished_games(
                 guild_id, user_id=user_id, limit=limit, offset=offset),
             page, per_page)
         entries = []
@@ -190,7 +191,7 @@ class GameRecords:
 
     async def latest_finished_game(self, guild_id: int) -> int | None:
         """The id of this server's latest finished game, or None."""
-        _, games = await self.core.store.finished_games(guild_id, limit=1)
+        _, games = await self.store.finished_games(guild_id, limit=1)
         return games[0].game.id if games else None
 
     async def replay_data(self, game_id: int, guild_id: int | None) -> FilmInput:
@@ -206,13 +207,13 @@ class GameRecords:
         hosted = await self.core.load(game_id)
         if hosted is None or not hosted.is_finished:
             raise ServiceError("service.not_finished")
-        results = await self.core.store.load_results(game_id)
+        results = await self.store.load_results(game_id)
         rated, reason = game_rated(hosted, [rated_seat(r) for r in results])
-        changes: dict[int, Any] = {c.user_id: c for c in await self.core.store.rating_changes(
+        changes: dict[int, Any] = {c.user_id: c for c in await self.store.rating_changes(
             game_id, scopes(hosted.guild_id)[0])}
         order = sorted((r for r in results if rated_seat(r).user_id in changes),
                        key=lambda r: (r.rank, r.seat))
-        stored = await self.core.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
+        stored = await self.store.get_ratings(scopes(hosted.guild_id)[0], list(changes))
         deltas = []
         for r in order:
             c = changes[rated_seat(r).user_id]
@@ -225,9 +226,9 @@ class GameRecords:
     async def recompute_ratings(self, scope: int) -> dict:
         """{user id: (Rating, rated games)} recomputed from the results of the scope's rated
         games, in the order they were rated."""
-        return recompute(await self.core.store.rating_log(scope))
+        return recompute(await self.store.rating_log(scope))
 
     async def stored_ratings(self, scope: int, user_ids: list[int]) -> dict:
         """{user id: (Rating, rated games)} as stored."""
-        got = await self.core.store.get_ratings(scope, user_ids)
+        got = await self.store.get_ratings(scope, user_ids)
         return {u: (Rating(r.mu, r.sigma), r.games) for u, r in got.items()}

@@ -10,14 +10,20 @@ parts are split off (effects.split_events) before anything is kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from ..bounded import LRUDict
 from ..engine.dealer import Dealer
 from ..engine.game import Game
 from ..game_record import action_from_json
+from ..store import GameLog, GameStore
 from .core import SEAT_NAMES, Core
 from .effects import split_events
+
+
+class SinceStore(GameStore, GameLog, Protocol):
+    """The store's subjects this part uses: a game's row and its log."""
+
 
 REPLAYS_KEPT = 64
 
@@ -43,6 +49,7 @@ class SinceLastMove:
 
     def __init__(self, core: Core) -> None:
         self.core = core
+        self.store: SinceStore = core.store
         self._replays: LRUDict = LRUDict(REPLAYS_KEPT)   # game id -> its _Replay
 
     async def since_last_turn(self, game_id: int, seat: int,
@@ -55,11 +62,11 @@ class SinceLastMove:
         replays = self._replays
         replay = replays.get(game_id)
         if replay is None or len(replay.log) > seq:
-            row: Any = await self.core.store.get_game(game_id)
+            row: Any = await self.store.get_game(game_id)
             replay = _Replay(Game(hosted.board, len(hosted.seats), Dealer(row.seed)))
             replays[game_id] = replay
         if len(replay.log) < seq:
-            for rec in (await self.core.store.load_actions(game_id))[len(replay.log):seq]:
+            for rec in (await self.store.load_actions(game_id))[len(replay.log):seq]:
                 action = action_from_json(replay.game, rec.action, SEAT_NAMES)
                 public, _ = split_events(replay.game.apply(action))
                 replay.log.append((action.seat, tuple(public)))

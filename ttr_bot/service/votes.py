@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 
-from ..store import NewTimer, Owed, Vote, VoteOpen
+from ..store import NewTimer, Owed, Vote, VoteOpen, VoteStore
 from .core import Core
 from .effects import ServiceError
 from .handover import SeatHandover
@@ -59,6 +59,7 @@ def outcome(vote, voters=None):
 class Votes:
     def __init__(self, core: Core, *, handover: SeatHandover) -> None:
         self.core = core
+        self.store: VoteStore = core.store
         self.handover = handover
         core.scheduler.on(VOTE_EXPIRE, self._on_vote_expire)
 
@@ -91,7 +92,7 @@ class Votes:
                 return Owed(tuple(rows), (NewTimer(VOTE_EXPIRE, now + VOTE_HOURS * HOUR,
                                                    VoteExpire(vote_id).to_payload()),))
             try:
-                vote = await self.core.store.open_vote(
+                vote = await self.store.open_vote(
                     hosted.id, kind=kind, target_seat=target, proposer=user_id, voters=voters,
                     ballots={user_id: True}, expires_at=now + VOTE_HOURS * HOUR, now=now,
                     owed=owed)
@@ -101,7 +102,7 @@ class Votes:
             return await self._settle_vote(hosted, vote)
 
     async def cast_vote(self, vote_id: int, user_id: int, yes: bool) -> Vote | None:
-        vote = await self.core.store.get_vote(vote_id)
+        vote = await self.store.get_vote(vote_id)
         if vote is None:
             raise ServiceError("service.vote_gone")
         async with self.core.lock(vote.game_id):
@@ -110,14 +111,14 @@ class Votes:
             hosted = await self.core.active(vote.game_id)
             if user_id not in self._voters(hosted, vote):
                 raise ServiceError("service.vote_not_voter")
-            vote = await self.core.store.cast_ballot(vote_id, user_id, bool(yes))
+            vote = await self.store.cast_ballot(vote_id, user_id, bool(yes))
             return await self._settle_vote(hosted, vote)
 
     async def open_vote(self, game_id: int) -> Vote | None:
-        return await self.core.store.open_vote_of(game_id)
+        return await self.store.open_vote_of(game_id)
 
     async def vote(self, vote_id: int) -> Vote | None:
-        return await self.core.store.get_vote(vote_id)
+        return await self.store.get_vote(vote_id)
 
     async def _settle_vote(self, hosted, vote, expired=False):
         """Under the lock: apply and close a decided vote. The vote as it is now."""
@@ -132,9 +133,9 @@ class Votes:
             await self._apply_vote(hosted, vote)
         owed = Owed((channel_row(hosted, VoteResult(vote.id, status),
                                  key=f"voteres:{vote.id}"),))
-        if await self.core.store.close_vote(vote.id, status, now=self.core.clock(), owed=owed):
+        if await self.store.close_vote(vote.id, status, now=self.core.clock(), owed=owed):
             self.core.committed(owed)
-        return await self.core.store.get_vote(vote.id)
+        return await self.store.get_vote(vote.id)
 
     @staticmethod
     def _voters(hosted, vote):
@@ -178,12 +179,12 @@ class Votes:
             await self.core.cancel(hosted, reason="vote")
 
     async def _on_vote_expire(self, timer):
-        vote = await self.core.store.get_vote(VoteExpire.from_payload(timer.payload).vote)
+        vote = await self.store.get_vote(VoteExpire.from_payload(timer.payload).vote)
         if vote is None or vote.status != "open":
             return
         async with self.core.lock(vote.game_id):
             hosted = await self.core.load(vote.game_id)
             if hosted is None or not hosted.is_active:
-                await self.core.store.close_vote(vote.id, "void", now=self.core.clock())
+                await self.store.close_vote(vote.id, "void", now=self.core.clock())
                 return
             await self._settle_vote(hosted, vote, expired=True)

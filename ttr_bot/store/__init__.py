@@ -1,23 +1,14 @@
 """Persistence: games, their action logs and snapshots, timers, user preferences, results and
 ratings.
 
-The service depends on `Store` (base.py). Two drivers keep its contract: `SqliteStore`
+The service depends on `Store` (base.py), every subject of the store (subjects/: one small
+protocol per subject, which a service part is given alone). Two drivers keep its contract: `SqliteStore`
 (sqlite.py, the default: one file, nothing to run) and `PostgresStore` (postgres.py, on asyncpg,
 for several processes or machines). `open_store(setting)` (factory.py) picks one from the
 database setting: a path or sqlite:///path is SQLite, postgresql://... is PostgreSQL.
 `copy.py` moves a database from one to the other (`python bot.py migrate-db`).
 """
 from .base import UNSET, Store
-from .community import (
-    BoardRow,
-    BoardStore,
-    ClosedSeason,
-    SeasonSettings,
-    SeasonStore,
-    board_store,
-    season_store,
-)
-from .cups import CupRow, CupStore, cup_store
 from .errors import (
     ChannelBusy,
     CorruptData,
@@ -61,6 +52,26 @@ from .models import (
 )
 from .shards import EVERY_GUILD, Shards
 from .sqlite import SqliteStore
+from .subjects.away import AwayStore
+from .subjects.community import (
+    BoardRow,
+    BoardStore,
+    ClosedSeason,
+    SeasonSettings,
+    SeasonStore,
+    board_store,
+    season_store,
+)
+from .subjects.cups import CupRow, CupStore, cup_store
+from .subjects.games import GameStore
+from .subjects.log import GameLog
+from .subjects.messages import MessageStore
+from .subjects.outbox import OutboxStore
+from .subjects.prefs import PrefStore
+from .subjects.results import ResultStore
+from .subjects.seats import SeatStore
+from .subjects.timers import TimerStore
+from .subjects.votes import VoteStore
 
 __all__ = [
     "UNSET", "Store", "SqliteStore", "PostgresStore", "open_store", "parse_db_url", "redact",
@@ -73,6 +84,8 @@ __all__ = [
     "CupRow", "CupStore", "cup_store",
     "BoardRow", "BoardStore", "ClosedSeason", "SeasonSettings", "SeasonStore", "board_store",
     "season_store",
+    "AwayStore", "GameLog", "GameStore", "MessageStore", "OutboxStore", "PrefStore", "ResultStore",
+    "SeatStore", "TimerStore", "VoteStore",
 ]
 
 

@@ -26,9 +26,9 @@ def parse_db_url(value: str | Path) -> tuple[str, str]:
             raise ValueError(f"{text!r} names no file: use sqlite:///relative/path or "
                              "sqlite:////absolute/path")
         return "sqlite", path
-    scheme = _SCHEME.match(text)
-    if scheme:
-        scheme = scheme.group(1)
+    match = _SCHEME.match(text)
+    if match:
+        scheme = match.group(1)
         raise ValueError(f"unknown database URL scheme {scheme!r} in {redact(text)!r}: use a "
                          "file path, sqlite:///path or postgresql://...")
     return "sqlite", text

@@ -138,12 +138,13 @@ class TempPostgres:
                     pass
                 self._admin = None
             self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
+            if self._thread is not None:
+                self._thread.join(timeout=10)
             self._loop.close()
             self._loop = None
         if self.root is not None:
             data = self.root / "data"
-            if (data / "postmaster.pid").exists():
+            if self.bin_dir is not None and (data / "postmaster.pid").exists():
                 try:
                     self._run([self.bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "-w",
                                "stop"])
@@ -188,6 +189,8 @@ class TempPostgres:
 
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 120) -> Any:
         """Run a coroutine on the admin thread's loop and return its result."""
+        if self._loop is None:
+            raise ServerUnavailable("the test server is not running")
         return asyncio.run_coroutine_threadsafe(coro, self._loop).result(timeout)
 
     def _start_admin(self) -> None:

@@ -1,5 +1,5 @@
 """`Store` on PostgreSQL through asyncpg: for bots that outgrow one process or one machine.
-The operations are `SqlStore`'s (sql.py, written in this dialect); this file connects,
+The operations are `SqlStore`'s (sql/, written in this dialect); this file connects,
 migrates, runs them on its pool and holds what only PostgreSQL does (advisory locks, SKIP
 LOCKED, the one-statement append).
 
@@ -29,7 +29,7 @@ How it keeps the `Store` contract (base.py) where PostgreSQL differs from SQLite
   caller's float comes back equal), JSON columns `json` (the text exactly as written: jsonb
   would reorder an action's keys), the append-only log is enforced by plpgsql triggers;
 - errors: unique, foreign-key and check violations become the store's own errors
-  (ChannelBusy, SeatTaken, NotFound, StoreError) in sql.py, from `IntegrityError` and
+  (ChannelBusy, SeatTaken, NotFound, StoreError) in sql/, from `IntegrityError` and
   `_violation` as for SQLite; the loads validate with the same code (validation.py). What
   says the server, not the statement, is at fault (a read-only server, a full disk, damaged
   data, a lock not granted in time: `_FAULTS`) is `StoreUnavailable`, as for SQLite's file,

@@ -1,4 +1,4 @@
-"""What the SQL layer (sql.py) and the copy tool share: the columns they read, the status moves
+"""What the SQL layer (sql/) and the copy tool share: the columns they read, the status moves
 they allow, how JSON goes in, and how a row becomes one of the records in models.py."""
 import json
 import time

@@ -109,8 +109,8 @@ def split_statements(sql: str) -> list[str]:
 
 
 async def current_version(db: aiosqlite.Connection) -> int:
-    rows = await db.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-    return rows[0][0]
+    rows = list(await db.execute_fetchall("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+    return int(rows[0][0])
 
 
 async def migrate(

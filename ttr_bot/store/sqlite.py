@@ -1,5 +1,5 @@
 """`Store` on SQLite through aiosqlite: the driver the bot runs on. The operations are
-`SqlStore`'s (sql.py); this file connects, migrates, rewrites their SQL into SQLite's dialect
+`SqlStore`'s (sql/); this file connects, migrates, rewrites their SQL into SQLite's dialect
 and runs it.
 
 Durability: WAL journal with synchronous=FULL, so a commit is on disk when it returns (NORMAL
@@ -41,7 +41,7 @@ from .sql import SqlStore
 
 log = logging.getLogger(__name__)
 
-# PostgreSQL's dialect (sql.py) -> SQLite's, in order
+# PostgreSQL's dialect (sql/) -> SQLite's, in order
 _REWRITES = [
     (re.compile(r"= ANY\(\$(\d+)(?:::\w+\[\])?\)"), r"IN (SELECT value FROM json_each(?\1))"),
     (re.compile(r"::(?:double precision|\w+)(?:\[\])?"), ""),
@@ -54,7 +54,7 @@ _REWRITES = [
 
 @lru_cache(maxsize=1024)
 def to_sqlite(sql: str) -> str:
-    """A statement of sql.py in SQLite's dialect: `$n` -> `?n` (SQLite's numbered parameters),
+    """A statement of sql/ in SQLite's dialect: `$n` -> `?n` (SQLite's numbered parameters),
     `= ANY($n)` -> `IN (SELECT value FROM json_each(?n))` (the list goes in as JSON), casts and
     row locks dropped (the transaction holds the file's write lock), GREATEST -> MAX."""
     for pattern, replacement in _REWRITES:
@@ -200,7 +200,7 @@ class SqliteStore(SqlStore):
     async def _try_a_write(db: aiosqlite.Connection) -> None:
         """Write the header's user_version as it is, and roll it back: SQLite opens a file it
         may not write read-only without a word, and would refuse only the first move."""
-        version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+        version = list(await db.execute_fetchall("PRAGMA user_version"))[0][0]
         await db.execute("BEGIN IMMEDIATE")
         try:
             await db.execute(f"PRAGMA user_version = {int(version)}")
@@ -215,7 +215,7 @@ class SqliteStore(SqlStore):
         deadline = time.monotonic() + self.busy_timeout
         while True:
             try:
-                return (await db.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0]
+                return str(list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))[0][0])
             except sqlite3.OperationalError as exc:
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise

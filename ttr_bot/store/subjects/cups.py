@@ -1,5 +1,5 @@
 """A server's cups (Swiss tournaments) as a store subject: the protocol of the operations the
-cups part of the service needs (`CupStore`), implemented once in SQL (cup_sql.py, mixed into
+cups part of the service needs (`CupStore`), implemented once in SQL (sql/cups.py, mixed into
 `SqlStore`), and its record (`CupRow`).
 
 A cup is one row whose `state` is one JSON document (its settings, players, rounds, tables and
@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .models import Owed, RatingRecord, ResultRecord, Timer
+from ..models import Owed, RatingRecord, ResultRecord, Timer
 
 CUP_STATUSES = ("signup", "running", "finished", "cancelled")
 OPEN_CUP = ("signup", "running")

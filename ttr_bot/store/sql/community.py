@@ -1,12 +1,12 @@
-"""The community subjects (community.py: seasons, the live board) in SQL, written once for both
-drivers like the rest of `SqlStore` (sql.py: PostgreSQL's dialect, `$n` parameters; the SQLite
-driver rewrites each text). Mixed into `SqlStore`, whose connection protocol (`_tx`, `_auto`)
-and `_write_owed` it uses."""
-from typing import Any
+"""The community subjects (subjects/community.py: seasons, the live board) in SQL, written once
+for both drivers like the rest of `SqlStore` (PostgreSQL's dialect, `$n` parameters; the SQLite
+driver rewrites each text), over sql/base.py's connection protocol (`_tx`, `_auto`) and
+`_write_owed`."""
 
-from .community import BoardRow, ClosedSeason, SeasonSettings
-from .models import Owed, ResultRecord
-from .rows import RESULT_COLUMNS, result_record
+from ..models import Owed, ResultRecord
+from ..rows import RESULT_COLUMNS, result_record
+from ..subjects.community import BoardRow, ClosedSeason, SeasonSettings
+from .base import SqlBase
 
 _SEASON = "guild_id, period, channel_id, role_id, set_by, updated_at"
 _BOARD = ("guild_id, channel_id, message_id, digest, owed_at, ticked_at, refused_at, set_by, "
@@ -14,10 +14,7 @@ _BOARD = ("guild_id, channel_id, message_id, digest, owed_at, ticked_at, refused
 BOARD_KIND = "board"        # the outbox kind of a board edit (service/messages.py BoardPost)
 
 
-class CommunitySql:
-    _tx: Any
-    _auto: Any
-    _write_owed: Any
+class CommunitySql(SqlBase):
 
     # -- the server's time zone ----------------------------------------------------------------
     async def get_guild_timezone(self, guild_id: int) -> str | None:

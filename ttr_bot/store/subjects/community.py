@@ -2,7 +2,7 @@
 run, which have been closed) and the live board (the one message per server edited in place).
 
 Each subject is a small protocol of the operations its service part needs (`SeasonStore`,
-`BoardStore`), implemented once in SQL (community_sql.py, mixed into `SqlStore`), with its own
+`BoardStore`), implemented once in SQL (sql/community.py, mixed into `SqlStore`), with its own
 records. A season's standings are not stored: they are read from `results` by finishing time
 (`season_results`), so a game counts in exactly one season and nothing can drift.
 """
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from .models import Owed, ResultRecord
+from ..models import Owed, ResultRecord
 
 PERIODS = ("monthly", "quarterly")
 

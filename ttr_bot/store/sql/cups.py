@@ -1,13 +1,14 @@
-"""The cups subject (cups.py) in SQL, written once for both drivers like the rest of `SqlStore`
-(sql.py: PostgreSQL's dialect, `$n` parameters; the SQLite driver rewrites each text). Mixed
-into `SqlStore`, whose connection protocol (`_tx`, `_auto`) and `_write_owed` it uses."""
+"""The cups subject (subjects/cups.py) in SQL, written once for both drivers like the rest of
+`SqlStore` (PostgreSQL's dialect, `$n` parameters; the SQLite driver rewrites each text), over
+sql/base.py's connection protocol (`_tx`, `_auto`) and `_write_owed`."""
 import json
 from collections.abc import Callable
 from typing import Any
 
-from .cups import OPEN_CUP, CupRow
-from .models import Owed, Timer
-from .rows import TIMER_COLUMNS, timer_record
+from ..models import Owed, Timer
+from ..rows import TIMER_COLUMNS, timer_record
+from ..subjects.cups import OPEN_CUP, CupRow
+from .base import SqlBase
 
 _CUP = ("id, guild_id, channel_id, message_id, created_by, name, status, version, state, "
         "created_at, updated_at")
@@ -22,10 +23,7 @@ def _row(r: Any) -> CupRow:
                   int(r[7]), json.loads(r[8]), float(r[9]), float(r[10]))
 
 
-class CupSql:
-    _tx: Any
-    _auto: Any
-    _write_owed: Any
+class CupSql(SqlBase):
 
     async def create_cup(self, *, guild_id: int, channel_id: int, created_by: int, name: str,
                          state: dict[str, Any], now: float,
