@@ -1,4 +1,4 @@
-"""End-to-end checks of tests/fakediscord with a tiny, real discord.py bot.
+"""End-to-end checks of testkit/fakediscord with a tiny, real discord.py bot.
 
 Everything runs offline on 127.0.0.1: the unmodified discord.py client logs in over REST,
 connects to the fake gateway, syncs its command tree and answers interactions.
@@ -17,10 +17,10 @@ from discord import app_commands
 from discord.ext import commands
 from discord.http import Route
 
-from tests.fakediscord import FakeDiscord, ManualClock, limits
-from tests.fakediscord import spec as spec_module
-from tests.fakediscord.spec import SpecValidator
-from tests.fakediscord.state import EVERYONE_PERMISSIONS, PRIVATE_THREAD, P
+from testkit.fakediscord import FakeDiscord, ManualClock, limits
+from testkit.fakediscord import spec as spec_module
+from testkit.fakediscord.spec import SpecValidator
+from testkit.fakediscord.state import EVERYONE_PERMISSIONS, PRIVATE_THREAD, P
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"fake map bytes" * 10
 RULES = b"Claim routes, complete tickets."

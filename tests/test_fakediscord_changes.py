@@ -1,4 +1,4 @@
-"""The fake Discord's nonce memory and world changes (tests/fakediscord/changes.py), with a
+"""The fake Discord's nonce memory and world changes (testkit/fakediscord/changes.py), with a
 plain discord.py client: what Discord does is what the bot's outbox relies on."""
 import asyncio
 
@@ -6,8 +6,8 @@ import discord
 import pytest
 import pytest_asyncio
 
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import BOT_PERMISSIONS, P
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import BOT_PERMISSIONS, P
 
 pytestmark = pytest.mark.asyncio
 

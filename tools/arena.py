@@ -4,7 +4,8 @@
         [--variant base] [--records DIR] [--json] [--workers 2] [--set expert.budget=4000]
     python -m tools.arena --maps all --seats 2,max --players expert,medium --games 300 ...
 
-Seats rotate from game to game so that nobody always plays first. For every player of the list
+Seats rotate from game to game so that nobody always plays first (the games are
+testkit/agent_games.py's, which the computer players' tests play too). For every player of the list
 it prints games, wins, the win rate with its 95% (Wilson) interval, the mean score with p10/p90,
 the mean margin (its score less the best other score of the game), and the decision time
 p50/p95. Agents receive only their own `PlayerView`; every action is checked by the engine, and
@@ -24,76 +25,10 @@ import os
 import sys
 import time
 
-from ttr_bot.ai import make_agent
+from testkit.agent_games import ArenaError, play_game, player_names
 from ttr_bot.demo import add_table_args, table_levels
-from ttr_bot.engine.dealer import Dealer
-from ttr_bot.engine.errors import Illegal
-from ttr_bot.engine.game import Game
-from ttr_bot.engine.view import view
-from ttr_bot.game_record import action_to_json, export_record, replay
+from ttr_bot.game_record import replay
 from ttr_bot.maps import engine_maps, load_board
-
-MAX_ACTIONS = 20000   # a safety net: a real game takes a few hundred
-
-
-class ArenaError(Exception):
-    pass
-
-
-def player_names(levels):
-    """Distinct names for the seats: 'medium', 'medium#2', …"""
-    seen = {}
-    out = []
-    for lv in levels:
-        seen[lv] = seen.get(lv, 0) + 1
-        out.append(lv if seen[lv] == 1 else f"{lv}#{seen[lv]}")
-    return out
-
-
-def game_seed(seed, index):
-    return seed * 1_000_003 + index
-
-
-def play_game(board, levels, names, seed, index, agent_options=None):
-    """One game. Seat s is played by player (s + index) % n of the list. Returns a dict with
-    per-player scores, win flags, decision times and the record."""
-    n = len(levels)
-    gseed = game_seed(seed, index)
-    order = [(s + index) % n for s in range(n)]          # seat -> player index
-    seat_names = [names[p] for p in order]
-    agents = [make_agent(levels[p], seed=gseed * 16 + s, **((agent_options or {}).get(levels[p], {})))
-              for s, p in enumerate(order)]
-    game = Game(board, n, Dealer(gseed))
-    times = [[] for _ in range(n)]
-    actions = []
-    while not game.over:
-        movers = game.to_move()
-        if not movers:
-            raise ArenaError("no one to move")
-        for seat in movers:
-            v = view(game, seat)
-            t0 = time.perf_counter()
-            action = agents[seat].act(v)
-            times[seat].append(time.perf_counter() - t0)
-            if getattr(action, "seat", None) != seat:
-                raise ArenaError(f"{seat_names[seat]} answered for another seat: {action!r}")
-            record = action_to_json(game, action, seat_names)
-            try:
-                game.apply(action)
-            except Illegal as e:
-                raise ArenaError(f"game {index}: {seat_names[seat]} played an illegal action "
-                                 f"{action!r}: {e.key} {e.params}") from None
-            actions.append(record)
-            if len(actions) > MAX_ACTIONS:
-                raise ArenaError(f"game {index} did not end after {MAX_ACTIONS} actions")
-    players, winners = game.scores()
-    result = {"index": index, "seed": gseed, "players": {}, "turns": game.turn,
-              "record": export_record(game, seat_names, actions)}
-    for seat, p in enumerate(order):
-        result["players"][names[p]] = {
-            "seat": seat, "score": players[seat]["total"], "win": seat in winners,
-            "times": times[seat], "fallbacks": agents[seat].fallbacks}
-    return result
 
 
 def _margins(res):

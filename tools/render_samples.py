@@ -31,7 +31,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from tools.sample_games import _greedy, drawn_state, greedy_game, names_for, random_game
+from testkit.sample_games import _greedy, drawn_state, greedy_game, names_for, random_game
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.maps import available_maps, ready
 from ttr_bot.render import render_board, render_closeup, render_final, render_map

@@ -3,8 +3,8 @@
     python -m tools.turn_card_sample [OUT_DIR] [--seed N]   (default docs/images, seed 1)
 
 The bot itself (TTRBot, unmodified discord.py) plays a Europe game of two people and two
-computer players over the repository's fake Discord (tests/fakediscord; the people are driven
-through buttons and commands by tests/discord/e2e_driver). Mid-game, the first card that has a
+computer players over the repository's fake Discord (testkit/fakediscord; the people are driven
+through buttons and commands by testkit/e2e_driver.py). Mid-game, the first card that has a
 close-up, the map and since-your-last-turn lines is taken as Discord received it: its text
 displays in order (mentions shown as Discord shows them, @name; a timestamp as its relative
 time), its buttons by row, each picture's alt text, and the two pictures scaled to a phone's
@@ -32,9 +32,8 @@ MAX_ACTIONS = 2000
 
 async def play(out, seed=1):
     import ttr_bot.service.core as core
-    from tests.discord.e2e_driver import Player, Table
-    from tests.discord.test_e2e import open_game
-    from tests.fakediscord import FakeDiscord
+    from testkit.e2e_driver import Player, Table, open_game
+    from testkit.fakediscord import FakeDiscord
     from ttr_bot.i18n import t
 
     deal = random.Random(seed)      # the game's deal: the same card every run with one seed

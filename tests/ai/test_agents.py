@@ -2,8 +2,8 @@
 decision (tickets, tunnels, stations, ferries, the second card), determinism, and strength."""
 import pytest
 
+from testkit.agent_games import play_game, player_names
 from tests.ai.aikit import ALL_LEVELS, LIGHT, LIGHT_HARD, agent, positions
-from tools.arena import play_game, player_names
 from ttr_bot.ai import LEVELS, make_agent
 from ttr_bot.ai.base import Agent
 from ttr_bot.engine.actions import KeepTickets, TunnelDecline, TunnelPay
@@ -47,11 +47,12 @@ def _seatings(n):
 
 @pytest.mark.parametrize("map_id", MAPS)
 def test_every_level_plays_complete_legal_games(map_id, monkeypatch):
-    """2 players and the map's maximum; the arena's engine check refuses any illegal action,
-    a spy checks every agent only ever got its own PlayerView, and the record replays."""
-    import tools.arena as arena
+    """2 players and the map's maximum; the engine check of the arena's games
+    (testkit/agent_games.py) refuses any illegal action, a spy checks every agent only ever got
+    its own PlayerView, and the record replays."""
+    import testkit.agent_games as games
     seen = []
-    real = arena.make_agent
+    real = games.make_agent
 
     def spying(level, seed, **options):
         a = real(level, seed, **options)
@@ -63,7 +64,7 @@ def test_every_level_plays_complete_legal_games(map_id, monkeypatch):
         a.act = act_spy
         return a
 
-    monkeypatch.setattr(arena, "make_agent", spying)
+    monkeypatch.setattr(games, "make_agent", spying)
     board = load_board(map_id)
     played = set()
     for n in (2, board.rules.max_players):

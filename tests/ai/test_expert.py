@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from testkit.agent_games import play_game, player_names
 from tests.ai.aikit import LIGHT, LIGHT_EXPERT, LIGHT_HARD, positions
-from tools.arena import play_game, player_names
 from ttr_bot.ai import decide, hint, make_agent
 from ttr_bot.ai.expert import DEFAULT_SECONDS, ExpertAgent, budget_for, success_chance
 from ttr_bot.ai.medium import Context

@@ -12,8 +12,8 @@ import random
 import re
 import threading
 
-from tests.discord.e2e_driver import Table, find_cid
-from tests.fakediscord import FakeDiscord
+from testkit.e2e_driver import Table, find_cid
+from testkit.fakediscord import FakeDiscord
 from ttr_bot.ai import make_agent
 from ttr_bot.discord import ids
 from ttr_bot.i18n import LOCALES, catalog, forms

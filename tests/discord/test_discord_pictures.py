@@ -112,7 +112,7 @@ def test_the_allowance_per_member_and_its_bounded_state():
 
 @pytest.mark.asyncio
 async def test_the_phone_map_and_the_closeup_are_drawn_once_per_state_and_highlight(pool):
-    from tools.sample_games import random_game
+    from testkit.sample_games import random_game
     from ttr_bot.render import render_closeup, render_map
     pictures = Pictures(pool)
     game = random_game("usa", 3, seed=4, until=0.3)

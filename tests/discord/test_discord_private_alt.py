@@ -4,7 +4,7 @@ tickets; within Discord's 1,024 characters in every language. The choice menu, t
 text and the map tag the offer with the same letters, never the kept tickets' numbers."""
 import pytest
 
-from tools.sample_games import PLAYERS, greedy_game
+from testkit.sample_games import PLAYERS, greedy_game
 from ttr_bot.discord.components import KeepSelect
 from ttr_bot.discord.format import offer_lines
 from ttr_bot.discord.private_alt import ALT_MAX, private_board_alt

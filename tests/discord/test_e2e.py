@@ -12,8 +12,8 @@ import re
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
-from tests.fakediscord import FakeDiscord
+from testkit.e2e_driver import Player, Table, db_file, find_cid, lobby_game, open_game
+from testkit.fakediscord import FakeDiscord
 from ttr_bot.discord.format import route_text, ticket_text
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.game_record import replay
@@ -30,23 +30,6 @@ PRIVATE_WORDS = [catalog("en")[k].split("{")[0].strip() for k in ("bot.you.drew"
 async def fake():
     async with FakeDiscord() as f:
         yield f
-
-
-async def open_game(table, host, others, map_id="europe", bots=1):
-    await table.slash(host, "new", map=map_id)
-    lobby = table.public_messages()[-1]
-    game = lobby_game(lobby)
-    for user in others:
-        await table.click(user, lobby, f"ttr:lobby:{game}:join")
-    for _ in range(bots):
-        await table.select(host, lobby, find_cid(lobby, "ttr:addbot:"), ["easy"])
-    await table.slash(host, "start")
-    await table.settle()
-    return game
-
-
-def lobby_game(lobby):
-    return int(find_cid(lobby, "ttr:lobby:").split(":")[2])
 
 
 async def play_to_end(table, players, restart_at=None, on_restart=None):

@@ -6,9 +6,9 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file
+from testkit.e2e_driver import Table, db_file
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord import ack
 from ttr_bot.i18n import t
 

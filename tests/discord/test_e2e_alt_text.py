@@ -10,9 +10,9 @@ import re
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import PRIVATE_WORDS, lobby_game, play_to_end
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.format import ticket_text
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.i18n import LOCALES, catalog, t

@@ -6,9 +6,9 @@ import logging
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import lobby_game, open_game
-from tests.fakediscord import FakeDiscord
 from ttr_bot.bounded import KeyedLocks, LRUDict, LRUSet
 from ttr_bot.i18n import t
 

@@ -10,9 +10,9 @@ unchanged), so each test reaches its situation in a few moves."""
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.format import EMOJI, card_list_text, card_name
 from ttr_bot.discord.menus import TICKET_MARK
 from ttr_bot.engine.cards import CARD_NAMES, N_CARD_KINDS

@@ -9,10 +9,10 @@ import re
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.phone import phone_lines, readable
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
-from tests.fakediscord import FakeDiscord
-from tools.bench.cards import phone_lines, readable
 from ttr_bot.discord.card_text import SINCE_EVENTS, since_item
 from ttr_bot.discord.format import event_lines
 from ttr_bot.discord.map_state_text import map_state_line
@@ -82,7 +82,8 @@ async def whole_game(fake, tmp_path, map_id, humans, bots, threads=False, notify
 def check_cards(table, names, loc="en"):
     """Every turn card: the standings as text (a line per player), alt text on each picture,
     within V2's limits, at most 2 rows of buttons; the card of a human's turn pings that
-    human. Returns each card's lines on a 360-point phone (tools/bench/cards.py's measure)."""
+    human. Returns each card's lines on a 360-point phone (testkit/phone.py, the measure
+    `python -m tools.bench cards` reports)."""
     phone = []
     for m in cards(table):
         rows = [c for c in first_version(m) if c.get("type") == 1]

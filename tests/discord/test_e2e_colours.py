@@ -5,9 +5,9 @@ sees (the start post's board, the turn posts, /ttr status); neither leaks into t
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file
+from testkit.e2e_driver import Table, db_file
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import lobby_game
-from tests.fakediscord import FakeDiscord
 from ttr_bot.i18n import t
 from ttr_bot.render import render_board, render_map
 
@@ -114,7 +114,7 @@ async def test_a_players_own_colours_are_kept_and_used_for_their_board_only(fake
 async def test_drawing_tickets_answers_with_the_offer_on_the_private_board(fake, tmp_path):
     """The answer to "Tickets" carries the player's private board with the offer on it (in
     their own colours), numbered as the menu under it."""
-    from tests.discord.e2e_driver import find_cid
+    from testkit.e2e_driver import find_cid
     table = Table(fake, db_file(tmp_path))
     await table.start_bot(sync=True)
     alice, bob = fake.add_user("alice", guild=table.guild), fake.add_user("bob", guild=table.guild)

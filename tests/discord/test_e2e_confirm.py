@@ -8,9 +8,9 @@ import pytest
 import pytest_asyncio
 
 import ttr_bot.service.core as core
-from tests.discord.e2e_driver import find_cid
+from testkit.e2e_driver import find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e_buttons import seated
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord import ids
 from ttr_bot.discord.format import cards_text, route_choice_label
 from ttr_bot.discord.payment_choices import route_options

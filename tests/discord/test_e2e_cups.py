@@ -8,8 +8,8 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
-from tests.fakediscord import FakeDiscord
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from ttr_bot.i18n import t
 
 pytestmark = pytest.mark.asyncio

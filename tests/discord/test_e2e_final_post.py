@@ -9,10 +9,10 @@ import contextlib
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file
-from tests.discord.endkit import decisions, final_post, finished_game, hold
+from testkit.e2e_driver import Table, db_file
+from testkit.endkit import decisions, final_post, finished_game, hold
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e_timer_fuzz import SharedClock
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.bot import PRELOAD
 from ttr_bot.discord.cogs.history import REPLAY_WITHIN
 from ttr_bot.i18n import t

@@ -11,10 +11,10 @@ import pytest
 import pytest_asyncio
 from PIL import Image, ImageSequence
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import PUBLIC_THREAD, P
 from tests.discord.test_e2e import lobby_game, open_game, play_to_end
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import PUBLIC_THREAD, P
 from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
 from ttr_bot.ratings import MIN_GAMES

@@ -5,10 +5,10 @@ only); without either, the server's Discord locale applies when the bot speaks i
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import P
 from tests.discord.test_e2e import lobby_game
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import P
 from ttr_bot.discord.card_text import mark
 from ttr_bot.discord.format import map_title
 from ttr_bot.i18n import t

@@ -7,9 +7,9 @@ import json
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game, public_leaks
-from tests.fakediscord import FakeDiscord
 from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
 

@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file
+from testkit.e2e_driver import Player, Table, db_file
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game, public_leaks
-from tests.fakediscord import FakeDiscord
 from tests.service.svckit import run_timers
 from ttr_bot.i18n import t
 from ttr_bot.service.clock import ManualClock

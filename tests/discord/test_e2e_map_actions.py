@@ -9,10 +9,10 @@ import pytest
 import pytest_asyncio
 
 import ttr_bot.service.core as core
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
 from tests.discord.test_e2e_buttons import seated
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord import ids
 from ttr_bot.engine.actions import ClaimRoute, DrawFerryCard
 from ttr_bot.engine.cards import CARD_NAMES, LOCO

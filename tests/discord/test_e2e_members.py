@@ -8,10 +8,10 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import P
 from tests.discord.test_e2e import open_game
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import P
 from ttr_bot.discord.membership import PING_FOR
 from ttr_bot.i18n import t
 from ttr_bot.service import MEMBER_LOBBIES, SERVER_LOBBIES

@@ -4,9 +4,9 @@ back."""
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
-from tests.fakediscord import FakeDiscord
 from ttr_bot.i18n import t
 
 pytestmark = pytest.mark.asyncio

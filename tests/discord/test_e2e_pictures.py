@@ -5,8 +5,8 @@ next one comes."""
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
-from tests.fakediscord import FakeDiscord
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from ttr_bot.discord.cooldown import PER, RATE
 from ttr_bot.i18n import t
 

@@ -8,10 +8,10 @@ counted: one per 429 Discord answered, plus one per post, no tight retry loop.
 Run with `-s` to see the figures (requests sent during the burst)."""
 import pytest
 
-from tests.discord.e2e_driver import Player, Table, db_file
+from testkit.e2e_driver import Player, Table, db_file
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import lobby_game
 from tests.discord.test_e2e_timer_fuzz import SharedClock
-from tests.fakediscord import FakeDiscord
 from ttr_bot.discord.retries import transient_backoff
 from ttr_bot.service.clock import ManualClock
 

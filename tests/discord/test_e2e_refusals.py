@@ -8,10 +8,10 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file
+from testkit.e2e_driver import Player, Table, db_file
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import BOT_PERMISSIONS, P
 from tests.discord.test_e2e import lobby_game, open_game
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import BOT_PERMISSIONS, P
 from tests.service.svckit import run_timers
 from ttr_bot.i18n import t
 from ttr_bot.service import Lane

@@ -20,9 +20,9 @@ from zoneinfo import ZoneInfo
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Table, db_file, find_cid
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import P
+from testkit.e2e_driver import Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import P
 from ttr_bot.engine.actions import ClaimRoute, DrawCard, KeepTickets
 from ttr_bot.i18n import t
 from ttr_bot.service.board import BOARD_INTERVAL

@@ -9,9 +9,9 @@ import sqlite3
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
-from tests.fakediscord import FakeDiscord
 from tests.service.test_service_store_faults import FAULTS
 from ttr_bot.i18n import t
 

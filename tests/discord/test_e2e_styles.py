@@ -13,9 +13,9 @@ from collections import Counter
 import pytest
 import pytest_asyncio
 
-from tests.discord.e2e_driver import Player, Table, db_file, find_cid
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
+from testkit.e2e_driver import Player, Table, db_file, find_cid
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.interactions import APPLICATION_COMMAND, AUTOCOMPLETE, MESSAGE_COMPONENT
 from ttr_bot.game_record import replay
 from ttr_bot.i18n import t
 

@@ -39,9 +39,9 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from testkit.fakediscord import FakeDiscord
+from testkit.fakediscord.state import BOT_PERMISSIONS, P
 from tests.discord.fuzzkit import ErrorLog
-from tests.fakediscord import FakeDiscord
-from tests.fakediscord.state import BOT_PERMISSIONS, P
 from tests.service.svckit import pick_action
 from ttr_bot.discord.bot import TTRBot
 from ttr_bot.discord.config import Config

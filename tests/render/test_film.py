@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageSequence, ImageStat
 
-from tools.bench.film import film_input, greedy_record
-from tools.sample_games import greedy_game
+from testkit.sample_games import film_input, greedy_game, greedy_record
 from ttr_bot.engine.actions import ClaimRoute
 from ttr_bot.engine.errors import Illegal
 from ttr_bot.render import film as F

@@ -8,7 +8,7 @@ import pytest
 from fontTools.ttLib import TTFont
 from PIL import Image, ImageChops
 
-from tools.sample_games import PLAYERS, random_game
+from testkit.sample_games import PLAYERS, random_game
 from ttr_bot.render import render_board, render_final
 from ttr_bot.render import text as T
 

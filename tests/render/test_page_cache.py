@@ -5,7 +5,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from tools.sample_games import greedy_game
+from testkit.sample_games import greedy_game
 from ttr_bot.render import render_board, render_final, render_map
 from ttr_bot.render import static as S
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from tools.sample_games import PLAYERS, greedy_game
+from testkit.sample_games import PLAYERS, greedy_game
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_map
 from ttr_bot.render import vision as V
@@ -125,7 +125,7 @@ def test_the_vision_command_prints_both_palettes(capsys):
 def test_the_film_of_a_colour_blind_game_is_in_its_colours():
     """The end's film follows the game's palette like its other public pictures: the last
     frame's cars are in the colour-blind players' colours."""
-    from tools.bench.film import film_input, greedy_record
+    from testkit.sample_games import film_input, greedy_record
     from ttr_bot.render.film import HALF, film_layout, render_film
     rec, end = greedy_record("usa", 3, 4)
     game, names, actions = film_input(rec)

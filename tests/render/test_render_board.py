@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tools.sample_games import PLAYERS, random_game
+from testkit.sample_games import PLAYERS, random_game
 from ttr_bot.maps import available_maps, load_board, variants
 from ttr_bot.render import extras as EX
 from ttr_bot.render import marks as M

@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image, ImageSequence
 
-from tools.sample_games import PLAYERS, random_game
+from testkit.sample_games import PLAYERS, random_game
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.maps import available_maps, load_board
@@ -273,7 +273,7 @@ def test_the_closed_lane_is_closed_on_the_final_picture_and_in_the_film():
     lay = page_layout(g.board, "final")
     assert _drawn_closed(g.board, closed, lambda x, y: img.getpixel(px(lay, x, y)), 2)
     # the film: its last frame (the board at half size)
-    from tools.bench.film import film_input, greedy_record
+    from testkit.sample_games import film_input, greedy_record
     rec, end = greedy_record("usa", 3, 5)
     start, names, actions = film_input(rec)
     shut = closed_lanes(end.board, 3, end.owner)

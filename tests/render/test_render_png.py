@@ -7,7 +7,7 @@ import struct
 import pytest
 from PIL import Image, ImageChops
 
-from tools.sample_games import PLAYERS, greedy_game, random_game
+from testkit.sample_games import PLAYERS, greedy_game, random_game
 from ttr_bot.engine.cards import LOCO
 from ttr_bot.maps import available_maps
 from ttr_bot.render import extras as EX

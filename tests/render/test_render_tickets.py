@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from tools.sample_games import PLAYERS, _way, greedy_game, random_game
+from testkit.sample_games import PLAYERS, _way, greedy_game, random_game
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final

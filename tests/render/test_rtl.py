@@ -168,7 +168,7 @@ def test_without_fribidi_a_persian_line_is_still_ordered(monkeypatch):
 
 
 def test_a_persian_films_score_band_runs_right_to_left():
-    from tools.bench.film import film_input, greedy_record
+    from testkit.sample_games import film_input, greedy_record
     from ttr_bot.render.film import render_film
     start, _, actions = film_input(greedy_record("usa", 2, 1)[0])
     names = ["پریسا", "Bob"]

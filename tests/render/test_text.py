@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from testkit.sample_games import PLAYERS, random_game
 from tests.render.test_bidi import needs_fribidi
-from tools.sample_games import PLAYERS, random_game
 from ttr_bot.i18n import catalog, forms
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_final

@@ -45,7 +45,7 @@ class FakeInThread:
     """A fake Discord serving from its own event loop in a thread, for the writer processes."""
 
     def __init__(self):
-        from tests.fakediscord import FakeDiscord
+        from testkit.fakediscord import FakeDiscord
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()

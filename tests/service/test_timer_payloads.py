@@ -2,7 +2,7 @@
 version has written, so timers already in a database fire as before after an upgrade."""
 import json
 
-from tools.sample_games import random_game
+from testkit.sample_games import random_game
 from ttr_bot.service.turns import (
     DEADLINE,
     REMIND,

@@ -1,8 +1,11 @@
 """Module-level functions the pool's tests run in worker processes (a worker imports this
-module by name, as it would any function of ttr_bot)."""
+module by name, as it would any function of ttr_bot). `sleep` and `hold` live in
+testkit/pool_tasks.py, which the end of a game on a busy pool (testkit/endkit.py) uses too."""
 import os
 import sys
 import time
+
+from testkit.pool_tasks import hold, sleep  # noqa: F401 (the pool's tests run them too)
 
 
 def square(x):
@@ -15,11 +18,6 @@ def pid():
 
 def fail(message):
     raise ValueError(message)
-
-
-def sleep(seconds):
-    time.sleep(seconds)
-    return seconds
 
 
 def start_then_sleep(marker, seconds):
@@ -75,13 +73,6 @@ def started(seconds):
 def started_where(seconds):
     """(this worker's pid, when it started), after taking `seconds`."""
     return os.getpid(), started(seconds)
-
-
-def hold(release):
-    """Keep this worker busy until the file `release` exists (the test says when)."""
-    while not os.path.exists(release):
-        time.sleep(0.005)
-    return os.getpid()
 
 
 def pages_held(board):

@@ -2,7 +2,7 @@
 before and after.
 
 The real bot (TTRBot, unmodified discord.py, a real SQLite file) plays one game of HUMANS
-players driven through interactions like people (tests/discord/e2e_driver: a computer
+players driven through interactions like people (testkit/e2e_driver.py: a computer
 player's judgement, by buttons and commands) and BOTS computer seats on MAP, its deal fixed by
 SEED (the service's seed source is replaced by `random.Random(SEED)`, so every version deals
 the same cards; the games part where a version's answers differ). Printed, for every turn
@@ -13,14 +13,18 @@ game's channel):
   - its lines on a phone 360 points wide: each text line wraps every CPL (40) characters,
     an emoji or a wide (CJK) character counting two. 360 pt less Discord's avatar gutter and
     the card's padding leaves about 270 pt of text, about 40 characters of Discord's 16 px
-    font: the measure of "one screen" here, with the card's lines, is median and max;
+    font: the measure of "one screen" here (testkit/phone.py, which
+    tests/discord/test_e2e_cards.py holds the cards to), with the card's lines, is median and
+    max;
   - its button rows (action rows; a row of five wraps on a phone, so this is a floor);
   - the DMs that notify, per player: every DM POST without Discord's SUPPRESS_NOTIFICATIONS
     flag (a new hand message, a turn DM), and how many were a tunnel reveal's.
 
 "before" runs the same game on an older commit (`--before REF`, default c0c5f17: the card
 before it was made to fit one screen), unpacked with `git archive` into a temporary directory and run there as a
-subprocess with this very file; "after" is this checkout.
+subprocess with this very file and today's testkit/phone.py (tools/bench/older.py: a commit
+from before testkit/ gets its own tests/ fake and driver under testkit's names); "after" is
+this checkout.
 
     python -m tools.bench cards [--map europe] [--humans 4] [--bots 0] [--seed 1]
                                 [--before REF ...] [--no-before] [--show N]
@@ -29,44 +33,21 @@ import argparse
 import asyncio
 import json
 import logging
-import math
 import os
 import random
 import re
 import subprocess
 import sys
 import tempfile
-import unicodedata
 from pathlib import Path
+
+from testkit.phone import CPL, phone_lines, readable
 
 REPO = Path(__file__).resolve().parents[2]
 MAX_ACTIONS = 4000
-CPL = 40                # characters a phone line holds at 360 pt (see the docstring)
 SUPPRESS = 1 << 12      # Discord's SUPPRESS_NOTIFICATIONS message flag
 V2 = 1 << 15            # IS_COMPONENTS_V2
 BASELINE = "c0c5f17"    # the last commit before the one-screen card (issue 33): "before" by default
-
-
-def width(text):
-    """Display width in Latin characters: an emoji or a wide character counts two."""
-    w = 0
-    for ch in text:
-        if unicodedata.combining(ch) or ch in "\u2068\u2069\u200c\ufe0f":
-            continue
-        wide = unicodedata.east_asian_width(ch) in "WF" or ord(ch) >= 0x1F000
-        w += 2 if wide else 1
-    return w
-
-
-def readable(text):
-    text = re.sub(r"<@!?\d+>", "@player0", text)
-    text = re.sub(r"<t:\d+:R>", "in 2 days", text)
-    text = re.sub(r"<t:\d+:\w>", "Thursday 16 November 2023 22:13", text)
-    return text.replace("**", "")
-
-
-def phone_lines(lines):
-    return sum(max(1, math.ceil(width(line) / CPL)) for line in lines)
 
 
 def texts(components):
@@ -83,8 +64,8 @@ def texts(components):
 async def play(map_id, humans, bots, seed, db_path):
     """One game; plain figures. Uses only what every version of the bot and the fake has."""
     import ttr_bot.service.core as core
-    from tests.discord.e2e_driver import Player, Table, find_cid
-    from tests.fakediscord import FakeDiscord
+    from testkit.e2e_driver import Player, Table, find_cid
+    from testkit.fakediscord import FakeDiscord
 
     deal = random.Random(seed)
     core.random.SystemRandom = lambda: deal         # the same deal in every version
@@ -141,13 +122,12 @@ def run_here(args):
 
 
 def run_before(args, ref):
+    from tools.bench.older import unpack  # here, not in the copy run on `ref`
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref],
-                                 capture_output=True, check=False)
-        if archive.returncode:
-            print(f"bench cards: no commit {ref}", file=sys.stderr)
+        why = unpack(ref, tmp, carry=["phone.py"])
+        if why:
+            print(f"bench cards: {why}", file=sys.stderr)
             return None
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         script = Path(tmp) / "_bench_cards.py"
         script.write_text(Path(__file__).read_text(encoding="utf-8"), encoding="utf-8")
         out = subprocess.run(

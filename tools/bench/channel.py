@@ -1,8 +1,8 @@
 """What a game puts into its channel: one whole game over the fake Discord, before and after.
 
 The real bot (TTRBot, unmodified discord.py, a real SQLite file, WORKERS worker processes as in
-production) plays one game against the fake Discord of the tests (tests/fakediscord): HUMANS
-players driven through interactions like people (tests/discord/e2e_driver: a computer player's
+production) plays one game against the fake Discord of the tests (testkit/fakediscord): HUMANS
+players driven through interactions like people (testkit/e2e_driver.py: a computer player's
 judgement, by buttons and commands) and BOTS computer seats (easy), on MAP. Printed, for the game:
   - posts with a picture in the game's channel or thread beside the board changes (claims,
     stations, the final round, the end), the pictures in them (a card may carry the close-up
@@ -18,8 +18,9 @@ judgement, by buttons and commands) and BOTS computer seats (easy), on MAP. Prin
 
 "before" is the same game played by an older version of the bot (`--before REF`, a git commit,
 repeatable: by default the last commit before turn cards), unpacked with `git archive` into a
-temporary directory and run there as a subprocess with this very file; "after" is this
-checkout. All play the same seeds, but the games differ once a version's answers differ (the
+temporary directory and run there as a subprocess with this very file (tools/bench/older.py:
+a commit from before testkit/ gets its own tests/ fake and driver under testkit's names);
+"after" is this checkout. All play the same seeds, but the games differ once a version's answers differ (the
 figures are per game), and the timings with the machine's load.
 
     python -m tools.bench channel [--map europe] [--humans 2] [--bots 2] [--seed 1]
@@ -59,8 +60,8 @@ def pct(values, q):
 async def play(map_id, humans, bots, seed, db_path, workers=0):
     """One game; a dict of plain figures. Only uses what every version of the bot and the
     fake has (Table, Player, the store's outbox table), so that an older checkout runs it."""
-    from tests.discord.e2e_driver import Player, Table, find_cid
-    from tests.fakediscord import FakeDiscord
+    from testkit.e2e_driver import Player, Table, find_cid
+    from testkit.fakediscord import FakeDiscord
 
     async with FakeDiscord() as fake:
         # the wall clock: commit-to-post times are real (newer tables default to a ManualClock)
@@ -136,14 +137,12 @@ def run_here(args):
 
 def run_before(args, ref):
     """The same game on commit `ref`, in a subprocess: its figures, or None."""
+    from tools.bench.older import unpack  # here, not in the copy run on `ref`
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(REPO), "archive", ref],
-                                 capture_output=True, check=False)
-        if archive.returncode:
-            print(f"bench channel: no commit {ref}: {archive.stderr.decode()[:200]}",
-                  file=sys.stderr)
+        why = unpack(ref, tmp)
+        if why:
+            print(f"bench channel: {why}", file=sys.stderr)
             return None
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive.stdout, check=True)
         script = Path(tmp) / "_bench_channel.py"
         script.write_text(Path(__file__).read_text(encoding="utf-8"), encoding="utf-8")
         out = subprocess.run(

@@ -2,7 +2,7 @@
 at once.
 
 The real bot (TTRBot, unmodified discord.py, a real SQLite file, the production delays) runs
-against the fake Discord of the tests (tests/fakediscord: aiohttp REST and gateway websocket on
+against the fake Discord of the tests (testkit/fakediscord: aiohttp REST and gateway websocket on
 127.0.0.1). GAMES games are played at once, one per channel, by 2 or 3 human players each, and with
 `--bots hard` (levels, comma-separated: one seat of each per game) computer players beside them,
 which move by themselves on their timers after the production pause. Every human move is an interaction: a random legal action (ttr_bot.ai's random
@@ -45,7 +45,7 @@ from itertools import islice
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-TESTS = REPO / "tests"
+TESTKIT = REPO / "testkit"
 TARGET_P99 = 0.250
 REPLY_TIMEOUT = 60.0
 PANEL_WAIT = 10.0
@@ -56,13 +56,13 @@ KINDS = {2: "command", 3: "component", 4: "autocomplete", 5: "modal"}
 
 
 def import_fake():
-    """The fake Discord (`tests.fakediscord`), or None outside a checkout of the repository.
+    """The fake Discord (`testkit.fakediscord`), or None outside a checkout of the repository.
 
-    It is a test double, not part of the product (the Docker image has no tests/), so this
-    benchmark runs from the repository root, where `python -m` finds the `tests` package.
+    It is a test double, not part of the product (the Docker image has no testkit/), so this
+    benchmark runs from the repository root, where `python -m` finds the `testkit` package.
     """
     try:
-        from tests import fakediscord
+        from testkit import fakediscord
     except ImportError:
         return None
     return fakediscord
@@ -587,7 +587,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     fakediscord = import_fake()
     if fakediscord is None:
-        print(f"bench discord: the fake Discord is missing ({TESTS / 'fakediscord'})",
+        print(f"bench discord: the fake Discord is missing ({TESTKIT / 'fakediscord'})",
               file=sys.stderr)
         return 2
     profiler = cProfile.Profile() if args.profile else None

@@ -6,51 +6,16 @@ five-player Europe games made by the sample players; the longest game is the fig
 """
 import argparse
 import json
-import random
 import time
 from pathlib import Path
 
-from tools import sample_games
-from ttr_bot.engine.dealer import Dealer
+from testkit.sample_games import film_input, greedy_record
 from ttr_bot.engine.errors import Illegal
-from ttr_bot.engine.game import Game
-from ttr_bot.game_record import RecordError, action_from_json, action_to_json, export_record, open_record
-from ttr_bot.maps import load_board
+from ttr_bot.game_record import RecordError
 from ttr_bot.render.film import MAX_BYTES, film_plan, render_film
 
 REPO = Path(__file__).resolve().parents[2]
 RECORDS = REPO / "tests" / "records"
-
-
-def film_input(record):
-    """(the game as dealt, names, engine actions) of a ttr-record/1 document: what
-    `render_film` takes. RecordError or the engine's Illegal for a record that does not replay."""
-    game, names, docs = open_record(record)
-    start = game.copy()
-    actions = []
-    for obj in docs:
-        action = action_from_json(game, obj, names)
-        game.apply(action)
-        actions.append(action)
-    return start, names, actions
-
-
-def greedy_record(map_id, n, seed=1, variant="base"):
-    """The record of `sample_games.greedy_game(map_id, n, seed)`: the same game, with its
-    actions written down as it is played."""
-    board = load_board(map_id, variant)
-    game = Game(board, n, Dealer(seed))
-    names = list(sample_games.NAMES[:n])
-    rng = random.Random(seed)
-    actions = []
-    while not game.over:
-        seat = game.to_move()[0]
-        acts = game.legal_actions(seat)
-        action = (sample_games._greedy(game, seat, acts, rng) if game.turn < 2000
-                  else rng.choice(acts))
-        actions.append(action_to_json(game, action, names))
-        game.apply(action)
-    return export_record(game, names, actions), game
 
 
 def corpus(europe_games=3):

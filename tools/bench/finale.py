@@ -3,8 +3,10 @@ send a game's final post until it is in the channel, while computer players' dec
 pool busy.
 
 The real bot (TTRBot, unmodified discord.py, a SQLite file, the wall clock) runs against the
-fake Discord of the tests. A short game (host against an `easy` computer, USA) is played to its
-end through the service with the outbox stopped; every post but the final one is marked sent.
+fake Discord of the tests (testkit/fakediscord; the game and the busy pool: testkit/endkit.py,
+which tests/discord/test_e2e_final_post.py plays too). A short game (host against an `easy`
+computer, USA) is played to its end through the service with the outbox stopped; every post but
+the final one is marked sent.
 Then the pool is saturated: DECISIONS tasks of SECONDS each are queued (the issue's case: four
 6-second decisions on a pool of one worker), and the outbox is started. Printed per pool shape:
 the final post's delay, whether it has its film and score picture, and how many tries it took.
@@ -22,9 +24,9 @@ import logging
 import tempfile
 from pathlib import Path
 
-from tests.discord.e2e_driver import Table
-from tests.discord.endkit import decisions, final_post, finished_game
-from tests.fakediscord import FakeDiscord
+from testkit.e2e_driver import Table
+from testkit.endkit import decisions, final_post, finished_game
+from testkit.fakediscord import FakeDiscord
 from ttr_bot.discord.bot import PRELOAD
 from ttr_bot.workers import WorkerPool
 

@@ -18,7 +18,7 @@ import asyncio
 import statistics
 import time
 
-from tools.sample_games import greedy_game, names_for
+from testkit.sample_games import greedy_game, names_for
 from ttr_bot.maps import available_maps
 from ttr_bot.render import render_board, render_final, render_map
 from ttr_bot.render.film import render_film

@@ -29,7 +29,7 @@ import os
 import statistics
 import time
 
-from tools.sample_games import PLAYERS, drawn_state, names_for, random_game
+from testkit.sample_games import PLAYERS, drawn_state, names_for, random_game
 from ttr_bot.maps import available_maps, ready
 from ttr_bot.render import render_board, render_closeup, render_final, render_map
 from ttr_bot.render import static as render_static

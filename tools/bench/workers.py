@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tools.sample_games import _greedy, greedy_game, names_for
+from testkit.sample_games import _greedy, greedy_game, names_for
 from ttr_bot.ai import decide
 from ttr_bot.engine.view import view
 from ttr_bot.maps import available_maps

@@ -1,5 +1,10 @@
-"""Games made by random or simple greedy legal play, for the benchmarks, the tests and the
-sample pictures (`python -m tools.render_samples`)."""
+"""Games made by random or simple greedy legal play (`random_game`, `greedy_game`; `drawn_state`:
+a map's picture input with routes claimed at random), a greedy game's `ttr-record/1`
+(`greedy_record`) and a record as the film's input (`film_input`).
+
+Used by the tests (the pictures' tests in tests/render, a few of tests/discord and
+tests/service) and by the developer's tools: the benchmarks (tools/bench: render, film,
+workers, names) and the sample pictures (`python -m tools.render_samples`)."""
 import heapq
 import random
 
@@ -8,6 +13,7 @@ from ttr_bot.engine.cards import LOCO
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.network import components, connected
+from ttr_bot.game_record import action_from_json, action_to_json, export_record, open_record
 from ttr_bot.maps import load_board
 
 NAMES = ("Amélie", "Bjørn", "Chidi", "Dörte", "Emeka")
@@ -156,3 +162,33 @@ def drawn_state(map_id, share=0.25, n=3, seed=1):
     last = (owner[claimed], "claim_route", claimed) if claimed is not None else None
     return SimpleNamespace(board=board, owner=owner, station_owner={}, last_move=last, n=n,
                            extra={})
+
+
+def greedy_record(map_id, n, seed=1, variant="base"):
+    """The record of `greedy_game(map_id, n, seed)`: the same game, with its actions written
+    down as it is played. (the record, the game)"""
+    board = load_board(map_id, variant)
+    game = Game(board, n, Dealer(seed))
+    names = list(NAMES[:n])
+    rng = random.Random(seed)
+    actions = []
+    while not game.over:
+        seat = game.to_move()[0]
+        acts = game.legal_actions(seat)
+        action = _greedy(game, seat, acts, rng) if game.turn < 2000 else rng.choice(acts)
+        actions.append(action_to_json(game, action, names))
+        game.apply(action)
+    return export_record(game, names, actions), game
+
+
+def film_input(record):
+    """(the game as dealt, names, engine actions) of a ttr-record/1 document: what
+    `render_film` takes. RecordError or the engine's Illegal for a record that does not replay."""
+    game, names, docs = open_record(record)
+    start = game.copy()
+    actions = []
+    for obj in docs:
+        action = action_from_json(game, obj, names)
+        game.apply(action)
+        actions.append(action)
+    return start, names, actions

@@ -12,6 +12,14 @@ offers); "buttons" uses the button or menu the bot showed whenever one exists fo
 and falls back to a slash command only where none does (`Player.used` counts which path each
 action took). A player whose agent would draw a second card blind after a first one draws both
 with "2 from the deck" (one click or command; `twice=False`: one card at a time).
+`open_game` opens a game the way people do (`/ttr new`, Join, Add a computer player, `/ttr
+start`).
+
+Used by the end-to-end tests (tests/discord/test_e2e*.py) and by the tools that run the real bot
+over the fake Discord (tools/turn_card_sample.py, tools/bench/cards.py, channel.py, finale.py).
+`tools.bench cards` and `channel` also play on older commits with that commit's driver (before
+testkit/, tests/discord/e2e_driver.py): what they call of it (Table, Player, find_cid) keeps
+its shape.
 """
 import asyncio
 import copy
@@ -177,6 +185,26 @@ class Table:
 
 def find_cid(message, prefix):
     return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
+
+
+async def open_game(table, host, others, map_id="europe", bots=1):
+    """`host` opens a game of `map_id` (`/ttr new`), `others` join it from the lobby, `bots`
+    computer players are added, and the host starts it: the game's id."""
+    await table.slash(host, "new", map=map_id)
+    lobby = table.public_messages()[-1]
+    game = lobby_game(lobby)
+    for user in others:
+        await table.click(user, lobby, f"ttr:lobby:{game}:join")
+    for _ in range(bots):
+        await table.select(host, lobby, find_cid(lobby, "ttr:addbot:"), ["easy"])
+    await table.slash(host, "start")
+    await table.settle()
+    return game
+
+
+def lobby_game(lobby):
+    """The game id a lobby message's buttons name."""
+    return int(find_cid(lobby, "ttr:lobby:").split(":")[2])
 
 
 def _menu_with(message, prefix, value):

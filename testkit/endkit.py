@@ -1,10 +1,11 @@
 """A game's end on a busy worker pool (issue 36): a game played to its end through the service,
 with every post but its final one marked sent, so that only the final post is left for the
-outbox; the pool then kept busy by long tasks, and the final post waited for. Shared by
-test_e2e_final_post.py and the benchmark tools/bench/final_post.py."""
+outbox; the pool then kept busy by long tasks (testkit/pool_tasks.py), and the final post
+waited for. Shared by tests/discord/test_e2e_final_post.py and the benchmark
+`python -m tools.bench finale` (tools/bench/finale.py)."""
 import asyncio
 
-from tests.workers import tasks
+from testkit import pool_tasks as tasks
 from ttr_bot.ai import make_agent
 from ttr_bot.service.messages import TurnPost
 

@@ -1,4 +1,4 @@
-"""Validate request bodies against Discord's OpenAPI spec (tests/data/discord-api-spec/openapi.json).
+"""Validate request bodies against Discord's OpenAPI spec (testkit/data/discord-api-spec/openapi.json).
 
 The spec is OpenAPI 3.1, i.e. JSON Schema 2020-12: `nullable` is written as `"type": [..., "null"]`,
 unions as `oneOf`/`anyOf`, and `$ref`s point into `#/components/schemas`. One deliberate relaxation:
