@@ -11,6 +11,15 @@ The engine is pure (the standard library's pure modules only); only ttr_bot/disc
 discord.py; render and ai never reach the service or the store; the adapter reaches the game
 only through the service; a service part uses only the public names of the core and the other
 parts; no module imports itself back through others.
+
+Around the package, the repository's sides (every .py file of each, read the same way):
+
+    tests -> testkit -> ttr_bot        tools -> testkit        tests, tools -> ttr_bot
+
+testkit/ (the fake Discord, the end-to-end driver, the sample games: what the tests and the
+developer's tools share) imports only ttr_bot; tools never import tests; tests import tools
+only where a tool is what the test is about (TESTS_OF_TOOLS); ttr_bot and bot.py import none
+of the three.
 """
 import ast
 import sys
@@ -44,9 +53,9 @@ ALLOWED = {
     "replay": {"game_record", "render", "i18n"},
     "demo": {"engine", "maps", "game_record", "ai", "i18n", "render"},
 }
-# The developer's tools (tools/: benchmarks, the arena, map and font builders) and the tests may
-# import any part; the product never imports them.
-OUTSIDE = ("tools", "tests")
+# The developer's tools (tools/: benchmarks, the arena, map and font builders), the tests and
+# what those two share (testkit/) may import any part; the product never imports them.
+OUTSIDE = ("tools", "tests", "testkit")
 # The engine is pure: the standard library's modules without I/O, clock, threads or networks.
 ENGINE_STDLIB = {"collections", "dataclasses", "itertools", "functools", "heapq", "math",
                  "random", "typing", "enum", "abc", "operator", "bisect", "copy", "__future__"}
@@ -151,7 +160,8 @@ def test_only_the_adapter_imports_discord():
 
 
 def test_the_product_never_imports_the_tools_or_the_tests():
-    """What `pip install .` ships (ttr_bot) runs without the repository's tools/ and tests/."""
+    """What `pip install .` ships (ttr_bot) runs without the repository's tools/, tests/ and
+    testkit/."""
     bad = [f"{where(name, line)}: {target}" for name, found in GRAPH.items()
            for target, line in found if target.split(".")[0] in OUTSIDE]
     assert not bad, "\n".join(bad)
@@ -238,3 +248,87 @@ def test_no_import_cycles():
         if v not in index:
             visit(v)
     assert not cycles, "modules that import each other:\n" + "\n".join(map(" <-> ".join, cycles))
+
+
+# ----- the repository's sides ------------------------------------------------------------------
+# What each side may import of the other sides (its own always); bot.py is the bot's side.
+SIDES = {
+    "ttr_bot": set(),
+    "testkit": {"ttr_bot"},              # shared by the tests and the tools: it knows neither
+    "tools": {"ttr_bot", "testkit"},
+    "tests": {"ttr_bot", "testkit"},
+}
+# tests -> tools where the tool is what the test is about: {test file: the tool's modules}.
+# (Tests of a tool's command line may also run it as `python -m tools.x`, which imports nothing.)
+TESTS_OF_TOOLS = {
+    "tests/ai/test_arena.py": {"tools.arena"},
+    "tests/render/test_card_picture.py": {"tools.card_picture"},
+}
+
+
+def side_files():
+    """{path relative to the repository: its side} of every Python file of the four sides."""
+    out = {"bot.py": "ttr_bot"}
+    for side in SIDES:
+        for path in sorted((REPO / side).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                out[path.relative_to(REPO).as_posix()] = side
+    return out
+
+
+def side_imports(rel):
+    """[(absolute module, line)] of a file's imports, function-local and typing-only ones
+    included; a relative import stays on its file's side and is left out."""
+    found = []
+    for node in ast.walk(ast.parse((REPO / rel).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(a.name, node.lineno) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            found += [(f"{node.module}.{a.name}", node.lineno) for a in node.names]
+    return found
+
+
+def crossings():
+    """[(file, line, its side, the side imported, module)] of every import from one side into
+    another that SIDES does not allow (less TESTS_OF_TOOLS), and the set of the exceptions used."""
+    bad, used = [], set()
+    for rel, side in side_files().items():
+        for module, line in side_imports(rel):
+            other = module.split(".")[0]
+            if other not in SIDES or other == side or other in SIDES[side]:
+                continue
+            tools = TESTS_OF_TOOLS.get(rel, set())
+            hit = next((t for t in tools if module == t or module.startswith(t + ".")), None)
+            if hit is not None:
+                used.add((rel, hit))
+                continue
+            bad.append(f"{rel}:{line}: {side} -> {other} ({module})")
+    return bad, used
+
+
+def test_the_sides_import_only_along_their_arrows():
+    """ttr_bot (and bot.py) imports none of tests, tools and testkit; testkit only ttr_bot;
+    tools no tests; tests no tools, but for a test of that very tool (TESTS_OF_TOOLS). What both
+    the tests and the tools need lives in testkit/."""
+    bad, _ = crossings()
+    assert not bad, ("an import across the repository's sides (what tests and tools share goes "
+                     "into testkit/):\n" + "\n".join(bad))
+
+
+def test_each_test_of_a_tool_still_imports_it():
+    """An exception of TESTS_OF_TOOLS that is no longer used is removed, so the list stays the
+    tests that are about a tool."""
+    _, used = crossings()
+    listed = {(rel, tool) for rel, tools in TESTS_OF_TOOLS.items() for tool in tools}
+    assert listed - used == set()
+
+
+def test_the_side_walk_sees_every_kind_of_import(tmp_path, monkeypatch):
+    """A module-level, a function-local and a `from X import y` import each count; a relative
+    one stays on its side."""
+    monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
+    (tmp_path / "testkit").mkdir()
+    (tmp_path / "testkit" / "x.py").write_text(
+        "import tests.helpers\nfrom . import y\ndef f():\n    from tools.bench import cards\n",
+        encoding="utf-8")
+    assert side_imports("testkit/x.py") == [("tests.helpers", 1), ("tools.bench.cards", 4)]
