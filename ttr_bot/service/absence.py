@@ -259,8 +259,8 @@ class Absence:
             owed = Owed(rows, turn.timers, turn.drop_timers)
             try:
                 await self.store.return_seat(hosted.id, hosted.seats[seat].number,
-                                                  user_id=user_id, display_name=name, now=now,
-                                                  owed=owed)
+                                             user_id=user_id, display_name=name, now=now,
+                                             owed=owed)
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
             self.core.committed(owed)

@@ -42,7 +42,7 @@ class AdapterState:
     async def remember_final_post(self, game_id: int, channel_id: int, message_id: int) -> None:
         """Remember the message with the game's final scores (the history links to it)."""
         await self.store.set_message(game_id, FINAL_POST, channel_id, message_id,
-                                          now=self.core.clock())
+                                     now=self.core.clock())
 
     async def final_post(self, game_id: int) -> PostedMessage | None:
         return await self.posted_message(game_id, FINAL_POST)

@@ -72,7 +72,7 @@ class AwayPeriods:
                                        turn_of(hosted.game, seat).payload(), game_id=hosted.id))
         owed = Owed(tuple(rows), tuple(timers))
         await self.store.set_away(user_id, guild_id, now, until, owed=owed,
-                                       forget_before=now - AWAY_WINDOW_DAYS * DAY)
+                                  forget_before=now - AWAY_WINDOW_DAYS * DAY)
         self.core.committed(owed)
         return await self.store.get_away(user_id, guild_id)
 

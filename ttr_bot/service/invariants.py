@@ -95,7 +95,7 @@ class TimerInvariants:
         shards = self.core.shards if shards is None else shards
         problems = []
         for game_id in await self.store.list_active_game_ids(include_lobbies=True,
-                                                                  shards=shards):
+                                                             shards=shards):
             try:
                 problems += await self.check_game_timers(game_id, repair=repair)
             except CorruptData as exc:      # one line: the game and the damage, no traceback

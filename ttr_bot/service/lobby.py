@@ -213,7 +213,7 @@ class Lobby:
         try:
             number = max((s.number for s in hosted.seats), default=-1) + 1
             await self.store.add_seat(hosted.id, number, user_id=user_id,
-                                           display_name=name, bot_level=bot_level)
+                                      display_name=name, bot_level=bot_level)
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
         except WrongStatus:     # started by another process meanwhile
