@@ -7,11 +7,25 @@ alt text is the card in plain words (no markdown, no mentions), for screen reade
 text-only clients, cut to Discord's 1,024 characters.
 """
 import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
+from ..engine.board import Board
+from ..engine.event_types import (
+    BUILD_STATION,
+    CLAIM_ROUTE,
+    DRAW_TICKETS,
+    FINAL_ROUND,
+    GAME_OVER,
+    Event,
+)
 from ..i18n import t
 from ..render.extras import alt_lines
 from ..render.palette import COLOURBLIND, STANDARD
 from .format import event_lines, map_title, sep, status_lines
+
+if TYPE_CHECKING:
+    from ..service import SinceLastTurn
 
 ALT_LIMIT = 1024        # Discord: an attachment's (and a media gallery item's) description
 # Each palette's seats (render/palette.py SCHEMES, same order) as an emoji of the colour the
@@ -24,9 +38,11 @@ MARKS = {
     COLOURBLIND: ("🔵", "🟫", "🟦", "🔶", "⬛"),  # sky blue, brown, dark blue, amber, near-black
 }
 # what changes the board: a new picture is owed only after one of these
-BOARD_EVENTS = ("claim_route", "build_station", "final_round", "game_over")
+BOARD_EVENTS: frozenset[Literal["claim_route", "build_station", "final_round", "game_over"]] = \
+    frozenset({CLAIM_ROUTE, BUILD_STATION, FINAL_ROUND, GAME_OVER})
 # what the since-your-last-turn lines tell (card draws are left out: a few lines, not a log)
-SINCE_EVENTS = ("claim_route", "draw_tickets", "build_station", "final_round")
+SINCE_EVENTS: frozenset[Literal["claim_route", "draw_tickets", "build_station", "final_round"]] = \
+    frozenset({CLAIM_ROUTE, DRAW_TICKETS, BUILD_STATION, FINAL_ROUND})
 
 
 def _palette(palette):
@@ -46,8 +62,8 @@ def mark_name(seat, loc, palette=STANDARD):
     return t(f"bot.seat_mark.{palette}.{seat % len(MARKS[palette])}", loc)
 
 
-def board_changed(events):
-    return any(e.get("type") in BOARD_EVENTS for e in events)
+def board_changed(events: Iterable[Event]) -> bool:
+    return any(e["type"] in BOARD_EVENTS for e in events)
 
 
 def standing_line(game, seat, name, loc, *, marker="", palette=STANDARD):
@@ -74,13 +90,14 @@ def standings_lines(game, names, loc, palette=STANDARD, final_told=False):
     return lines
 
 
-def since_lines(since, board, names, loc, mention, trains=None):
+def since_lines(since: "SinceLastTurn", board: Board, names: Sequence[str], loc: str,
+                mention: str | None, trains: Sequence[int] | None = None) -> list[str]:
     """'Since your last turn, @x:' and a line per claim, ticket draw, station or final round
     of the others since then (`since`: service.SinceLastTurn; `mention` None: the player's own
     DM). [] when nothing of note happened, or the player never moved yet."""
     if since.since_seq is None:
         return []
-    events = [e for e in since.events if e.get("type") in SINCE_EVENTS]
+    events = [e for e in since.events if e["type"] in SINCE_EVENTS]
     lines = event_lines(events, board, names, loc, trains=trains)
     if not lines:
         return []
@@ -89,27 +106,28 @@ def since_lines(since, board, names, loc, mention, trains=None):
     return [title] + [f"• {line}" for line in lines]
 
 
-def since_item(e, board, names, loc):
+def since_item(e: Event, board: Board, names: Sequence[str], loc: str) -> str | None:
     name = names[e["seat"]] if "seat" in e else ""
-    if e["type"] == "claim_route":
+    if e["type"] == CLAIM_ROUTE:
         return t("bot.since.claim", loc, name=name, route=board.route_label(e["route"]))
-    if e["type"] == "draw_tickets":
+    if e["type"] == DRAW_TICKETS:
         return t("bot.since.tickets", loc, name=name)
-    if e["type"] == "build_station":
+    if e["type"] == BUILD_STATION:
         return t("bot.since.station", loc, name=name, city=board.nodes[e["city"]].name)
     return None
 
 
-def since_line(since, board, names, loc, mention, told=()):
+def since_line(since: "SinceLastTurn", board: Board, names: Sequence[str], loc: str,
+               mention: str | None, told: Sequence[Event] = ()) -> list[str]:
     """The card's one line of what the others did since the pinged player's last move:
     'Since your last turn, @Bea: Ann → Berlin – Essen · Cy drew tickets' (the map rings the
     claims; the final round has its own line). Events the card already `told` are left out;
     [] when nothing else of note happened, or the player never moved yet."""
     if since.since_seq is None:
         return []
-    items = [since_item(e, board, names, loc) for e in since.events
-             if e.get("type") in SINCE_EVENTS and e not in told]
-    items = [x for x in items if x]
+    said = [since_item(e, board, names, loc) for e in since.events
+            if e["type"] in SINCE_EVENTS and e not in told]
+    items = [x for x in said if x]
     return [t("bot.since.short", loc, mention=mention, moves=" · ".join(items))] if items else []
 
 

@@ -20,11 +20,14 @@ import asyncio
 import contextvars
 import io
 import logging
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 
 import discord
 
 from ..bounded import KeyedLocks, LRUDict
+from ..engine.event_types import BUILD_STATION, CLAIM_ROUTE, FINAL_ROUND, Event
+from ..engine.game import Game
 from ..i18n import LOCALES, normalize, t
 from ..render import closeup_contents
 from ..service import (
@@ -38,6 +41,7 @@ from ..service import (
     HandUpdate,
     Notice,
     Reminder,
+    SinceLastTurn,
     StartPost,
     ThinkingEdit,
     TurnPost,
@@ -158,14 +162,16 @@ class Delivery(HandMessages):
         return await self.bot.pictures.render(game, names, viewer=viewer, locale=locale,
                                               final=final, palette=palette)
 
-    async def card_pictures(self, game, names, loc, events, moves, since=None,
-                            palette="standard"):
+    async def card_pictures(self, game: Game, names: Sequence[str], loc: str,
+                            events: Sequence[Event], moves: Sequence[str],
+                            since: SinceLastTurn | None = None,
+                            palette: str = "standard") -> tuple[turn_card.Picture, ...]:
         """The pictures of a card whose board changed: the close-up of what was claimed or
         built (first; left out when the routes are too far apart for it to show more than the
         map), then the phone map with every route claimed since the player to move last
         moved highlighted. Each with its alt text."""
-        claimed = {e["route"] for e in events if e.get("type") == "claim_route"}
-        built = {e["city"] for e in events if e.get("type") == "build_station"}
+        claimed = {e["route"] for e in events if e["type"] == CLAIM_ROUTE}
+        built = {e["city"] for e in events if e["type"] == BUILD_STATION}
         highlight = claimed | set(since.routes if since is not None else ())
         shows = closeup_contents(game, claimed, built) if claimed or built else {}
         pictures = self.bot.pictures
@@ -358,8 +364,7 @@ class Delivery(HandMessages):
             if not pictures:
                 moves += summary_lines(game, names, loc)
         # the face-up row is the buttons; the piles' sizes are /ttr status's and the alt's
-        standings = standings_lines(game, names, loc, palette, final_told=any(
-            e.get("type") == "final_round" for e in events))
+        standings = standings_lines(game, names, loc, palette, final_told=_final_told(events))
         extra = map_state_line(game, loc, palette)    # a map's own public state, one line
         if extra is not None:
             standings.append(extra)
@@ -606,6 +611,11 @@ class Delivery(HandMessages):
                                allowed_mentions=NO_MENTIONS)
         except discord.Forbidden as exc:     # 50007: DMs closed; nothing more to do for it
             log.info("DM to user %s refused (%s)", user, exc.code)
+
+
+def _final_told(events: Iterable[Event]) -> bool:
+    """The card's lines say the final round began (its own line: who brought it)."""
+    return any(e["type"] == FINAL_ROUND for e in events)
 
 
 async def _none():

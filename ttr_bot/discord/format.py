@@ -5,8 +5,28 @@ information: `event_lines` takes the *public* events (the service already moved 
 under Effects.private), and `status_lines` reads hand and ticket *counts*, never their contents.
 """
 import unicodedata
+from collections.abc import Sequence
 
+from ..engine.board import Board
 from ..engine.cards import CARD_NAMES, route_color_name
+from ..engine.event_types import (
+    BUILD_STATION,
+    CLAIM_ROUTE,
+    DRAW_CARD,
+    DRAW_TICKETS,
+    FINAL_ROUND,
+    GAME_OVER,
+    KEEP_TICKETS,
+    PASS,
+    RESHUFFLE,
+    TUNNEL_DECLINE,
+    TUNNEL_PAY,
+    TUNNEL_REVEAL,
+    DrawCardEvent,
+    Event,
+    KeepTicketsEvent,
+    PrivatePart,
+)
 from ..engine.network import components, ticket_result
 from ..i18n import t
 from ..render.tickets import offer_tag
@@ -131,47 +151,49 @@ def map_title(board, loc):
 
 
 # ----- public events --------------------------------------------------------------------------
-def event_lines(events, board, names, loc, trains=None):
+def event_lines(events: Sequence[Event], board: Board, names: Sequence[str], loc: str,
+                trains: Sequence[int] | None = None) -> list[str]:
     """One line per public event. Hidden parts never reach here (Effects.public)."""
-    out, i = [], 0
+    out: list[str] = []
+    i = 0
     while i < len(events):
         e = events[i]
-        if e["type"] == "tunnel_reveal":    # a tunnel tried and settled in one line
+        if e["type"] == TUNNEL_REVEAL:      # a tunnel tried and settled in one line
             line, used = _tunnel_line(events, i, board, names, loc)
             if line:
                 i += used
                 line, i = _claim_parts(line, events, i, e["seat"], loc)
                 out.append(line)
                 continue
-        if e["type"] == "keep_tickets" and e.get("setup"):     # everyone's first choice
-            run = [e]
-            while i + len(run) < len(events) and events[i + len(run)]["type"] == "keep_tickets" \
-                    and events[i + len(run)].get("setup"):
-                run.append(events[i + len(run)])
+        if e["type"] == KEEP_TICKETS and e.get("setup"):       # everyone's first choice
+            run: list[KeepTicketsEvent] = [e]
+            while i + len(run) < len(events) and (k := events[i + len(run)])["type"] == KEEP_TICKETS \
+                    and k.get("setup"):
+                run.append(k)
             if len(run) > 1:
                 i += len(run)
                 out.append(t("bot.ev.keep_setup_many", loc, kept=sep(loc).join(
                     t("bot.ev.keep_setup_part", loc, name=names[k["seat"]], count=k["count"])
                     for k in run)))
                 continue
-        if e["type"] == "draw_card":        # a turn's draws in one line
-            run = [e]
-            while i + len(run) < len(events) and events[i + len(run)]["type"] == "draw_card" \
-                    and events[i + len(run)].get("seat") == e.get("seat"):
-                run.append(events[i + len(run)])
-            i += len(run)
-            out.append(_draws_line(run, names, loc))
+        if e["type"] == DRAW_CARD:          # a turn's draws in one line
+            draws: list[DrawCardEvent] = [e]
+            while i + len(draws) < len(events) and (d := events[i + len(draws)])["type"] == DRAW_CARD \
+                    and d.get("seat") == e.get("seat"):
+                draws.append(d)
+            i += len(draws)
+            out.append(_draws_line(draws, names, loc))
             continue
         i += 1
         line = _event_line(e, board, names, loc, trains)
-        if line and e["type"] == "claim_route":
+        if line and e["type"] == CLAIM_ROUTE:
             line, i = _claim_parts(line, events, i, e["seat"], loc)
         if line:
             out.append(line)
     return out
 
 
-def _claim_parts(line, events, i, seat, loc):
+def _claim_parts(line: str, events: Sequence[Event], i: int, seat: int, loc: str) -> tuple[str, int]:
     """A claim's line with what the map's own rules did right after it (events[i:]: a share,
     a Bullet Train, a draw bonus), and the index after them."""
     while i < len(events) and (part := mechanic_events.claim_part(events[i], seat, loc)):
@@ -179,11 +201,13 @@ def _claim_parts(line, events, i, seat, loc):
     return line, i
 
 
-def _tunnel_line(events, i, board, names, loc):
+def _tunnel_line(events: Sequence[Event], i: int, board: Board, names: Sequence[str],
+                 loc: str) -> tuple[str | None, int]:
     """(line, events used) for a tunnel's try at events[i] settled by the events right after
     it: paid and claimed, claimed with nothing to add, or given up; (None, 0) while it waits."""
     e = events[i]
-    after = []
+    assert e["type"] == TUNNEL_REVEAL
+    after: list[Event] = []
     for x in events[i + 1:i + 3]:       # the try's own events, in a row
         if x.get("seat") != e["seat"] or x.get("route") != e["route"]:
             break
@@ -191,25 +215,27 @@ def _tunnel_line(events, i, board, names, loc):
     kinds = [x["type"] for x in after]
     name, route = names[e["seat"]], board.routes[e["route"]]
     revealed = card_list_text(e["revealed"], loc)
-    if kinds[:1] == ["tunnel_decline"]:
+    if kinds[:1] == [TUNNEL_DECLINE]:
         return t("bot.ev.tunnel_gave_up", loc, name=name, route=route_text(board, route),
                  revealed=revealed, count=e["extra"]), 2
-    if kinds[:2] == ["tunnel_pay", "claim_route"]:
+    claim: Event
+    if kinds[:2] == [TUNNEL_PAY, CLAIM_ROUTE]:
         claim, used = after[1], 3
-    elif not e["extra"] and kinds[:1] == ["claim_route"]:
+    elif not e["extra"] and kinds[:1] == [CLAIM_ROUTE]:
         claim, used = after[0], 2
     else:
         return None, 0
+    assert claim["type"] == CLAIM_ROUTE
     return t("bot.ev.tunnel_claim", loc, name=name, route=route_text(board, route),
              length=route.length, count=claim["points"], cards=cards_text(claim["cards"], loc),
              revealed=revealed), used
 
 
-def _draws_line(run, names, loc):
+def _draws_line(run: Sequence[DrawCardEvent], names: Sequence[str], loc: str) -> str:
     """'Ann drew 2 cards: face-up ⬜ white, 1 from the deck.' (one draw: as before)."""
     name = names[run[0]["seat"]] if "seat" in run[0] else ""
     if len(run) == 1:
-        return _event_line(run[0], None, names, loc, None)
+        return _draw_line(run[0], name, loc)
     deck = sum(1 for e in run if e.get("from") == "deck")
     if deck == len(run):
         return t("bot.ev.draw_deck_n", loc, name=name, count=deck)
@@ -220,45 +246,50 @@ def _draws_line(run, names, loc):
     return t("bot.ev.draw_mixed", loc, name=name, count=len(run), cards=sep(loc).join(parts))
 
 
-def _event_line(e, board, names, loc, trains):
-    kind = e["type"]
+def _draw_line(e: DrawCardEvent, name: str, loc: str) -> str:
+    """'Ann drew a card from the deck.' / 'Ann took ⬜ white.'"""
+    if e.get("from") == "deck":
+        return t("bot.ev.draw_deck", loc, name=name)
+    return t("bot.ev.draw_faceup", loc, name=name, card=card_name(e["card"], loc),
+             emoji=EMOJI[CARD_NAMES[e["card"]]])
+
+
+def _event_line(e: Event, board: Board, names: Sequence[str], loc: str,
+                trains: Sequence[int] | None) -> str | None:
     name = names[e["seat"]] if "seat" in e else ""
-    if kind == "keep_tickets":
+    if e["type"] == KEEP_TICKETS:
         key = "bot.ev.keep_setup" if e.get("setup") else "bot.ev.keep"
         return t(key, loc, name=name, count=e["count"])
-    if kind == "draw_card":
-        if e.get("from") == "deck":
-            return t("bot.ev.draw_deck", loc, name=name)
-        return t("bot.ev.draw_faceup", loc, name=name, card=card_name(e["card"], loc),
-                 emoji=EMOJI[CARD_NAMES[e["card"]]])
-    if kind == "reshuffle":
+    if e["type"] == DRAW_CARD:
+        return _draw_line(e, name, loc)
+    if e["type"] == RESHUFFLE:
         return t("bot.ev.reshuffle", loc)
-    if kind == "tunnel_reveal":
+    if e["type"] == TUNNEL_REVEAL:
         if not e["extra"]:
             return t("bot.ev.tunnel_reveal_free", loc, name=name, route=route_text(board, e["route"]),
                      cards=cards_text(e["cards"], loc), revealed=card_list_text(e["revealed"], loc))
         return t("bot.ev.tunnel_reveal", loc, name=name, route=route_text(board, e["route"]),
                  cards=cards_text(e["cards"], loc), revealed=card_list_text(e["revealed"], loc),
                  count=e["extra"])
-    if kind == "claim_route":
+    if e["type"] == CLAIM_ROUTE:
         route = board.routes[e["route"]]
         return t("bot.ev.claim", loc, name=name, route=route_text(board, route),
                  length=route.length, count=e["points"], cards=cards_text(e["cards"], loc))
-    if kind == "tunnel_pay":
+    if e["type"] == TUNNEL_PAY:
         return t("bot.ev.tunnel_pay", loc, name=name, cards=cards_text(e["cards"], loc))
-    if kind == "tunnel_decline":
+    if e["type"] == TUNNEL_DECLINE:
         return t("bot.ev.tunnel_decline", loc, name=name, route=route_text(board, e["route"]))
-    if kind == "draw_tickets":
+    if e["type"] == DRAW_TICKETS:
         return t("bot.ev.draw_tickets", loc, name=name, count=e["count"])
-    if kind == "build_station":
+    if e["type"] == BUILD_STATION:
         return t("bot.ev.station", loc, name=name, city=board.nodes[e["city"]].name,
                  cards=cards_text(e["cards"], loc))
-    if kind == "pass":
+    if e["type"] == PASS:
         return t("bot.ev.pass", loc, name=name)
-    if kind == "final_round":
+    if e["type"] == FINAL_ROUND:
         left = trains[e["seat"]] if trains is not None else 0
         return t("bot.ev.final_round", loc, name=name, count=left)
-    if kind == "game_over":
+    if e["type"] == GAME_OVER:
         return t("bot.ev.game_over_passes" if e.get("reason") == "passes" else "bot.ev.game_over", loc)
     return mechanic_events.event_line(e, board, names, loc)    # or None: "turn", the ping says it
 
@@ -270,18 +301,17 @@ def row_line(game, loc):
 
 
 # ----- private updates --------------------------------------------------------------------------
-def private_lines(parts, board, loc):
+def private_lines(parts: Sequence[PrivatePart], board: Board, loc: str) -> list[str]:
     """What the actor alone learns from their events (Effects.private[seat])."""
     out = []
     for p in parts:
-        kind = p["type"]
-        if kind == "draw_card" and "card" in p:
+        if p["type"] == DRAW_CARD and "card" in p:
             out.append(t("bot.you.drew", loc, card=card_name(p["card"], loc),
                          emoji=EMOJI[CARD_NAMES[p["card"]]]))
-        elif kind == "keep_tickets":
+        elif p["type"] == KEEP_TICKETS:
             kept = sep(loc).join(ticket_text(board.tickets[x]) for x in p.get("tickets", ()))
             out.append(t("bot.you.kept", loc, tickets=kept or "—"))
-        elif kind == "draw_tickets":
+        elif p["type"] == DRAW_TICKETS:
             out.append(t("bot.you.offered", loc, count=len(p.get("offer", ()))))
         elif (line := mechanic_events.private_line(p, loc, cards_text)) is not None:
             out.append(line)

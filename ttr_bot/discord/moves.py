@@ -10,6 +10,7 @@ only one makes sense (payment_choices.py), otherwise asked for with buttons. The
 panel's clicks are registered here too (`on_click`).
 """
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from ..engine.actions import (
@@ -23,8 +24,9 @@ from ..engine.actions import (
     TunnelPay,
 )
 from ..engine.cards import CARD_INDEX, N_CARD_KINDS
+from ..engine.event_types import CLAIM_ROUTE, Event
 from ..i18n import t
-from ..service import ServiceError, StoreUnavailable
+from ..service import HostedGame, ServiceError, StoreUnavailable
 from . import ack, components, mechanic_events, menus
 from . import payment_choices as payments
 from .autocomplete import small_number
@@ -163,7 +165,7 @@ async def _after(interaction, loc, eff, earlier=()):
     if not eff.over and seat in eff.to_move:
         more, view = panel_for(hosted, seat, loc)
         lines += more
-    elif not lines or all(p["type"] in mechanic_events.PRIVATE_KINDS for p in parts):
+    elif not lines or mechanic_events.only_map_parts(parts):
         # nothing private but what a map's rules add (the dummy's share): confirm with what
         # everyone will read, then that
         lines = (event_lines([e for e in eff.public if e.get("seat") == seat], board,
@@ -174,12 +176,14 @@ async def _after(interaction, loc, eff, earlier=()):
                  file=await _offer_board(interaction, lines, loc, hosted, seat))
 
 
-def completed_lines(hosted, seat, events, loc):
+def completed_lines(hosted: HostedGame, seat: int, events: Iterable[Event], loc: str) -> list[str]:
     """'🎉 Ticket completed: Berlin – Moskva (+12)' for each ticket of `seat` that its claim
     among `events` completed (the engine's answer): for that player's eyes only."""
     game = hosted.game
+    if game is None:
+        return []
     return [t("bot.ticket.completed", loc, ticket=game.board.tickets[tid].label(), points=pts)
-            for e in events if e.get("type") == "claim_route" and e.get("seat") == seat
+            for e in events if e["type"] == CLAIM_ROUTE and e["seat"] == seat
             for tid, pts in game.tickets_completed_by(seat, e["route"])]
 
 

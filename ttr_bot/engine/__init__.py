@@ -10,10 +10,10 @@ deterministic given the dealer's seed.
 `Game` holds the state and applies actions; `view(game, seat)` is what one player may know
 (a `PlayerView`, which answers the same questions as the game for its seat); `to_dict` /
 `from_dict` snapshot a game as JSON-able data; `final_scores(game)` scores it. Events are plain
-dicts built by `events`; cards are small ints (`LOCO`, `CARD_NAMES`) and hands 9-slot count
-lists.
+dicts built by `events`, typed in `event_types` (a TypedDict per kind, the union `Event`);
+cards are small ints (`LOCO`, `CARD_NAMES`) and hands 9-slot count lists.
 """
-from . import events, payment
+from . import event_types, events, payment
 from .actions import (
     ACTION_TYPES,
     BuildStation,
@@ -75,6 +75,7 @@ __all__ = [
     # actions, refusals, events
     "KeepTickets", "DrawCard", "ClaimRoute", "TunnelPay", "TunnelDecline", "DrawTickets",
     "BuildStation", "Pass", "DrawFerryCard", "ACTION_TYPES", "type_name", "Illegal", "DeckError", "events",
+    "event_types",
     "ROUTE_TAKEN", "DOUBLE_OWN", "DOUBLE_CLOSED", "NOT_ENOUGH_TRAINS", "NO_STATIONS_LEFT",
     "UNKNOWN_CITY", "STATION_TAKEN",
     # the board

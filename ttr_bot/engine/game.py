@@ -428,7 +428,7 @@ class Game:
         if (self.rules.unkept_start if setup else self.rules.unkept_draw) == "bottom":
             board = self.board
             self.ticket_deck.extend(t for t in returned if not board.tickets[t].long)
-        events = [ev.keep_tickets(seat, len(kept), setup, kept, returned)]
+        events: list[Event] = [ev.keep_tickets(seat, len(kept), setup, kept, returned)]
         if setup:
             if all(o is None for o in self.offers):
                 self.phase = PLAY
@@ -450,7 +450,7 @@ class Game:
         return lambda: self._do_draw(a.seat, a.card, second)
 
     def _do_draw(self, seat: int, card: int, second: bool) -> list[Event]:
-        events = []
+        events: list[Event] = []
         before = self.reshuffles
         if card == -1:
             got = self._draw()
@@ -520,7 +520,7 @@ class Game:
                     break
                 revealed.append(c)
             extra = payment.tunnel_extra(revealed, color)
-            events = [ev.tunnel_reveal(seat, r, cards, revealed, extra)]
+            events: list[Event] = [ev.tunnel_reveal(seat, r, cards, revealed, extra)]
             if self.reshuffles != before:
                 events.insert(0, ev.reshuffle())
             if extra:
@@ -545,7 +545,7 @@ class Game:
             pts += m.claim_points(route, self)
         self.route_points[seat] += pts
         self.last_move = (seat, "claim_route", r)
-        events = [ev.claim_route(seat, r, cards, pts)]
+        events: list[Event] = [ev.claim_route(seat, r, cards, pts)]
         self._refill()
         if mechanics:
             claim = action if action is not None else ClaimRoute(seat, r, cards)

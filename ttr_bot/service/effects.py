@@ -6,8 +6,22 @@ what the caller itself needs to answer the person who made the change: what only
 learned (`private`), their own public events, whether they act again (`to_move`, `over`),
 whether the game ended by it (`cancelled`), and who was replaced (`handover`).
 """
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
+
+from ..engine.event_types import (
+    BUILD_STATION,
+    CLAIM_ROUTE,
+    DRAW_CARD,
+    DRAW_TICKETS,
+    KEEP_TICKETS,
+    TUNNEL_DECLINE,
+    TUNNEL_PAY,
+    TUNNEL_REVEAL,
+    Event,
+    PrivatePart,
+)
 
 
 class ServiceError(Exception):
@@ -40,8 +54,8 @@ class Effects:
     game_id: int
     seq: int                      # actions applied so far (what a fresh button carries)
     actor: int | None = None      # seat that acted, or None (start, cancel, a handover)
-    public: list[dict[str, Any]] = field(default_factory=list)  # events, private parts removed
-    private: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    public: list[Event] = field(default_factory=list)  # events, private parts removed
+    private: dict[int, list[PrivatePart]] = field(default_factory=dict)
                                   # seat -> [private parts of its events]
     to_move: list[int] = field(default_factory=list)    # seats that may act now
     over: bool = False            # the game ended with this change
@@ -49,26 +63,30 @@ class Effects:
     handover: Handover | None = None   # a computer player took over a seat
 
 
-def split_events(
-        events: list[dict[str, Any]],
-) -> tuple[list[dict[str, Any]], dict[int, list[dict[str, Any]]]]:
-    """(public events, {seat: [private parts]})."""
-    public: list[dict[str, Any]] = []
-    private: dict[int, list[dict[str, Any]]] = {}
+def split_events(events: Iterable[Event]) -> tuple[list[Event], dict[int, list[PrivatePart]]]:
+    """(public events, {seat: [private parts]}): each event copied without its "private", which
+    becomes, with the event's "type", a part of the acting seat's."""
+    public: list[Event] = []
+    private: dict[int, list[PrivatePart]] = {}
     for e in events:
-        e = dict(e)
-        secret = e.pop("private", None)
-        public.append(e)
-        if secret is not None:
-            private.setdefault(e["seat"], []).append({"type": e["type"], **secret})
+        shown = e.copy()
+        if "private" in shown:
+            secret = shown.pop("private")
+            if secret is not None:      # the kind's "private" TypedDict, with its "type"
+                part = cast(PrivatePart, {"type": shown["type"], **secret})
+                private.setdefault(shown["seat"], []).append(part)
+        public.append(shown)
     return public, private
 
 
 # what each public event changes privately for its actor (hand, tickets or offer)
-_CHANGES_PRIVATE = {"keep_tickets", "draw_card", "claim_route", "tunnel_reveal", "tunnel_pay",
-                    "tunnel_decline", "draw_tickets", "build_station"}
+_CHANGES_PRIVATE: frozenset[Literal[
+    "keep_tickets", "draw_card", "claim_route", "tunnel_reveal", "tunnel_pay", "tunnel_decline",
+    "draw_tickets", "build_station"]] = frozenset({
+        KEEP_TICKETS, DRAW_CARD, CLAIM_ROUTE, TUNNEL_REVEAL, TUNNEL_PAY, TUNNEL_DECLINE,
+        DRAW_TICKETS, BUILD_STATION})
 
 
-def changed_seats(public: list[dict[str, Any]]) -> set[int]:
+def changed_seats(public: Iterable[Event]) -> set[int]:
     """The seats whose hand, tickets or offer these public events changed."""
     return {e["seat"] for e in public if e["type"] in _CHANGES_PRIVATE}

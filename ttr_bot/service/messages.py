@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar, Union
 
+from ..engine.event_types import Event
 from .community_messages import BoardPost, SeasonEndPost
 from .cup_messages import CupFinal, CupPost, CupTableOpen
 from .effects import Handover
@@ -116,7 +117,7 @@ class TurnPost:
     computer player is held as well: the computers' turns fold into the card of the next
     human to move (or of the end)."""
     KIND: ClassVar[str] = "turn"
-    events: tuple[Payload, ...]   # public engine events (nothing hidden)
+    events: tuple[Event, ...]     # public engine events (nothing hidden)
     seat: int                     # the seat that acted
     over: bool = False            # the game ended with it: the final post
     by: str | None = None         # "timeout" / "away": a computer played for an absent player

@@ -25,6 +25,9 @@ player's DMs now; a player's DMs held until their quiet hours end. The kinds:
   DirectMessage a short private message
 Nothing here is a Discord object: the messages are plain data the adapter turns into posts.
 """
+from collections.abc import Callable, Sequence
+
+from ..engine.event_types import DRAW_TICKETS, GAME_OVER, TUNNEL_REVEAL, TURN, Event
 from ..store import NewTimer, OutboxItem, Owed
 from .effects import changed_seats
 from .messages import (
@@ -96,12 +99,13 @@ def dm_row(user_id, key, *, game_id=None, key_id=None, **params):
                     game_id=game_id)
 
 
-def turn_ended(public):
-    return any(e["type"] in ("turn", "game_over") for e in public)
+def turn_ended(public: Sequence[Event]) -> bool:
+    return any(e["type"] in (TURN, GAME_OVER) for e in public)
 
 
 class Owing:
     """The core's helpers that decide what a change owes (mixed into core.Core)."""
+    clock: Callable[[], float]      # the core's (set in Core.__init__)
 
     async def _turn_start(self, hosted, seat, now):
         """What a human's turn beginning now owes: its timers, how they are told (fields of the
@@ -138,7 +142,7 @@ class Owing:
             return [NewTimer(BOT_MOVE, now + self.bot_delay, BotMove(hosted.seq).to_payload())]
         return []
 
-    async def _owed_for_action(self, before, after, public, seat, by):
+    async def _owed_for_action(self, before, after, public: Sequence[Event], seat, by):
         """(Owed, seat timeouts, end reason) of one applied action. `after` is the game with
         the action applied, at its new seq."""
         now = self.clock()
@@ -220,7 +224,7 @@ def _computer_next(hosted):
     return not game.over and game.phase == "play" and hosted.seats[game.current].is_bot
 
 
-def _hands_owed(public, seat, seat_done):
+def _hands_owed(public: Sequence[Event], seat: int, seat_done: bool) -> list[int]:
     """The seats whose hand message this action changes: the seats it changed, but not the
     mover's in the middle of a turn (a first card: they see it in their answer, with the next
     step; their hand message is edited once, when the turn is done), and the mover's at the
@@ -233,13 +237,13 @@ def _hands_owed(public, seat, seat_done):
     return sorted(seats)
 
 
-def _why(public, seat):
+def _why(public: Sequence[Event], seat: int) -> str | None:
     """Why a changed hand gets a new DM (something to do or to know) rather than an edit."""
     for e in public:
         if e.get("seat") != seat:
             continue
-        if e["type"] == "draw_tickets":
+        if e["type"] == DRAW_TICKETS:
             return "offer"
-        if e["type"] == "tunnel_reveal":
+        if e["type"] == TUNNEL_REVEAL:
             return "tunnel"
     return None

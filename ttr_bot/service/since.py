@@ -9,11 +9,13 @@ parts are split off (effects.split_events) before anything is kept.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..bounded import LRUDict
 from ..engine.dealer import Dealer
+from ..engine.event_types import CLAIM_ROUTE, Event
 from ..engine.game import Game
 from ..game_record import action_from_json
 from ..store import GameLog, GameStore
@@ -32,16 +34,16 @@ REPLAYS_KEPT = 64
 class SinceLastTurn:
     seat: int
     since_seq: int | None       # the seq just after the seat's last move (None: it never moved)
-    events: tuple = ()          # the others' public events since, in order (plain dicts)
-    routes: frozenset = frozenset()     # route ids claimed since (by anyone but the seat)
+    events: tuple[Event, ...] = ()      # the others' public events since, in order (plain dicts)
+    routes: frozenset[int] = frozenset()    # route ids claimed since (by anyone but the seat)
 
 
 class _Replay:
     __slots__ = ("game", "log")
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
-        self.log = []           # per action: (seat, public events)
+        self.log: list[tuple[int, tuple[Event, ...]]] = []     # per action: (seat, public events)
 
 
 class SinceLastMove:
@@ -73,9 +75,9 @@ class SinceLastMove:
         return _since(replay.log[:seq], seat)
 
 
-def _since(log, seat):
+def _since(log: Sequence[tuple[int, Sequence[Event]]], seat: int) -> SinceLastTurn:
     last = next((i for i in range(len(log) - 1, -1, -1) if log[i][0] == seat), None)
     start = 0 if last is None else last + 1
-    events = tuple(dict(e) for s, evs in log[start:] if s != seat for e in evs)
-    routes = frozenset(e["route"] for e in events if e.get("type") == "claim_route")
+    events = tuple(e.copy() for s, evs in log[start:] if s != seat for e in evs)
+    routes = frozenset(e["route"] for e in events if e["type"] == CLAIM_ROUTE)
     return SinceLastTurn(seat, None if last is None else start, events, routes)

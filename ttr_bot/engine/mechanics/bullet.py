@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..event_types import BULLET_TRAIN, BulletTrainEvent
 from .base import Mechanic
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from ..final_scores import Score
     from ..game import Game
 
-BULLET_TRAIN = "bullet_train"   # event: {"type", "seat", "route", "track", "supply"}
+# its event: event_types.BulletTrainEvent (`BULLET_TRAIN`)
 
 
 class Bullet(Mechanic):
@@ -52,8 +53,9 @@ class Bullet(Mechanic):
         state["routes"].append(route.index)
         state["supply"] -= 1
         state["track"][seat] += route.length        # the cards paid, not 1 per train (§15.5.4)
-        return [{"type": BULLET_TRAIN, "seat": seat, "route": route.index,
-                 "track": state["track"][seat], "supply": state["supply"]}]
+        event: BulletTrainEvent = {"type": BULLET_TRAIN, "seat": seat, "route": route.index,
+                                   "track": state["track"][seat], "supply": state["supply"]}
+        return [event]
 
     def network(self, game: Game, seat: int, routes: list[int]) -> list[int]:
         return routes + list(self._state(game)["routes"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from .. import events as ev
+from ..event_types import DRAW_BONUS, DrawBonusEvent
 from .base import Mechanic
 
 if TYPE_CHECKING:
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from ..events import Event
     from ..game import Game
 
-DRAW_BONUS = "draw_bonus"   # event: {"type", "seat", "route", "count", "private": {"cards"}}
+# its event: event_types.DrawBonusEvent (`DRAW_BONUS`)
 
 
 class DrawBonus(Mechanic):
@@ -28,6 +30,7 @@ class DrawBonus(Mechanic):
         hand = game.hands[seat]
         for c in got:
             hand[c] += 1
-        events: list[Event] = [{"type": "reshuffle"}] if game.reshuffles != before else []
-        return events + [{"type": DRAW_BONUS, "seat": seat, "route": route.index,
-                          "count": len(got), "private": {"cards": got}}]
+        events: list[Event] = [ev.reshuffle()] if game.reshuffles != before else []
+        bonus: DrawBonusEvent = {"type": DRAW_BONUS, "seat": seat, "route": route.index,
+                                 "count": len(got), "private": {"cards": got}}
+        return events + [bonus]

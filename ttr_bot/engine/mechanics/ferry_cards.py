@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..actions import Action, ClaimRoute, DrawFerryCard
 from ..cards import GRAY, LOCO, N_CARD_KINDS, N_COLORS
 from ..errors import Illegal
+from ..event_types import DRAW_FERRY_CARD, DrawFerryCardEvent
 from .base import Mechanic, Plan
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..payment import Hand, Payment
 
-DRAW_FERRY_CARD = "draw_ferry_card"   # event: {"type", "seat", "held"}
+# its event: event_types.DrawFerryCardEvent (`DRAW_FERRY_CARD`)
 
 
 def _held(game: Game | None, seat: int) -> int:
@@ -54,8 +55,8 @@ class FerryCards(Mechanic):
         held = game.extra[self.name]["held"]
         held[seat] += 1
         game.passes = 0
-        return [{"type": DRAW_FERRY_CARD, "seat": seat, "held": held[seat]}] + game.end_turn(
-            seat, DRAW_FERRY_CARD)
+        event: DrawFerryCardEvent = {"type": DRAW_FERRY_CARD, "seat": seat, "held": held[seat]}
+        return [event] + game.end_turn(seat, DRAW_FERRY_CARD)
 
     # ----- paying the waves -----------------------------------------------------------------
     def pays(self, route: Route) -> bool:

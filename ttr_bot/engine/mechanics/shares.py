@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..actions import ClaimRoute
 from ..errors import DeckError, Illegal
+from ..event_types import SHARE, ShareEvent
 from .base import Mechanic
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from ..final_scores import Score
     from ..game import Game
 
-SHARE = "share"   # event: {"type", "seat", "company", "number", "private": {"dummy": [c, n] | None}}
+# its event: event_types.ShareEvent (`SHARE`)
 
 
 class Shares(Mechanic):
@@ -122,8 +123,9 @@ class Shares(Mechanic):
             dn = self._take(state, d)
             state["dummy"].setdefault(str(d), []).append(dn)
             dummy = [d, dn]
-        return [{"type": SHARE, "seat": seat, "company": mine, "number": number,
-                 "private": {"dummy": dummy}}]
+        event: ShareEvent = {"type": SHARE, "seat": seat, "company": mine, "number": number,
+                             "private": {"dummy": dummy}}
+        return [event]
 
     # ----- scoring -----------------------------------------------------------------------------
     def revealed(self, game: Game) -> list[list[int]]:
