@@ -121,7 +121,7 @@ def write(out, text, rows, alts, files, accent=None):
 One card as the bot posted it, in a real Europe game between two people (Ann and Bea) and two
 computer players, played over the repository's fake Discord (`python -m tools.turn_card_sample`
 makes this page again; the game differs each time). A card is one Components V2 message
-(`ttr_bot/discord/turn_card.py`): a container in the colour of the player to move, with what
+(`ttr_bot/discord/posting/turn_card.py`): a container in the colour of the player to move, with what
 happened since the last card (a line per move, a turn's draws in one; the computers' turns fold
 into the card of the next person to move), the pictures when the board changed, the standings
 (one short line a player: points, 🚃 trains, 🃏 cards, 🎫 tickets, 🚉 stations; "Details" beside

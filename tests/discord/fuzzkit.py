@@ -15,7 +15,7 @@ import threading
 from testkit.e2e_driver import Table, find_cid
 from testkit.fakediscord import FakeDiscord
 from ttr_bot.ai import make_agent
-from ttr_bot.discord import ids
+from ttr_bot.discord.controls import ids
 from ttr_bot.i18n import LOCALES, catalog, forms
 
 ANSWER_TIMEOUT = 15.0       # seconds for the follow-up of a deferred interaction

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from tests.discord.adapter_kit import REPO
-from ttr_bot.discord.cogs.info import HELP_KEYS
-from ttr_bot.discord.cogs.lobby import LEVELS, MAPS, VARIANTS
+from ttr_bot.discord.commands.info import HELP_KEYS
+from ttr_bot.discord.commands.lobby import LEVELS, MAPS, VARIANTS
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.i18n import LOCALES, catalog, forms
 

@@ -3,8 +3,8 @@ station, how typed text is read back, and when the bot picks the payment itself.
 import pytest
 
 from tests.discord.adapter_kit import new_game
-from ttr_bot.discord import autocomplete as A
-from ttr_bot.discord import payment_choices as pay
+from ttr_bot.discord.controls import autocomplete as A
+from ttr_bot.discord.controls import payment_choices as pay
 from ttr_bot.engine import payment
 from ttr_bot.engine.cards import CARD_INDEX, GRAY, LOCO
 from ttr_bot.engine.view import view

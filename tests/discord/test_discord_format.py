@@ -5,7 +5,7 @@ import random
 import pytest
 
 from tests.discord.adapter_kit import new_game
-from ttr_bot.discord import format as F
+from ttr_bot.discord.text import format as F
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game

@@ -6,8 +6,8 @@ import discord
 import pytest
 
 from tests.discord.adapter_kit import new_game
-from ttr_bot.discord import components as C
-from ttr_bot.discord import ids
+from ttr_bot.discord.controls import components as C
+from ttr_bot.discord.controls import ids
 from ttr_bot.service import HostedGame, SeatInfo
 
 BIG_GAME = 2 ** 63 - 1         # the largest SQLite integer id

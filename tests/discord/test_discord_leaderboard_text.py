@@ -3,8 +3,8 @@ the empty states, the link to a final post, and a full history page that fits on
 every language."""
 import pytest
 
-from ttr_bot.discord.format import LIMIT
-from ttr_bot.discord.leaderboard_text import history_text, leaderboard_text, post_url
+from ttr_bot.discord.text.format import LIMIT
+from ttr_bot.discord.text.leaderboard_text import history_text, leaderboard_text, post_url
 from ttr_bot.i18n import LOCALES, t
 from ttr_bot.ratings import MIN_GAMES, Rating
 from ttr_bot.service import (

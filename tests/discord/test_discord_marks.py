@@ -8,8 +8,8 @@ import unicodedata
 
 import pytest
 
-from ttr_bot.discord.card_text import MARKS, board_alt, mark, mark_name, standings_lines
-from ttr_bot.discord.format import reveal_lines
+from ttr_bot.discord.text.card_text import MARKS, board_alt, mark, mark_name, standings_lines
+from ttr_bot.discord.text.format import reveal_lines
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.i18n import LOCALES

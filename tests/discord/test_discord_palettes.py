@@ -7,7 +7,7 @@ import pytest_asyncio
 
 from tests.discord.adapter_kit import new_game
 from ttr_bot.discord.palettes import game_palette
-from ttr_bot.discord.pictures import Pictures, picture_key
+from ttr_bot.discord.posting.pictures import Pictures, picture_key
 from ttr_bot.render import palette as P
 from ttr_bot.render import render_board, render_final, render_map
 from ttr_bot.service import GAME_PALETTE, PALETTES, ServiceError

@@ -7,8 +7,8 @@ import pytest
 import pytest_asyncio
 
 from tests.discord.adapter_kit import new_game
-from ttr_bot.discord.cooldown import PictureCooldown
-from ttr_bot.discord.pictures import Pictures, picture_key
+from ttr_bot.discord.posting.cooldown import PictureCooldown
+from ttr_bot.discord.posting.pictures import Pictures, picture_key
 from ttr_bot.render import render_board
 from ttr_bot.workers import WorkerPool
 

@@ -1,7 +1,7 @@
 """Counts read as a speaker would say them: "1 station", "2 stations" (CLDR's plural forms,
 ttr_bot.i18n), and a tunnel that needs no extra card says so instead of "0 more card(s)"."""
-from ttr_bot.discord.card_text import details_lines
-from ttr_bot.discord.format import event_lines, status_lines
+from ttr_bot.discord.text.card_text import details_lines
+from ttr_bot.discord.text.format import event_lines, status_lines
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.i18n import LOCALES, t

@@ -5,9 +5,9 @@ text and the map tag the offer with the same letters, never the kept tickets' nu
 import pytest
 
 from testkit.sample_games import PLAYERS, greedy_game
-from ttr_bot.discord.components import KeepSelect
-from ttr_bot.discord.format import offer_lines
-from ttr_bot.discord.private_alt import ALT_MAX, private_board_alt
+from ttr_bot.discord.controls.components import KeepSelect
+from ttr_bot.discord.text.format import offer_lines
+from ttr_bot.discord.text.private_alt import ALT_MAX, private_board_alt
 from ttr_bot.engine.actions import DrawTickets
 from ttr_bot.engine.final_scores import final_scores
 from ttr_bot.i18n import LOCALES, t

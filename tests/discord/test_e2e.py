@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from testkit.e2e_driver import Player, Table, db_file, find_cid, lobby_game, open_game
 from testkit.fakediscord import FakeDiscord
-from ttr_bot.discord.format import route_text, ticket_text
+from ttr_bot.discord.text.format import route_text, ticket_text
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.game_record import replay
 from ttr_bot.i18n import catalog, t

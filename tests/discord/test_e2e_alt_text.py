@@ -13,7 +13,7 @@ import pytest_asyncio
 from testkit.e2e_driver import Player, Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import PRIVATE_WORDS, lobby_game, play_to_end
-from ttr_bot.discord.format import ticket_text
+from ttr_bot.discord.text.format import ticket_text
 from ttr_bot.engine.cards import CARD_NAMES
 from ttr_bot.i18n import LOCALES, catalog, t
 

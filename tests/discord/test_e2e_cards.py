@@ -13,9 +13,9 @@ from testkit.e2e_driver import Player, Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
 from testkit.phone import phone_lines, readable
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
-from ttr_bot.discord.card_text import SINCE_EVENTS, since_item
-from ttr_bot.discord.format import event_lines
-from ttr_bot.discord.map_state_text import map_state_line
+from ttr_bot.discord.text.card_text import SINCE_EVENTS, since_item
+from ttr_bot.discord.text.format import event_lines
+from ttr_bot.discord.text.map_state_text import map_state_line
 from ttr_bot.i18n import t
 from ttr_bot.render import render_map
 from ttr_bot.service.effects import split_events

@@ -14,7 +14,7 @@ from testkit.endkit import decisions, final_post, finished_game, hold
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e_timer_fuzz import SharedClock
 from ttr_bot.discord.bot import PRELOAD
-from ttr_bot.discord.cogs.history import REPLAY_WITHIN
+from ttr_bot.discord.commands.history import REPLAY_WITHIN
 from ttr_bot.i18n import t
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.workers import WorkerPool

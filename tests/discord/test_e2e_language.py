@@ -9,8 +9,8 @@ from testkit.e2e_driver import Player, Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
 from testkit.fakediscord.state import P
 from tests.discord.test_e2e import lobby_game
-from ttr_bot.discord.card_text import mark
-from ttr_bot.discord.format import map_title
+from ttr_bot.discord.text.card_text import mark
+from ttr_bot.discord.text.format import map_title
 from ttr_bot.i18n import t
 from ttr_bot.render import render_map
 

@@ -13,7 +13,7 @@ from testkit.e2e_driver import Player, Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game, play_to_end, public_leaks
 from tests.discord.test_e2e_buttons import seated
-from ttr_bot.discord import ids
+from ttr_bot.discord.controls import ids
 from ttr_bot.engine.actions import ClaimRoute, DrawFerryCard
 from ttr_bot.engine.cards import CARD_NAMES, LOCO
 from ttr_bot.i18n import t

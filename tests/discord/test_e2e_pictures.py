@@ -7,7 +7,7 @@ import pytest_asyncio
 
 from testkit.e2e_driver import Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
-from ttr_bot.discord.cooldown import PER, RATE
+from ttr_bot.discord.posting.cooldown import PER, RATE
 from ttr_bot.i18n import t
 
 pytestmark = pytest.mark.asyncio

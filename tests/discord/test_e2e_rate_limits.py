@@ -12,7 +12,7 @@ from testkit.e2e_driver import Player, Table, db_file
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import lobby_game
 from tests.discord.test_e2e_timer_fuzz import SharedClock
-from ttr_bot.discord.retries import transient_backoff
+from ttr_bot.discord.posting.retries import transient_backoff
 from ttr_bot.service.clock import ManualClock
 
 pytestmark = pytest.mark.asyncio

@@ -448,7 +448,7 @@ async def test_a_channel_gone_quiet_stalls_no_other_and_gets_its_post_once(fake,
 async def test_a_send_may_not_outlive_its_lease():
     """On a shared database another process may take a claimed row once its lease runs out: a
     send bound as long as the lease (or longer) could then post it twice, so it is refused."""
-    from ttr_bot.discord.outbox_worker import OutboxWorker
+    from ttr_bot.discord.posting.outbox_worker import OutboxWorker
     with pytest.raises(ValueError, match="lease"):
         OutboxWorker(None, None, None, send_timeout=20.0, lease=20.0)
     worker = OutboxWorker(None, None, None, send_timeout=3.0, lease=4.0)

@@ -10,7 +10,7 @@ from testkit.e2e_driver import Table, db_file
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
 from tests.discord.test_e2e_refusals import wait_until
-from ttr_bot.discord.outbox_worker import KEEP_SENT, KEEP_VOTES
+from ttr_bot.discord.posting.outbox_worker import KEEP_SENT, KEEP_VOTES
 from ttr_bot.i18n import t
 from ttr_bot.service import Lane
 from ttr_bot.service.clock import ManualClock

@@ -45,8 +45,8 @@ from tests.discord.fuzzkit import ErrorLog
 from tests.service.svckit import pick_action
 from ttr_bot.discord.bot import TTRBot
 from ttr_bot.discord.config import Config
-from ttr_bot.discord.outbox_worker import KEEP_SENT, KEEP_VOTES, PURGE_EVERY
-from ttr_bot.discord.refusals import GIVE_UP_AFTER, MAX_RETRY
+from ttr_bot.discord.posting.outbox_worker import KEEP_SENT, KEEP_VOTES, PURGE_EVERY
+from ttr_bot.discord.posting.refusals import GIVE_UP_AFTER, MAX_RETRY
 from ttr_bot.engine.actions import KeepTickets
 from ttr_bot.i18n import t
 from ttr_bot.service import ServiceError

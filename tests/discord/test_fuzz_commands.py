@@ -32,7 +32,7 @@ from tests.discord.fuzzkit import (
     with_real_fields,
 )
 from tests.discord.test_e2e import public_leaks
-from ttr_bot.discord import ids
+from ttr_bot.discord.controls import ids
 from ttr_bot.i18n import t
 
 EXAMPLES = int(os.environ.get("TTR_FUZZ_EXAMPLES", "200"))

@@ -12,7 +12,7 @@ import pytest
 from tests.discord.test_outbox_retries import Bot, Script
 from tests.service.svckit import open_store
 from tests.service.test_service_store_faults import Corrupt
-from ttr_bot.discord.outbox_worker import OutboxWorker
+from ttr_bot.discord.posting.outbox_worker import OutboxWorker
 from ttr_bot.service import GameService
 from ttr_bot.service.clock import ManualClock
 from ttr_bot.service.messages import DirectMessage, Lane
@@ -123,7 +123,7 @@ class Reads(Counted):
 
 
 async def test_the_outbox_logs_a_damaged_database_once_a_minute(tmp_path, caplog):
-    logger = "ttr_bot.discord.outbox_worker"
+    logger = "ttr_bot.discord.posting.outbox_worker"
     caplog.set_level(logging.INFO, logger=logger)
     Counted.claims = 0
     path = tmp_path / "bot.db"

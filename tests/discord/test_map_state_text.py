@@ -2,8 +2,8 @@
 the bullet track, ferry cards in hand, the game's bonus cards — and nothing hidden (the dummy's
 companies) nor any line on a map without such state."""
 from ttr_bot.ai import make_agent
-from ttr_bot.discord.card_text import mark
-from ttr_bot.discord.map_state_text import map_state_line
+from ttr_bot.discord.text.card_text import mark
+from ttr_bot.discord.text.map_state_text import map_state_line
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
@@ -51,7 +51,7 @@ def test_japan_italy_northern_lights_show_their_state_in_every_language():
 def test_a_colour_blind_game_marks_each_seat_as_its_standings_do():
     """The line sits under the standings: each seat after the mark the standings give it in
     the game's palette (🟫 for the colour-blind palette's brown seat, never the standard 🟦)."""
-    from ttr_bot.discord.card_text import standings_lines
+    from ttr_bot.discord.text.card_text import standings_lines
     from ttr_bot.render.palette import COLOURBLIND
     for game in (played("pennsylvania"), played("japan"), played("italy")):
         line = map_state_line(game, "en", COLOURBLIND)

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.service.svckit import open_store, started
-from ttr_bot.discord.outbox_worker import OutboxWorker
-from ttr_bot.discord.refusals import FIRST_RETRY, refused_backoff
-from ttr_bot.discord.retries import (
+from ttr_bot.discord.posting.outbox_worker import OutboxWorker
+from ttr_bot.discord.posting.refusals import FIRST_RETRY, refused_backoff
+from ttr_bot.discord.posting.retries import (
     TRANSIENT_GIVE_UP,
     TRANSIENT_TRIES,
     refused_row_backoff,

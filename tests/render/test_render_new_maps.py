@@ -9,7 +9,7 @@ from PIL import Image
 
 from testkit.sample_games import drawn_state, random_game
 from tests.render.test_film import played
-from ttr_bot.discord.card_text import board_alt, closeup_alt, final_alt
+from ttr_bot.discord.text.card_text import board_alt, closeup_alt, final_alt
 from ttr_bot.engine.mechanics.grand_tour import disjoint_paths
 from ttr_bot.maps import load_board
 from ttr_bot.render import closeup_contents, render_board, render_closeup, render_final

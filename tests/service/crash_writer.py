@@ -95,8 +95,8 @@ class _Delivering:
         self.discord = discord
 
     async def start(self, svc):
-        from ttr_bot.discord.delivery import Delivery
-        from ttr_bot.discord.outbox_worker import OutboxWorker
+        from ttr_bot.discord.posting.delivery import Delivery
+        from ttr_bot.discord.posting.outbox_worker import OutboxWorker
 
         class NoPictures(Delivery):
             async def render(self, *args, **kwargs):

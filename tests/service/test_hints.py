@@ -86,7 +86,7 @@ async def test_a_game_that_allowed_hints_is_not_rated(store):
 
 async def test_the_hint_reads_as_one_line_in_every_language(store):
     """What the player reads: one line naming the move, and the ticket or route behind it."""
-    from ttr_bot.discord.cogs.hint import hint_line
+    from ttr_bot.discord.commands.hint import hint_line
     from ttr_bot.i18n import LOCALES
     svc = make_service(store, agents=light)
     game_id, users = await game(svc, 306)

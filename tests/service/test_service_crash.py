@@ -93,8 +93,8 @@ def _forks():
     of its own all the same, is ready in a fraction of a second instead of an interpreter's
     start and a second of imports."""
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["tests.service.crash_writer", "discord", "ttr_bot.discord.delivery",
-                               "ttr_bot.discord.outbox_worker"])
+    ctx.set_forkserver_preload(["tests.service.crash_writer", "discord", "ttr_bot.discord.posting.delivery",
+                               "ttr_bot.discord.posting.outbox_worker"])
     return ctx
 
 

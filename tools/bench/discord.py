@@ -353,7 +353,7 @@ class BenchGame:
             else:
                 msg = await b.slash(self, user, "tickets")
         elif isinstance(action, (TunnelPay, TunnelDecline)):
-            from ttr_bot.discord import ids
+            from ttr_bot.discord.controls import ids
             op = "decline" if isinstance(action, TunnelDecline) else \
                 "pay:" + ids.encode_cards(action.cards)
             cid = f"ttr:tunnel:{gid}:{seq}:{op}"
@@ -374,7 +374,7 @@ class BenchGame:
         self.pending[user_id] = msg if msg is not None and msg.custom_ids() else None
 
     async def pay(self, user, msg, gid, seq, what, target, cards, kind):
-        from ttr_bot.discord import ids
+        from ttr_bot.discord.controls import ids
         if not find_cid(msg, "ttr:pay:"):
             return msg
         cid = f"ttr:pay:{gid}:{seq}:{what}{target}:{ids.encode_cards(cards)}"

@@ -26,7 +26,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from ttr_bot.discord.leaderboard_text import leaderboard_text
+from ttr_bot.discord.text.leaderboard_text import leaderboard_text
 from ttr_bot.ratings import MIN_GAMES, seat_status
 from ttr_bot.service import GameService
 from ttr_bot.service.finish import rated_seat, rating_update

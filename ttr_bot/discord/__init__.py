@@ -1,11 +1,13 @@
-"""The Discord adapter: the only package that imports discord.py.
+"""The Discord adapter: the only package that imports discord.py. It is arranged by direction:
 
-`bot.py` (the Bot subclass and its setup), `cogs/` (the /ttr slash commands), `components.py`
-(how the persistent buttons and menus look), `clicks.py` (what a click of each kind does: the
-controllers register there), `moves.py` (one move end to end, shared by commands and clicks),
-`delivery.py` (owed messages -> channel posts and DMs; `outbox_worker.py` sends them, `hands.py` keeps each player's hand message), `errors.py` (the one error handler).
-`format.py`, `ids.py` and `payment_choices.py` are pure (text, custom ids, which payments to
-offer), and `autocomplete.py` computes its choices purely from a player's view, so they are
-unit tested without Discord. The adapter reaches the game only through `ttr_bot.service`.
-Nothing is imported here eagerly.
+- `commands/` in: the /ttr slash commands, one cog per feature (and their autocomplete);
+- `controls/` in: the persistent buttons and menus, what a click does, one move end to end
+  (moves.py, shared by commands and clicks);
+- `posting/` out: the outbox worker and the renderer of each kind of owed post and DM;
+- `text/` the words, pure (text, alt texts), unit tested without Discord.
+
+At the top: `bot.py` (the Bot subclass and its setup), `config.py`, the one error handler
+(`errors.py`), acknowledging interactions (`ack.py`), membership, palettes, the command
+translator and `client_of.py` (the bot an interaction came to, typed). The adapter reaches the
+game only through `ttr_bot.service`. Nothing is imported here eagerly.
 """

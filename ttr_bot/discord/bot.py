@@ -30,13 +30,14 @@ from ..i18n import normalize
 from ..render import shaping_problem
 from ..service import GameService, Shards, configured_agents, open_service
 from ..workers import WorkerPool
-from . import components, errors, ids, moves  # noqa: F401  (moves registers the panel's clicks)
-from .cogs import all_cogs, ttr_group
-from .cooldown import PictureCooldown
-from .delivery import Delivery
+from . import errors
+from .controls import components, ids, moves  # noqa: F401  (moves registers the panel's clicks)
+from .commands import all_cogs, ttr_group
+from .posting.cooldown import PictureCooldown
+from .posting.delivery import Delivery
 from .membership import Membership
-from .outbox_worker import OutboxWorker
-from .pictures import Pictures
+from .posting.outbox_worker import OutboxWorker
+from .posting.pictures import Pictures
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)

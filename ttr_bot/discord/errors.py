@@ -83,7 +83,7 @@ async def answer(interaction, content, *, view=None, file=None):
     """An ephemeral answer that works before or after the interaction was acknowledged (in
     one request when it comes before the acknowledgement, ack.py). Returns False if the
     interaction has expired."""
-    from .format import fit
+    from .text.format import fit
     content = fit(content)
     kwargs = {"ephemeral": True}
     if view is not None:
