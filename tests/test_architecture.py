@@ -201,10 +201,10 @@ SERVICE_PARTS = {"core", "lobby", "handover", "moves", "queue", "absence", "away
 def test_a_service_part_uses_only_the_public_names_of_the_core_and_the_other_parts():
     """`self.core._reload(...)` or `self.handover._hand_over(...)` from another part is a
     private name reached across parts: each operation a part needs is public on its owner
-    (core.py, with owed.py mixed in, may use its own)."""
+    (core.py may use its own)."""
     bad = []
     for path in sorted((PACKAGE / "service").glob("*.py")):
-        if path.name in ("core.py", "owed.py"):
+        if path.name == "core.py":
             continue
         for node in ast.walk(ast.parse(path.read_text())):
             if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
@@ -212,6 +212,47 @@ def test_a_service_part_uses_only_the_public_names_of_the_core_and_the_other_par
                     and node.value.attr in SERVICE_PARTS):
                 bad.append(f"{path.name}:{node.lineno}: .{node.value.attr}.{node.attr}")
     assert not bad, "\n".join(bad)
+
+
+def _contract_names():
+    """The names `CoreContract` (service/core_contract.py) declares: its properties and
+    methods."""
+    tree = ast.parse((PACKAGE / "service" / "core_contract.py").read_text())
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "CoreContract")
+    return {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def test_a_service_part_holds_the_core_as_its_contract_and_uses_nothing_else():
+    """Each part is built with `core: CoreContract` (never the concrete `Core`), and every
+    `core.<name>` / `self.core.<name>` it reads is a name of the contract, in the bodies the
+    type checker skips (unannotated functions) too."""
+    names = _contract_names()
+    assert {"lock", "load", "apply", "cancel", "reload", "write_game", "committed"} <= names
+    bad, parts = [], 0
+    for path in sorted((PACKAGE / "service").glob("*.py")):
+        if path.name in ("core.py", "core_contract.py", "host.py"):
+            continue
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name == "__init__":
+                for arg in fn.args.args:
+                    if arg.arg == "core":
+                        parts += 1
+                        if ast.unparse(arg.annotation or ast.Constant(None)) != "CoreContract":
+                            bad.append(f"{path.name}:{fn.lineno}: core is not a CoreContract")
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute):
+                continue
+            held = node.value
+            if ((isinstance(held, ast.Name) and held.id == "core")
+                    or (isinstance(held, ast.Attribute) and held.attr == "core"
+                        and isinstance(held.value, ast.Name) and held.value.id == "self")):
+                if node.attr not in names:
+                    bad.append(f"{path.name}:{node.lineno}: core.{node.attr} is not the "
+                               "core's contract")
+    assert parts >= 16, parts
+    assert not bad, "\n".join(bad)
+
 
 def test_no_import_cycles():
     """Tarjan's strongly connected components of the module graph (the imports Python runs):

@@ -10,7 +10,11 @@ core.
   is annotated, of all functions;
 - `Any` in the service: each use of the name `Any` (annotations and casts) in ttr_bot/service;
 - private-name reaches across parts: `<x>.core._name` / `core._name` (or another part's
-  `_name`) read in a service file other than the core's own (core.py, owed.py);
+  `_name`) read in a service file other than the core's own (core.py);
+- parts typed against the core's contract: the service's classes built with a `core`
+  parameter whose annotation is `CoreContract` (core_contract.py), of all such classes;
+- the core's game-row writes outside `apply`/`cancel`: a part's store write of a game's own
+  rows (GAME_ROW_WRITES: the rows the core caches) made through `core.write_game`, of all;
 - direct store calls outside the core: `core.store.<method>` in those files, by method's
   subject file, and the store reached through the service in the adapter, bot.py and tools/;
 - façade names: attributes `GameService` serves that are not parts (0 once parts are the API).
@@ -23,7 +27,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "service", "store", "discord", "ai", "render", "workers")
-CORE_FILES = {"core.py", "owed.py"}
+CORE_FILES = {"core.py"}
+# the store writes of a game's own rows (games, seats): the core caches them, so a part makes
+# them through `core.write_game` (core_contract.py)
+GAME_ROW_WRITES = {"create_game", "start_game", "set_host", "add_seat", "remove_seat",
+                   "update_seat", "hand_seat_to_bot", "return_seat"}
 PARTS = {"core", "lobby", "handover", "moves", "queue", "absence", "away", "votes", "records",
          "listing", "invariants", "since", "hints", "adapter_state", "seasons", "board", "cups"}
 
@@ -91,6 +99,29 @@ def main():
                 reach_files.add(path.name)
             if last == "store" and receiver.split(".")[-2:-1] == ["core"]:
                 store_calls[path.name] += 1
+    typed, built, routed, rows = 0, 0, 0, 0
+    for path in py_files(ROOT / "ttr_bot" / "service"):
+        if path.name in CORE_FILES | {"core_contract.py", "host.py"}:
+            continue
+        tree = ast.parse(path.read_text())
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef) and fn.name == "__init__":
+                for arg in fn.args.args:
+                    if arg.arg == "core":
+                        built += 1
+                        typed += arg.annotation is not None and \
+                            ast.unparse(arg.annotation) == "CoreContract"
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in GAME_ROW_WRITES
+                    and chain(node.func.value) == "self.store"):
+                rows += 1
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "write_game" and len(node.args) > 1
+                    and isinstance(node.args[1], ast.Call)
+                    and isinstance(node.args[1].func, ast.Attribute)
+                    and node.args[1].func.attr in GAME_ROW_WRITES):
+                routed += 1
     outside = Counter()
     for path in py_files(ROOT / "ttr_bot" / "discord") + py_files(ROOT / "tools") + [ROOT / "bot.py"]:
         for node in ast.walk(ast.parse(path.read_text())):
@@ -103,6 +134,8 @@ def main():
     most = ", ".join(f"{a} {n}" for a, n in reaches.most_common(5))
     print(f"private-name reaches across parts: {sum(reaches.values())} in {len(reach_files)} files"
           + (f" ({most}, ...)" if most else ""))
+    print(f"parts typed against the core's contract: {typed} of {built}")
+    print(f"game-row writes outside apply/cancel through core.write_game: {routed} of {rows}")
     print(f"direct core.store calls in the service's parts: {sum(store_calls.values())} "
           f"({', '.join(f'{f} {n}' for f, n in store_calls.most_common())})")
     print(f"the store through the service in the adapter, bot.py, tools/: {sum(outside.values())} "

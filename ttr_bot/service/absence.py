@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from ..store import GameStore, NewTimer, NotFound, OutboxStore, Owed, PrefStore, SeatStore
-from .core import Core
+from .core_contract import CoreContract
 from .delivery_queue import DeliveryQueue
 from .effects import ServiceError
 from .handover import SeatHandover
@@ -75,7 +75,7 @@ class Absence:
     expelled or departed player's seat to a computer. Registers BOT_MOVE, DEADLINE, COVER,
     REMIND, EXPEL and IDLE with the scheduler."""
 
-    def __init__(self, core: Core, *, moves: Moves, handover: SeatHandover,
+    def __init__(self, core: CoreContract, *, moves: Moves, handover: SeatHandover,
                  queue: DeliveryQueue) -> None:
         self.core = core
         self.store: AbsenceStore = core.store
@@ -252,18 +252,17 @@ class Absence:
                 replace(s, user_id=user_id, level=None, name=name, former_user_id=None,
                         handover=None, timeouts=0) if i == seat else s
                 for i, s in enumerate(hosted.seats)))
-            turn, fields = await self.core.owed_for_seat_change(after, seat, now)
+            turn, fields = await self.core.owing.for_seat_change(after, seat, now)
             rows = (notice_row(hosted, "bot.return.done", name=name),) + turn.outbox
             if not turn.outbox:
                 rows += (hand_row(after, seat, None),)
             owed = Owed(rows, turn.timers, turn.drop_timers)
             try:
-                await self.store.return_seat(hosted.id, hosted.seats[seat].number,
-                                             user_id=user_id, display_name=name, now=now,
-                                             owed=owed)
+                await self.core.write_game(hosted.id, self.store.return_seat(
+                    hosted.id, hosted.seats[seat].number, user_id=user_id, display_name=name,
+                    now=now, owed=owed), owed)
             except NotFound:
                 raise ServiceError("service.return_nothing") from None
-            self.core.committed(owed)
             return await self.core.reload(game_id)
 
     # ----- players who left, channels that are gone, games nobody plays --------------------
@@ -293,12 +292,13 @@ class Absence:
             await self.core.cancel(hosted, reason="host_left")
             return
         if hosted.seats[seat].user_id == hosted.host_id:
-            await self.store.set_host(hosted.id, others[0].user_id, now=self.core.clock())
+            await self.core.write_game(hosted.id, self.store.set_host(
+                hosted.id, others[0].user_id, now=self.core.clock()))
             owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
             await self.store.write_owed(owed, hosted.id, self.core.clock())
             self.core.committed(owed)
-        await self.store.remove_seat(hosted.id, hosted.seats[seat].number)
-        self.core.forget(hosted.id)
+        await self.core.write_game(hosted.id, self.store.remove_seat(
+            hosted.id, hosted.seats[seat].number))
 
     async def host_gone(self, game_id: int) -> bool:
         """The host is no longer a member (checked by the adapter): the next human becomes

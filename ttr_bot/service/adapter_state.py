@@ -8,7 +8,7 @@ from typing import NamedTuple, Protocol
 
 from ..store import MessageStore, PrefStore, ResultStore
 from .confirm import CONFIRM, ConfirmSettings
-from .core import Core
+from .core_contract import CoreContract
 
 
 class AdapterStore(MessageStore, PrefStore, ResultStore, Protocol):
@@ -25,7 +25,7 @@ class PostedMessage(NamedTuple):
 
 
 class AdapterState:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: AdapterStore = core.store
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..store import Away, AwayStore, GameStore, NewTimer, OutboxStore, Owed, TimerStore
-from .core import Core
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .owed import notice_row
 from .turns import (
@@ -39,7 +39,7 @@ class AwayStoreOf(AwayStore, TimerStore, GameStore, OutboxStore, Protocol):
 
 
 class AwayPeriods:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: AwayStoreOf = core.store
         core.scheduler.on(AWAY_END, self._on_away_end)

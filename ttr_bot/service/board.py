@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from ..store import BoardRow, BoardStore, NewTimer, OutboxItem, Owed, Timer, board_store
 from .community_messages import BoardPost, BoardSection
-from .core import Core
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .messages import Lane
 from .owed import dm_row
@@ -67,7 +67,7 @@ async def _nothing(guild_id: int) -> Items:
 
 
 class ServerBoard:
-    def __init__(self, core: Core, seasons: Seasons, store: BoardStore | None = None) -> None:
+    def __init__(self, core: CoreContract, seasons: Seasons, store: BoardStore | None = None) -> None:
         self.core = core
         self.seasons = seasons
         self.store: BoardStore = store if store is not None else board_store(core.store)

@@ -6,12 +6,14 @@ the scheduler (each feature registers its own timer kinds with it) and `on_outbo
 operations are the ones every feature goes through: `lock` a game, `load` it (cache, else
 store), `apply` an action (the engine checks and applies it; the log row, the snapshot, the
 owed rows and timers are written in one transaction; `committed` then wakes the scheduler
-and the outbox worker), `cancel` (close) a game, and `decide` a computer player's move.
-What a change owes (owed.py's `Owing`: the outbox rows and timers an action, a start or a
-seat change writes in its own transaction) is mixed in here: it is part of applying one.
+and the outbox worker), `cancel` (close) a game, `write_game` (any other change of a game's
+rows, one transaction), and `decide` a computer player's move. What a change owes is an
+object the core holds and calls (`self.owing`, owed.py's `Owing`: the outbox rows and timers
+an action, a start or a seat change writes in its own transaction).
 
-The features are collaborators holding this core (see host.py); the names with an
-underscore are the core's operations for them, not for the adapter, which calls the parts.
+The features are collaborators holding this core (see host.py), typed against its public
+contract (core_contract.py's `CoreContract`: what they may use of it, and the transaction of
+each operation that writes); the names with an underscore are the core's own.
 """
 from __future__ import annotations
 
@@ -23,10 +25,10 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from ..ai import decide
 from ..bounded import KeyedLocks, LRUDict
@@ -36,7 +38,7 @@ from ..engine.game import Game
 from ..engine.snapshot import from_dict, to_dict
 from ..game_record import action_from_json, action_to_json
 from ..maps import load_board
-from ..store import CorruptLog, CorruptSnapshot, Owed, Shards, StaleSequence, Store
+from ..store import Away, CorruptLog, CorruptSnapshot, Owed, Shards, StaleSequence, Store
 from ..workers import WorkerPool
 from .effects import Effects, Handover, ServiceError, split_events
 from .finish import finished_results, rating_update
@@ -51,9 +53,10 @@ SEAT_NAMES = [str(i) for i in range(5)]   # how the action log names seats
 GAME_IDS = range(1, 2 ** 63)              # what a game id can be (signed 64-bit, from 1)
 CHANNELS_REMEMBERED = 10_000              # channel -> game lookups kept (the rest: one query)
 SAFE_LEVEL = "easy"     # plays a move whose decision failed every try but the last (see decide)
+T = TypeVar("T")
 
 
-class Core(Owing):
+class Core:
     def __init__(self, store: Store, *, clock: Callable[[], float] = time.time,
                  seeds: Any = None, cache_size: int = 256, bot_delay: float = 2.0,
                  agents: Any = None, on_outbox: Callable[[], None] | None = None,
@@ -81,6 +84,9 @@ class Core(Owing):
         self._cache: OrderedDict[int, HostedGame] = OrderedDict()   # game id -> HostedGame
         self._channels = LRUDict(CHANNELS_REMEMBERED)   # channel id -> its open game last found
         self._locks = KeyedLocks()      # a game's lock lives while someone holds or awaits it
+        # what a change owes: the core calls it (apply), and so do the parts (a start, a seat
+        # that changed hands)
+        self.owing = Owing(store, clock=clock, bot_delay=bot_delay)
 
     def committed(self, owed: Owed | None) -> None:
         """Owed rows and timers were written: wake whoever sends and fires them."""
@@ -90,6 +96,24 @@ class Core(Owing):
             self.scheduler.notify(min(t.due_at for t in owed.timers))
         if owed.outbox and self.on_outbox is not None:
             self.on_outbox()
+
+    async def write_game(self, game_id: int | None, write: Awaitable[T],
+                         owed: Owed | None = None) -> T:
+        """A change of a game's stored rows (its game row, its seats) other than an action
+        (`apply`) or its closing (`cancel`): `write` is one store method, hence one transaction
+        (store/base.py), carrying `owed` when the change owes something. Once it returns,
+        `committed(owed)` wakes whoever sends and fires that, and the game's cached copy is
+        dropped (the next `load` reads the store). `game_id`: None for a game the write
+        creates. Under the game's lock where the part holds one; what `write` returns."""
+        done = await write
+        self.committed(owed)
+        if game_id is not None:
+            self.forget(game_id)
+        return done
+
+    async def away_of(self, hosted: HostedGame, user_id: int, now: float) -> Away | None:
+        """The player's away period in the game's server, if it lasts past `now` (owing's)."""
+        return await self.owing.away_of(hosted, user_id, now)
 
     # ----- loading ------------------------------------------------------------------------
     @asynccontextmanager
@@ -276,7 +300,7 @@ class Core(Owing):
         now = self.clock()
         after = replace(hosted, game=game, seq=hosted.seq + 1, updated_at=now,
                         status=FINISHED if game.over else ACTIVE)
-        owed, timeouts, end_reason = await self._owed_for_action(hosted, after, public,
+        owed, timeouts, end_reason = await self.owing.for_action(hosted, after, public,
                                                                  action.seat, by)
         try:
             seq = await self.store.append_action(

@@ -26,7 +26,7 @@ from typing import Any
 from ..bounded import KeyedLocks
 from ..store import CupRow, CupStore, Owed, Timer, cup_store
 from ..workers import WorkerError, WorkerLost
-from .core import Core
+from .core_contract import CoreContract
 from .cup_pairing import Entrant, Pairing, pair_round
 from .cup_rounds import CHECK_EVERY, next_round, post_row
 from .cup_rules import CupCheck, CupRoundEnd, CupSignup, check_settings, timer
@@ -57,7 +57,7 @@ Change = Callable[[Cup, dict[str, Any], float], Awaitable[tuple[str, Owed] | Non
 
 
 class Cups:
-    def __init__(self, core: Core, lobby: Lobby, store: CupStore | None = None) -> None:
+    def __init__(self, core: CoreContract, lobby: Lobby, store: CupStore | None = None) -> None:
         self.core, self.lobby = core, lobby
         self.store = store or cup_store(core.store)
         self._locks = KeyedLocks()

@@ -7,9 +7,10 @@ is the core's."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from ..store import GameStore, LaneBlock, OutboxItem, OutboxRow, OutboxStore, Owed, PrefStore, VoteStore
+from .core_contract import CoreContract
 from .messages import ClosingPost, DestinationBlock, Lane, OwedMessage, TurnPost, parse
 from .owed import channel_lane, dm_row, notice_row
 
@@ -23,12 +24,8 @@ MESSAGE_LEASE = 20.0    # seconds a process may take to send a claimed row befor
                         # (the worker gives a send up after SEND_TIMEOUT, 15 s)
 
 
-if TYPE_CHECKING:
-    from .core import Core
-
-
 class DeliveryQueue:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: QueueStore = core.store
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..store import Owed, SeatIsBot, SeatStore, WrongStatus
-from .core import Core
+from .core_contract import CoreContract
 from .effects import Effects, Handover, ServiceError
 from .levels import BOT_LEVELS, LEAVE_LEVEL
 from .messages import HandoverPost
@@ -40,7 +40,7 @@ class SeatHandover:
     """The handover operations: a collaborator of the service's core (its lock, loading,
     closing a game, what a seat change owes). Absence and votes call `hand_over`."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: SeatStore = core.store
 
@@ -116,21 +116,20 @@ class SeatHandover:
             replace(s, user_id=None, level=level, name=bot_name(held.name, level),
                     former_user_id=held.user_id, handover=reason) if i == seat else s
             for i, s in enumerate(hosted.seats)))
-        turn, _ = await self.core.owed_for_seat_change(after, seat, now)
+        turn, _ = await self.core.owing.for_seat_change(after, seat, now)
         owed = Owed((channel_row(hosted, HandoverPost(handover)),), turn.timers,
                     turn.drop_timers)
         try:
             # the reason and the turns the player finished stay with the seat: the results
             # and the ratings tell a player who left from a stand-in (ratings.py)
-            await self.store.hand_seat_to_bot(
+            await self.core.write_game(hosted.id, self.store.hand_seat_to_bot(
                 hosted.id, held.number, bot_level=BOT_LEVELS[level],
                 display_name=bot_name(held.name, level), host_id=host_id, now=now,
-                reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed)
+                reason=reason, human_turns=hosted.game.turns_taken(seat), owed=owed), owed)
         except (WrongStatus, SeatIsBot):     # changed behind the cache's back: say it as it is
             hosted = await self.core.reload(hosted.id)
             if hosted is None or not hosted.is_active:
                 raise ServiceError("service.not_active") from None
             raise ServiceError("service.seat_is_bot", name=hosted.seats[seat].name) from None
-        self.core.committed(owed)
         hosted = await self.core.reload(hosted.id)
         return Effects(hosted.id, hosted.seq, to_move=hosted.game.to_move(), handover=handover)

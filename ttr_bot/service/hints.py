@@ -9,15 +9,12 @@ in this position: the hint's move is the move `expert` would play there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..ai import hint as expert_hint
 from ..engine.view import view
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .hosted import GAME_HINTS
-
-if TYPE_CHECKING:
-    from .core import Core
 
 __all__ = ["GAME_HINTS", "HINT_LEVEL", "Hint", "Hints"]
 
@@ -38,7 +35,7 @@ class Hint:
 class Hints:
     """/ttr hint: a collaborator of the service's core (its loading and worker pool)."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
 
     async def hint(self, game_id: int, user_id: int) -> Hint:

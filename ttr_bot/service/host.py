@@ -9,9 +9,11 @@ reached only through its interface.
 
 The service is a small core (core.py: store, clock, cache, locks, loading, applying and
 committing a change, closing a game, the scheduler, the computer players' decisions; and
-what a change owes, owed.py's `Owing`, mixed into it: the rows and timers its transaction
-writes) shared by named parts, each holding the core and given, in its constructor, the other
-parts it calls. The parts are the API: a caller names the part that does what it asks
+what a change owes, owed.py's `Owing`, an object it holds and calls: the rows and timers a
+change's transaction writes) shared by named parts, each holding the core as its public
+contract (core_contract.py's `CoreContract`: the operations a part may use, and the
+transaction of each that writes) and given, in its constructor, the other parts it calls.
+The parts are the API: a caller names the part that does what it asks
 (`service.moves.act(...)`, `service.lobby.join(...)`, `service.queue.delivered(...)`), and the
 type checker follows each call to its code:
   lobby         Lobby(core)                  lobby.py: lobbies, rematches, the start; LOBBY_WARN,

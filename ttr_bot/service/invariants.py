@@ -39,7 +39,7 @@ from ..store import (
     TimerStore,
     VoteStore,
 )
-from .core import Core
+from .core_contract import CoreContract
 from .turns import (
     BOT_MOVE,
     COVER,
@@ -84,7 +84,7 @@ class Problem:
 
 
 class TimerInvariants:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: InvariantStore = core.store
 

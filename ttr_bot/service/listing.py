@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..store import GameStore, TimerStore
-from .core import Core
+from .core_contract import CoreContract
 from .turns import DEADLINE, seat_turn_named
 
 
@@ -30,7 +30,7 @@ class GameListing:
 
 
 class Listing:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: ListingStore = core.store
 

@@ -26,7 +26,7 @@ from ..engine.snapshot import to_dict
 from ..i18n import LOCALES
 from ..maps import MapError, variants
 from ..store import ChannelBusy, GameStore, NewTimer, OutboxStore, Owed, SeatStore, SeatTaken, WrongStatus
-from .core import Core
+from .core_contract import CoreContract
 from .effects import Effects, ServiceError
 from .hints import GAME_HINTS
 from .hosted import LOBBY, HostedGame
@@ -100,7 +100,7 @@ class Rematch:
 
 
 class Lobby:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: LobbyStore = core.store
         self._guild_locks = KeyedLocks()       # one lobby count at a time per server
@@ -146,13 +146,12 @@ class Lobby:
         owed = Owed(timers=(NewTimer(LOBBY_WARN, now + LOBBY_WARN_DAYS * DAY, {}),
                             NewTimer(LOBBY_EXPIRE, now + LOBBY_DAYS * DAY, {})))
         try:   # the game and its host's seat in one transaction: never a lobby without a host
-            game_id = await self.store.create_game(
+            game_id = await self.core.write_game(None, self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
                 options=settings, seed=seed, host_id=user_id, now=now, host_name=name,
-                owed=owed)
+                owed=owed), owed)
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
-        self.core.committed(owed)
         return await self.core.reload(game_id)
 
     async def rematch(self, game_id: int, user_id: int, name: str) -> Rematch:
@@ -212,8 +211,8 @@ class Lobby:
             raise ServiceError("service.lobby_full", count=hosted.board.rules.max_players)
         try:
             number = max((s.number for s in hosted.seats), default=-1) + 1
-            await self.store.add_seat(hosted.id, number, user_id=user_id,
-                                      display_name=name, bot_level=bot_level)
+            await self.core.write_game(hosted.id, self.store.add_seat(
+                hosted.id, number, user_id=user_id, display_name=name, bot_level=bot_level))
         except SeatTaken:
             raise ServiceError("service.already_seated") from None
         except WrongStatus:     # started by another process meanwhile
@@ -250,7 +249,7 @@ class Lobby:
 
     async def _remove_seat(self, hosted, number):
         try:
-            await self.store.remove_seat(hosted.id, number)
+            await self.core.write_game(hosted.id, self.store.remove_seat(hosted.id, number))
         except WrongStatus:
             raise ServiceError("service.already_started") from None
         return await self.core.reload(hosted.id)
@@ -272,14 +271,13 @@ class Lobby:
                                max=rules.max_players)
         game = Game(hosted.board, n, Dealer(hosted.seed))
         started = replace_game(hosted, game, self.core.clock())
-        owed = await self.core.owed_for_start(started)
+        owed = await self.core.owing.for_start(started)
         try:
-            await self.store.start_game(
+            await self.core.write_game(hosted.id, self.store.start_game(
                 hosted.id, json.dumps(to_dict(game)), now=self.core.clock(),
-                owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE)))
+                owed=Owed(owed.outbox, owed.timers, (LOBBY_WARN, LOBBY_EXPIRE))), owed)
         except WrongStatus:
             raise ServiceError("service.already_started") from None
-        self.core.committed(owed)
         hosted = await self.core.reload(hosted.id)
         return Effects(hosted.id, 0, to_move=game.to_move())
 
@@ -293,10 +291,10 @@ class Lobby:
         check_table(map_id, variant)
         settings = game_options(options)
         try:
-            game_id = await self.store.create_game(
+            game_id = await self.core.write_game(None, self.store.create_game(
                 guild_id=guild_id, channel_id=channel_id, map=map_id, variant=variant,
                 options=settings, seed=self.core.seeds.randrange(2 ** 62), host_id=host_id,
-                now=self.core.clock())
+                now=self.core.clock()))
         except ChannelBusy:
             raise ServiceError("service.channel_busy") from None
         async with self.core.lock(game_id):

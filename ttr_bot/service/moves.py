@@ -17,7 +17,8 @@ from ..engine.game import Game
 from ..engine.view import view
 from ..game_record import action_from_json, export_record
 from ..store import GameLog, GameStore
-from .core import SAFE_LEVEL, SEAT_NAMES, Core
+from .core import SAFE_LEVEL, SEAT_NAMES
+from .core_contract import CoreContract
 from .effects import Effects, ServiceError
 from .hosted import ACTIVE, FINISHED, HostedGame
 
@@ -30,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 class Moves:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: MovesStore = core.store
 

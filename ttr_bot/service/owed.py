@@ -1,6 +1,8 @@
 """What each change owes players, as outbox rows and timers written in the change's own
 transaction (store `Owed`): the adapter's delivery worker sends the rows, the scheduler fires the
-timers. Mixed into the service's core (core.py).
+timers. `Owing` is an object the service's core (core.py) holds and calls: `apply` asks it what
+an action owes, the lobby what a start owes, the handover and `/ttr return` what a seat that
+changed hands owes; it reads only the players' preferences and away periods.
 
 Every row is built from one typed message of messages.py (its `kind` and stored JSON come from
 the message's class and `to_payload`), owed to a `Lane`: the game's channel, in order; a
@@ -26,9 +28,10 @@ player's DMs now; a player's DMs held until their quiet hours end. The kinds:
 Nothing here is a Discord object: the messages are plain data the adapter turns into posts.
 """
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from ..engine.event_types import DRAW_TICKETS, GAME_OVER, TUNNEL_REVEAL, TURN, Event
-from ..store import NewTimer, OutboxItem, Owed
+from ..store import Away, AwayStore, NewTimer, OutboxItem, Owed, PrefStore
 from .effects import changed_seats
 from .messages import (
     DirectMessage,
@@ -103,11 +106,23 @@ def turn_ended(public: Sequence[Event]) -> bool:
     return any(e["type"] in (TURN, GAME_OVER) for e in public)
 
 
-class Owing:
-    """The core's helpers that decide what a change owes (mixed into core.Core)."""
-    clock: Callable[[], float]      # the core's (set in Core.__init__)
+class OwingStore(PrefStore, AwayStore, Protocol):
+    """The store's subjects `Owing` reads: players' preferences (how they are told of their
+    turn, their quiet hours) and their away periods."""
 
-    async def _turn_start(self, hosted, seat, now):
+
+class Owing:
+    """What a change owes: the rows and timers its own transaction writes (it writes nothing
+    itself). Held by the core (`core.owing`), built with what it reads: the store's preferences
+    and away periods, the clock, and how long a computer player waits before it moves."""
+
+    def __init__(self, store: OwingStore, *, clock: Callable[[], float],
+                 bot_delay: float) -> None:
+        self.store: OwingStore = store
+        self.clock = clock
+        self.bot_delay = bot_delay
+
+    async def turn_start(self, hosted, seat, now):
         """What a human's turn beginning now owes: its timers, how they are told (fields of the
         turn post), and the DM if they asked for one. ({fields}, [rows], [timers])."""
         info = hosted.seats[seat]
@@ -130,19 +145,20 @@ class Owing:
                 timers.append(NewTimer(COVER, now + self.bot_delay, turn_of(hosted.game, seat).payload()))
         return fields, rows, timers
 
-    async def away_of(self, hosted, user_id, now):
+    async def away_of(self, hosted, user_id: int, now: float) -> Away | None:
+        """The player's away period in the game's server, if it lasts past `now`."""
         if hosted.guild_id is None:
             return None
         away = await self.store.get_away(user_id, hosted.guild_id)
         return away if away is not None and away.until > now else None
 
-    def _bot_timer(self, hosted, now):
+    def bot_timer(self, hosted, now):
         if hosted.game is not None and not hosted.game.over and any(
                 hosted.seats[s].is_bot for s in hosted.game.to_move()):
             return [NewTimer(BOT_MOVE, now + self.bot_delay, BotMove(hosted.seq).to_payload())]
         return []
 
-    async def _owed_for_action(self, before, after, public: Sequence[Event], seat, by):
+    async def for_action(self, before, after, public: Sequence[Event], seat, by):
         """(Owed, seat timeouts, end reason) of one applied action. `after` is the game with
         the action applied, at its new seq."""
         now = self.clock()
@@ -165,7 +181,7 @@ class Owing:
         if ended:
             drop += list(TURN_KINDS)
             if not game.over and game.phase == "play" and not after.seats[game.current].is_bot:
-                fields, more, clock = await self._turn_start(after, game.current, now)
+                fields, more, clock = await self.turn_start(after, game.current, now)
                 turn.update(fields)
                 rows += more
                 timers += clock
@@ -174,7 +190,7 @@ class Owing:
             for s in humans:
                 rows.append(hand_row(after, s, "end"))
         else:
-            timers += self._bot_timer(after, now)
+            timers += self.bot_timer(after, now)
             if not after.settings.deadline:
                 drop.append(IDLE)
                 timers.append(idle_timer(now))
@@ -191,7 +207,7 @@ class Owing:
                     rows.append(hand_row(after, s, _why(public, s)))
         return Owed(tuple(rows), tuple(timers), tuple(dict.fromkeys(drop))), timeouts, end_reason
 
-    async def owed_for_start(self, hosted):
+    async def for_start(self, hosted):
         """The start post, everyone's first hand message (with the ticket choice), and the
         clock of everyone's starting ticket choice."""
         now = self.clock()
@@ -200,20 +216,20 @@ class Owing:
         for s in hosted.humans():
             rows.append(hand_row(hosted, s, "start"))
             timers += turn_timers(hosted.game, s, hosted.settings, now)
-        timers += self._bot_timer(hosted, now)
+        timers += self.bot_timer(hosted, now)
         if not hosted.settings.deadline:
             timers.append(idle_timer(now))
         return Owed(tuple(rows), tuple(timers))
 
-    async def owed_for_seat_change(self, hosted, seat, now):
+    async def for_seat_change(self, hosted, seat, now):
         """After a seat changed hands (a computer took it, or its player took it back): if it
         is to move, the clock of its turn starts over for whoever plays it now."""
         game = hosted.game
         if game is None or game.over or seat not in game.to_move():
             return Owed(), {}
         if hosted.seats[seat].is_bot:
-            return Owed(timers=tuple(self._bot_timer(hosted, now))), {}
-        fields, rows, timers = await self._turn_start(hosted, seat, now)
+            return Owed(timers=tuple(self.bot_timer(hosted, now))), {}
+        fields, rows, timers = await self.turn_start(hosted, seat, now)
         rows.append(hand_row(hosted, seat, "turn"))
         drop = (TURN_KINDS[:3] if game.phase == "play" else ())
         return Owed(tuple(rows), tuple(timers), drop), fields

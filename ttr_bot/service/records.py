@@ -19,7 +19,7 @@ from ..ratings import MIN_GAMES, Rating
 from ..stats import PlayerStats, player_stats
 from ..store import GLOBAL_SCOPE, ResultStore
 from .adapter_state import PostedMessage
-from .core import Core
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .finish import game_rated, rated_seat, recompute, scopes
 from .hosted import HostedGame
@@ -117,7 +117,7 @@ async def _page(fetch, page, per_page):
 
 
 class GameRecords:
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: ResultStore = core.store
 

@@ -31,7 +31,7 @@ from ..store import (
     season_store,
 )
 from .community_messages import SeasonEndPost, SeasonLine
-from .core import Core
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .messages import Lane
 from .notify import BadSetting, zone_name
@@ -109,7 +109,7 @@ def standings(results: list[ResultRecord]) -> tuple[SeasonLine, ...]:
 
 
 class Seasons:
-    def __init__(self, core: Core, store: SeasonStore | None = None) -> None:
+    def __init__(self, core: CoreContract, store: SeasonStore | None = None) -> None:
         self.core = core
         self.store: SeasonStore = store if store is not None else season_store(core.store)
         core.scheduler.on(SeasonEnd.KIND, self._on_season_end)

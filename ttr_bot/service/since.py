@@ -19,7 +19,8 @@ from ..engine.event_types import CLAIM_ROUTE, Event
 from ..engine.game import Game
 from ..game_record import action_from_json
 from ..store import GameLog, GameStore
-from .core import SEAT_NAMES, Core
+from .core import SEAT_NAMES
+from .core_contract import CoreContract
 from .effects import split_events
 
 
@@ -49,7 +50,7 @@ class _Replay:
 class SinceLastMove:
     """The since-your-last-turn reading."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: CoreContract) -> None:
         self.core = core
         self.store: SinceStore = core.store
         self._replays: LRUDict = LRUDict(REPLAYS_KEPT)   # game id -> its _Replay

@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 
 from ..store import NewTimer, Owed, Vote, VoteOpen, VoteStore
-from .core import Core
+from .core_contract import CoreContract
 from .effects import ServiceError
 from .handover import SeatHandover
 from .levels import LEAVE_LEVEL
@@ -57,7 +57,7 @@ def outcome(vote, voters=None):
 
 
 class Votes:
-    def __init__(self, core: Core, *, handover: SeatHandover) -> None:
+    def __init__(self, core: CoreContract, *, handover: SeatHandover) -> None:
         self.core = core
         self.store: VoteStore = core.store
         self.handover = handover
