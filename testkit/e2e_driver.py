@@ -27,10 +27,10 @@ import os
 from collections import Counter
 
 from ttr_bot.ai import make_agent
-from ttr_bot.discord.controls import ids
 from ttr_bot.discord.bot import TTRBot
-from ttr_bot.discord.controls.components import DECK_TWICE
 from ttr_bot.discord.config import Config
+from ttr_bot.discord.controls import ids
+from ttr_bot.discord.controls.components import DECK_TWICE
 from ttr_bot.engine.actions import (
     BuildStation,
     ClaimRoute,

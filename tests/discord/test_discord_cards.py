@@ -2,9 +2,9 @@
 Discord's 1,024 characters and without hidden information, a folded card of many moves within
 V2's 4,000 characters and 40 components, the panel's rows carried over as they are."""
 from ttr_bot.discord.controls import components
+from ttr_bot.discord.posting.turn_card import COMPONENTS_LIMIT, TEXT_LIMIT, Card, Picture, layout, stripped
 from ttr_bot.discord.text.card_text import ALT_LIMIT, board_alt, mark, mark_name, standings_lines
 from ttr_bot.discord.text.format import ticket_text
-from ttr_bot.discord.posting.turn_card import COMPONENTS_LIMIT, TEXT_LIMIT, Card, Picture, layout, stripped
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.i18n import LOCALES

@@ -4,9 +4,9 @@ final post shows friendly ratings, never an unexplained negative one to a newcom
 ticket is not drawn with the white card's square; a computer seat is not "(computer)" twice."""
 import pytest
 
-from ttr_bot.discord.text.card_text import standing_line, standings_lines
 from ttr_bot.discord.commands.info import HELP_KEYS, command_lines, help_lines
 from ttr_bot.discord.posting.finale import rating_lines
+from ttr_bot.discord.text.card_text import standing_line, standings_lines
 from ttr_bot.discord.text.format import EMOJI, chunks, hand_lines, map_title
 from ttr_bot.discord.text.rules_text import base_lines, differences, overview_lines, rules_lines
 from ttr_bot.engine.dealer import Dealer

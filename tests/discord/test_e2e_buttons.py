@@ -13,8 +13,8 @@ import pytest_asyncio
 from testkit.e2e_driver import Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e import open_game
-from ttr_bot.discord.text.format import EMOJI, card_list_text, card_name
 from ttr_bot.discord.controls.menus import TICKET_MARK
+from ttr_bot.discord.text.format import EMOJI, card_list_text, card_name
 from ttr_bot.engine.cards import CARD_NAMES, N_CARD_KINDS
 from ttr_bot.i18n import t
 

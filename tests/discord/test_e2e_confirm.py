@@ -12,8 +12,8 @@ from testkit.e2e_driver import find_cid
 from testkit.fakediscord import FakeDiscord
 from tests.discord.test_e2e_buttons import seated
 from ttr_bot.discord.controls import ids
-from ttr_bot.discord.text.format import cards_text, route_choice_label
 from ttr_bot.discord.controls.payment_choices import route_options
+from ttr_bot.discord.text.format import cards_text, route_choice_label
 from ttr_bot.engine import payment
 from ttr_bot.engine.actions import ClaimRoute
 from ttr_bot.engine.cards import CARD_NAMES, LOCO

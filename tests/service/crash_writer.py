@@ -97,6 +97,7 @@ class _Delivering:
     async def start(self, svc):
         from ttr_bot.discord.posting.delivery import Delivery
         from ttr_bot.discord.posting.outbox_worker import OutboxWorker
+        from ttr_bot.discord.posting.renderers import RENDERERS
 
         class NoPictures(Delivery):
             async def render(self, *args, **kwargs):
@@ -124,7 +125,8 @@ class _Delivering:
         self.client = client
         # short leases (and sends bounded below them): the fake answers at once, and a killed
         # writer's claimed rows are free again for the next writer, or the drain, within seconds
-        self.worker = OutboxWorker(client, NoPictures(client, clock=time.time), time.time,
+        delivery = NoPictures(client, clock=time.time, renderers=RENDERERS)
+        self.worker = OutboxWorker(client, delivery, time.time,
                                    send_timeout=WRITER_SEND_TIMEOUT, lease=WRITER_LEASE)
         svc.core.on_outbox = self.worker.wake
         self.worker.start()

@@ -31,13 +31,14 @@ from ..render import shaping_problem
 from ..service import GameService, Shards, configured_agents, open_service
 from ..workers import WorkerPool
 from . import errors
-from .controls import components, ids, moves  # noqa: F401  (moves registers the panel's clicks)
 from .commands import all_cogs, ttr_group
+from .controls import components, ids, moves  # noqa: F401  (moves registers the panel's clicks)
+from .membership import Membership
 from .posting.cooldown import PictureCooldown
 from .posting.delivery import Delivery
-from .membership import Membership
 from .posting.outbox_worker import OutboxWorker
 from .posting.pictures import Pictures
+from .posting.renderers import RENDERERS
 from .translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ class TTRBot(commands.Bot):
         self.clock = clock
         self.service: GameService | None = None     # the parts are its API: service.moves.act
         self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
-        self.delivery = Delivery(self, clock=clock)
+        self.delivery = Delivery(self, clock=clock, renderers=RENDERERS)
         self.membership = Membership(self, clock)
         self.outbox = OutboxWorker(self, self.delivery, clock)
         # a started WorkerPool to share (tests start one for many bots), else the bot's own

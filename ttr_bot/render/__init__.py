@@ -48,7 +48,7 @@ palette, at most 80 MiB of pages: static.MAX_PAGE_BYTES); a turn copies it,
 overlays the claimed cars, stations, highlights and figures, and encodes: an 8-bit palette PNG
 whose palette is made once with the static page and holds every solid colour exactly (png.py).
 The bot draws them in its worker processes and reuses each picture while the state is the
-same (ttr_bot/discord/pictures.py).
+same (ttr_bot/discord/posting/pictures.py).
 """
 import time
 

@@ -4,11 +4,11 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ..controls.clicks import on_click
 from ..client_of import bot_of, service_of
-from ..posting.delivery import vote_what
-from ..errors import answer
+from ..controls.clicks import on_click
 from ..controls.moves import begin, channel_game
+from ..errors import answer
+from ..text.vote_text import vote_what
 from ..translator import text
 from .base import GroupedCog
 from .lobby import player_name

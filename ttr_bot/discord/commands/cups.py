@@ -9,11 +9,11 @@ from ...i18n import t
 from ...service import LEVELS
 from ...service.cup_state import FILLS
 from ...service.turns import DEADLINES
-from ..controls.clicks import on_click
 from ..client_of import bot_of, channel_of, guild_of, service_of
-from ..posting.cup_posts import cup_text
-from ..errors import UserFacing, answer
+from ..controls.clicks import on_click
 from ..controls.moves import begin
+from ..errors import UserFacing, answer
+from ..posting.cup_posts import cup_text
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .lobby import VARIANTS, player_name

@@ -4,9 +4,9 @@ from discord import app_commands
 
 from ...i18n import t
 from ..client_of import service_of
+from ..controls.moves import begin
 from ..errors import answer
 from ..text.format import chunks, map_title, sep
-from ..controls.moves import begin
 from ..translator import text
 from .base import GroupedCog
 

@@ -15,8 +15,8 @@ from ...engine.actions import (
     TunnelPay,
 )
 from ...i18n import t
-from ..controls import moves
 from ..client_of import service_of
+from ..controls import moves
 from ..errors import answer
 from ..text.format import card_name, route_text, ticket_text
 from ..translator import text

@@ -10,15 +10,15 @@ from discord import app_commands
 
 from ...i18n import t
 from ...service import ServiceError
+from ..client_of import bot_of, guild_of, service_of
 from ..controls import components
+from ..controls.clicks import on_click
+from ..controls.moves import begin
+from ..errors import UserFacing, answer
 from ..posting import finale
 from ..text.card_text import film_alt
-from ..controls.clicks import on_click
-from ..client_of import bot_of, guild_of, service_of
-from ..errors import UserFacing, answer
 from ..text.format import map_title
 from ..text.leaderboard_text import history_text
-from ..controls.moves import begin
 from ..translator import text
 from .base import GroupedCog
 

@@ -7,13 +7,13 @@ from discord import app_commands
 from ...i18n import t
 from ...ratings import rules_lines as rules_of_rating
 from ...service import map_board, playable_maps
-from ..controls import components, moves
-from ..text.card_text import board_alt
-from ..controls.clicks import on_click
 from ..client_of import bot_of, channel_of, service_of
+from ..controls import components, moves
+from ..controls.clicks import on_click
 from ..errors import answer
-from ..text.format import chunks, fit, own_score_line, status_lines, summary_lines
 from ..palettes import game_palette
+from ..text.card_text import board_alt
+from ..text.format import chunks, fit, own_score_line, status_lines, summary_lines
 from ..text.rules_text import overview_lines, rules_lines
 from ..translator import text
 from .base import GroupedCog

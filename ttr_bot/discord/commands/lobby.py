@@ -27,18 +27,19 @@ from ...service import (
     playable_maps,
 )
 from ...stats import map_name
+from ..client_of import bot_of, channel_of, service_of
 from ..controls import components
 from ..controls.autocomplete import small_number
 from ..controls.clicks import chosen, on_click
-from ..client_of import bot_of, channel_of, service_of
-from ..posting.delivery import mention_only, settings_line
-from ..errors import UserFacing, answer
-from ..text.format import clip, fit, fold, lobby_lines
 from ..controls.moves import begin
-from .threads import open_thread, thread_choice
+from ..errors import UserFacing, answer
+from ..posting.delivery import mention_only
+from ..text.format import clip, fit, fold, lobby_lines
+from ..text.settings_text import settings_line
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .seats import as_host, ask_leave
+from .threads import open_thread, thread_choice
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from discord import app_commands
 
 from ...i18n import LOCALES, t
 from ...service import MAX_CLAIMS_FROM, PALETTES
-from ..controls import moves
 from ..client_of import bot_of, service_of
+from ..controls import moves
 from ..errors import answer
 from ..palettes import user_palette
 from ..translator import text

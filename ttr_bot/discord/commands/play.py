@@ -5,6 +5,7 @@ from discord import app_commands
 
 from ...engine.actions import DrawCard, DrawTickets, KeepTickets, Pass
 from ...engine.cards import CARD_INDEX, CARD_NAMES
+from ..client_of import service_of
 from ..controls import moves
 from ..controls.autocomplete import (
     Unreadable,
@@ -15,7 +16,6 @@ from ..controls.autocomplete import (
     resolve_route,
     route_autocomplete,
 )
-from ..client_of import service_of
 from ..controls.components import DECK_TWICE, FERRY
 from ..errors import UserFacing
 from ..translator import text

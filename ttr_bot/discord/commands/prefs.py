@@ -7,9 +7,9 @@ from ...i18n import t
 from ...service import HOW, MAX_AWAY_DAYS, BadSetting
 from ...service.notify import how_of, parse_quiet, quiet_text, zone_name, zones
 from ..client_of import service_of
+from ..controls.moves import begin
 from ..errors import UserFacing, answer
 from ..text.format import clip, fold
-from ..controls.moves import begin
 from ..translator import text
 from .base import GroupedCog
 

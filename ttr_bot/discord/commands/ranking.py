@@ -10,13 +10,13 @@ from discord import app_commands
 
 from ...service import playable_maps
 from ...stats import stats_lines
-from ..controls import components
-from ..text.card_text import lines_alt
-from ..controls.clicks import on_click
 from ..client_of import bot_of
-from ..errors import UserFacing, answer
-from ..text.leaderboard_text import leaderboard_text
+from ..controls import components
+from ..controls.clicks import on_click
 from ..controls.moves import begin
+from ..errors import UserFacing, answer
+from ..text.card_text import lines_alt
+from ..text.leaderboard_text import leaderboard_text
 from ..translator import text
 from .base import GroupedCog
 from .lobby import player_name

@@ -9,11 +9,11 @@ from discord import app_commands
 
 from ...i18n import t
 from ...service import LEAVE_LEVEL, LEVELS, ServiceError
+from ..client_of import bot_of, service_of
 from ..controls import components
 from ..controls.clicks import on_click
-from ..client_of import bot_of, service_of
-from ..errors import answer
 from ..controls.moves import begin, channel_game
+from ..errors import answer
 from ..translator import text
 from .base import GroupedCog, is_admin
 

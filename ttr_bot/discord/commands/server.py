@@ -6,8 +6,8 @@ from discord import app_commands
 
 from ...i18n import LOCALES, t
 from ..client_of import guild_of, service_of
-from ..errors import UserFacing, answer
 from ..controls.moves import begin
+from ..errors import UserFacing, answer
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .lobby import game_language

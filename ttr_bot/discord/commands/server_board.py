@@ -5,11 +5,11 @@ import discord
 from discord import app_commands
 
 from ...i18n import t
-from ..controls.clicks import on_click
 from ..client_of import bot_of, guild_of, service_of
-from ..posting.community_posts import board_missing
-from ..errors import UserFacing, answer
+from ..controls.clicks import on_click
 from ..controls.moves import begin
+from ..errors import UserFacing, answer
+from ..posting.community_posts import board_missing
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .lobby import player_name

@@ -10,12 +10,12 @@ from discord import app_commands
 
 from ...i18n import t
 from ...service.season_calendar import PERIODS
-from ..text.card_text import lines_alt
 from ..client_of import bot_of, channel_of, guild_of, service_of
-from ..posting.community_posts import season_picture
-from ..text.community_text import season_line, season_title, when
-from ..errors import UserFacing, answer
 from ..controls.moves import begin
+from ..errors import UserFacing, answer
+from ..posting.community_posts import season_picture
+from ..text.card_text import lines_alt
+from ..text.community_text import season_line, season_title, when
 from ..translator import text
 from .base import GroupedCog, is_admin
 from .prefs import zone_autocomplete

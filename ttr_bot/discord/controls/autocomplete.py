@@ -13,9 +13,9 @@ from discord import app_commands
 
 from ...i18n import t
 from ...render.tickets import OFFER_TAGS
-from . import menus
 from ..client_of import bot_of
 from ..text.format import clip, fold, route_choice_label, ticket_text
+from . import menus
 from .payment_choices import station_options
 
 log = logging.getLogger(__name__)

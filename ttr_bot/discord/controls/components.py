@@ -13,9 +13,9 @@ from ...engine.cards import CARD_NAMES, LOCO
 from ...i18n import t
 from ...render.tickets import offer_tag
 from ...service import LEVELS
-from . import clicks, ids
 from .. import errors
 from ..text.format import EMOJI, cards_text, clip, payment_text, ticket_text
+from . import clicks, ids
 from .payment_choices import station_options
 
 DECK_TWICE = "decktwice"    # a draw button's source: two cards from the deck in one click

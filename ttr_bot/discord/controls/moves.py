@@ -28,15 +28,11 @@ from ...engine.event_types import CLAIM_ROUTE, Event
 from ...i18n import t
 from ...service import HostedGame, ServiceError, StoreUnavailable
 from .. import ack
-from . import components, menus
-from ..text import mechanic_events
-from . import payment_choices as payments
-from .autocomplete import small_number
-from ..text.card_text import details_lines
-from .claim_choices import claim_of, ferry_spent, pick, share_choices
-from .clicks import on_click
 from ..client_of import bot_of
 from ..errors import UserFacing, answer
+from ..palettes import game_palette, user_palette
+from ..text import mechanic_events
+from ..text.card_text import details_lines
 from ..text.format import (
     card_list_text,
     cards_text,
@@ -50,8 +46,12 @@ from ..text.format import (
     route_choice_label,
 )
 from ..text.leaderboard_text import post_url
-from ..palettes import game_palette, user_palette
 from ..text.private_alt import private_board_alt
+from . import components, menus
+from . import payment_choices as payments
+from .autocomplete import small_number
+from .claim_choices import claim_of, ferry_spent, pick, share_choices
+from .clicks import on_click
 
 log = logging.getLogger(__name__)
 ANY_SEAT = -1   # the service puts the acting user's seat into every action

@@ -1,4 +1,4 @@
-"""Delivery of a server's community posts (Delivery's handlers for them, by message type): the
+"""A server's community posts (their renderer, registered with Delivery by message type): the
 end of a season and the live board. Like every owed post they come from the outbox worker;
 what they raise decides whether the row is retried, reported or given up.
 
@@ -53,9 +53,8 @@ class CommunityPosts:
     def __init__(self, delivery):
         self.delivery = delivery
         self.bot = delivery.bot
-
-    def handlers(self):
-        return {SeasonEndPost: self.season_end, BoardPost: self.board}
+        delivery.on(SeasonEndPost, self.season_end)
+        delivery.on(BoardPost, self.board)
 
     async def locale(self, guild_id):
         """A server's public language: its /ttr server language, else its Discord locale."""

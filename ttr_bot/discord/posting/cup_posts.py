@@ -48,9 +48,9 @@ def standing_line(x, loc):
 class CupPosts:
     def __init__(self, delivery):
         self.d = delivery
-
-    def handlers(self):
-        return {CupPost: self.post, CupTableOpen: self.open_table, CupFinal: self.final}
+        delivery.on(CupPost, self.post)
+        delivery.on(CupTableOpen, self.open_table)
+        delivery.on(CupFinal, self.final)
 
     @property
     def cups(self):

@@ -2,8 +2,8 @@
 a film (an animated GIF), the Rematch button; and, once posted, the post is remembered (the
 history links to it).
 
-`Delivery._post_end` calls in at three points, so the hook is small to carry into another
-delivery:
+`FinalPost.post` (final_post.py) calls in at three points, so the hook is small to carry into
+another delivery:
 
     png, end = await asyncio.gather(render(final), finale.final_post(bot, hosted, loc))
                                                              # the picture and the film at once
@@ -29,8 +29,8 @@ from ...ratings import MIN_GAMES, display_rating, provisional
 from ...service.clock import cancel_and_wait, sleep
 from ...workers import WorkerLost
 from ..controls import components
-from ..text.card_text import film_alt
 from ..palettes import game_palette
+from ..text.card_text import film_alt
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"

@@ -3,20 +3,22 @@
 to do now), so a change costs no notification. A new DM (which notifies) is sent only when the
 player has something to do or to know: the start (their ticket choice), their turn if they
 asked for DMs, a ticket offer, the end; the previous one is then deleted, so there is still
-one. A tunnel reveal is an edit: the player is at the table deciding it. Votes, reminders and closures are short DMs of their own (delivery.py).
+one. A tunnel reveal is an edit: the player is at the table deciding it. Votes, reminders and
+closures are short DMs of their own (notices.py).
 
-Mixed into Delivery. A player whose DMs are closed (403 50007) is told once in the channel and
-served through "My hand" there; a new game tries their DMs again.
+The renderer of `HandUpdate` rows. A player whose DMs are closed (403 50007) is told once in
+the channel and served through "My hand" there; a new game tries their DMs again.
 """
 import logging
 
 import discord
 
 from ...i18n import t
-from ..text.card_text import since_lines
-from ..text.format import fit, hand_lines
+from ...service import HandUpdate
 from ..controls.moves import panel_for  # the same panel the channel's buttons lead to
 from ..palettes import seat_palette
+from ..text.card_text import since_lines
+from ..text.format import fit, hand_lines
 from ..text.private_alt import private_board_alt
 
 log = logging.getLogger(__name__)
@@ -33,14 +35,19 @@ def hand_kind(user_id):
     return f"hand:{user_id}"
 
 
-class HandMessages:
-    async def deliver_hand(self, row, merged=(), **_):
+class HandPosts:
+    def __init__(self, delivery):
+        self.d = delivery
+        self.bot = delivery.bot
+        delivery.on(HandUpdate, self.deliver)
+
+    async def deliver(self, row, merged=(), **_):
         """`row` and the hand rows folded into it (same game and player): one edit, or one new
         DM if any of them has a reason for one."""
         rows = (*merged, row)
         why = max((_notifying(r.message.why) for r in rows), key=WHY_ORDER.index)
         user, seat = row.message.user, row.message.seat
-        service = self.service
+        service = self.d.service
         hosted = await service.load(row.game_id)
         if hosted is None or not hosted.started or hosted.seats[seat].user_id != user:
             return      # gone, or the player left the seat meanwhile
@@ -58,14 +65,15 @@ class HandMessages:
         try:
             if why is None and ref is not None:
                 try:
-                    await self.channel(ref.channel_id).get_partial_message(ref.message_id).edit(
+                    message = self.d.channel(ref.channel_id).get_partial_message(ref.message_id)
+                    await message.edit(
                         content=content, view=view,
-                        attachments=[self.as_file(png, description=alt)] if png else [])
+                        attachments=[self.d.as_file(png, description=alt)] if png else [])
                     return
                 except discord.NotFound:
                     pass        # deleted: a new one
             channel = await self.bot.create_dm(discord.Object(user))
-            kwargs = {"file": self.as_file(png, description=alt)} if png else {}
+            kwargs = {"file": self.d.as_file(png, description=alt)} if png else {}
             msg = await channel.send(content, view=view or discord.utils.MISSING,
                                      allowed_mentions=discord.AllowedMentions.none(),
                                      nonce=f"ttr{row.id}", silent=why is None, **kwargs)
@@ -80,7 +88,7 @@ class HandMessages:
             await service.adapter_state.set_dms_closed(user, False)
         if ref is not None and ref.message_id != msg.id:
             try:
-                await self.channel(ref.channel_id).get_partial_message(ref.message_id).delete()
+                await self.d.channel(ref.channel_id).get_partial_message(ref.message_id).delete()
             except discord.HTTPException as exc:
                 log.info("could not delete the old hand message %s: %s", ref.message_id, exc)
 
@@ -95,7 +103,7 @@ class HandMessages:
                            count=players[seat]["total"]))
         elif why == "turn":
             lines.append(t("bot.hand.your_turn", loc, channel=f"<#{hosted.channel_id}>"))
-            since = await self.service.since.since_last_turn(hosted.id, seat)
+            since = await self.d.service.since.since_last_turn(hosted.id, seat)
             if since is not None:       # what the others did meanwhile, as the card says it
                 lines += since_lines(since, game.board, hosted.names(), loc, None,
                                      trains=game.trains)
@@ -103,6 +111,6 @@ class HandMessages:
         view = None
         if not game.over:
             _, view = panel_for(hosted, seat, loc)
-        png = await self.render(game, hosted.names(), viewer=seat, locale=loc,
-                                palette=await seat_palette(self.bot, hosted, seat))
+        png = await self.d.render(game, hosted.names(), viewer=seat, locale=loc,
+                                  palette=await seat_palette(self.bot, hosted, seat))
         return fit("\n".join(lines)), view, png
