@@ -20,6 +20,9 @@ testkit/ (the fake Discord, the end-to-end driver, the sample games: what the te
 developer's tools share) imports only ttr_bot; tools never import tests; tests import tools
 only where a tool is what the test is about (TESTS_OF_TOOLS); ttr_bot and bot.py import none
 of the three.
+
+Inside the adapter, its rooms by direction (ADAPTER_ARROWS): commands -> controls, posting,
+text; posting -> controls, text; controls -> text; text imports neither them nor discord.py.
 """
 import ast
 import sys
@@ -373,3 +376,47 @@ def test_the_side_walk_sees_every_kind_of_import(tmp_path, monkeypatch):
         "import tests.helpers\nfrom . import y\ndef f():\n    from tools.bench import cards\n",
         encoding="utf-8")
     assert side_imports("testkit/x.py") == [("tests.helpers", 1), ("tools.bench.cards", 4)]
+
+
+# The adapter by direction (ttr_bot/discord/__init__.py): what each of its rooms may import
+# of the others. Commands use the controls (one move end to end), the posts and the words;
+# posts carry buttons (controls) and words; the words are pure and import no other room; the
+# shared modules at the top (errors, ack, membership, palettes...) import only the words, and
+# bot.py, which wires them all, any room.
+ADAPTER_ROOMS = ("commands", "controls", "posting", "text")
+ADAPTER_ARROWS = {
+    "commands": {"controls", "posting", "text"},
+    "controls": {"text"},
+    "posting": {"controls", "text"},
+    "text": set(),
+    "top": {"text"},
+}
+
+
+def adapter_room(module):
+    parts = module.split(".")
+    if parts[:2] != ["ttr_bot", "discord"]:
+        return None
+    if len(parts) > 2 and parts[2] in ADAPTER_ROOMS:
+        return parts[2]
+    return "top"
+
+
+def test_the_adapter_imports_only_along_its_directions():
+    bad = []
+    for name, found in GRAPH.items():
+        room = adapter_room(name)
+        if room is None or name == "ttr_bot.discord.bot":
+            continue
+        for target, line in found:
+            other = adapter_room(target)
+            if other in (None, room, "top"):
+                continue
+            if other not in ADAPTER_ARROWS[room]:
+                bad.append(f"{name}:{line} ({room}) imports {target} ({other})")
+    assert not bad, "\n".join(bad)
+    # the words talk to nobody: no discord.py in text/
+    talking = [f"{name}:{line}" for name, found in GRAPH.items()
+               if adapter_room(name) == "text"
+               for target, line in found if target.split(".")[0] == "discord"]
+    assert not talking, talking
