@@ -17,7 +17,11 @@ core.
   rows (GAME_ROW_WRITES: the rows the core caches) made through `core.write_game`, of all;
 - direct store calls outside the core: `core.store.<method>` in those files, by method's
   subject file, and the store reached through the service in the adapter, bot.py and tools/;
-- façade names: attributes `GameService` serves that are not parts (0 once parts are the API).
+- façade names: attributes `GameService` serves that are not parts (0 once parts are the API);
+- the adapter's rooms: .py files at ttr_bot/discord's top and in each of its subpackages, and
+  the kinds of owed post with a renderer of their own (posting/renderers.py), of the kinds the
+  service can owe;
+- the largest files of ttr_bot/ (lines).
 """
 import ast
 import sys
@@ -146,6 +150,26 @@ def main():
               and isinstance(getattr(GameService, n, None), property) is False
               and type(getattr(GameService, n)).__name__ == "_Part"]
     print(f"façade names (descriptors on GameService): {len(served)}")
+    adapter = ROOT / "ttr_bot" / "discord"
+    rooms = Counter(p.parent.name if p.parent != adapter else "(top)"
+                    for p in py_files(adapter))
+    print("the adapter's rooms: " + ", ".join(f"{r} {n}" for r, n in sorted(rooms.items())))
+    try:
+        from ttr_bot.discord.posting.delivery import Delivery
+        from ttr_bot.discord.posting.renderers import RENDERERS
+    except ImportError:     # before the adapter had renderers of its own
+        print("kinds of owed post with a renderer of their own: 0 (one Delivery renders all)")
+    else:
+        from types import SimpleNamespace
+
+        from ttr_bot.service.messages import KINDS
+        kinds = Delivery(SimpleNamespace(clock=float), renderers=RENDERERS).kinds
+        print(f"kinds of owed post with a renderer of their own: "
+              f"{len(kinds & set(KINDS.values()))} of {len(KINDS)}, "
+              f"in {len(RENDERERS)} renderer modules")
+    sizes = sorted(((len(p.read_text(encoding="utf-8").splitlines()), p.relative_to(ROOT))
+                    for p in py_files(ROOT / "ttr_bot")), reverse=True)[:6]
+    print("largest files: " + ", ".join(f"{p} {n}" for n, p in sizes))
 
 
 if __name__ == "__main__":
