@@ -76,7 +76,9 @@ class TTRBot(commands.Bot):
         self.config = config
         self.sync_only = sync_only
         self.clock = clock
-        self.service: GameService | None = None     # the parts are its API: service.moves.act
+        # the game service, None until setup_hook opens it (never with sync_only): the lifecycle
+        # checks read this; everything else reads `service`, which is never None
+        self.service_or_none: GameService | None = None
         self.served = Shards(*config.my_shards)     # the servers this process serves (shards)
         self.delivery = Delivery(self, clock=clock, renderers=RENDERERS)
         self.membership = Membership(self, clock)
@@ -110,7 +112,7 @@ class TTRBot(commands.Bot):
             self.workers = WorkerPool(self.config.workers, preload=PRELOAD, reserve=PICTURE_LANE)
             await self.workers.start()
         self.pictures.workers = self.workers
-        self.service = await open_service(
+        self.service_or_none = await open_service(
             self.config.db_path, clock=self.clock, bot_delay=self._bot_delay,
             agents=self._agents or configured_agents(self.config.expert_seconds),
             on_outbox=self.outbox.wake, workers=self.workers,
@@ -125,14 +127,25 @@ class TTRBot(commands.Bot):
             await sync_tree(self, self.config.dev_guild)
 
     @property
+    def service(self) -> GameService:
+        """The game service (the parts are its API: service.moves.act); opened in `setup_hook`,
+        before the bot connects, so every interaction and owed post finds it. Before that (or
+        with `sync_only`), errors.ServiceNotOpen."""
+        if self.service_or_none is None:
+            raise errors.ServiceNotOpen("the game service is not open yet: TTRBot.setup_hook "
+                                        "opens it (a bot made with sync_only never does)")
+        return self.service_or_none
+
+    @property
     def busy(self):
         """Whether the bot has work in hand that no one is waiting on: a timer firing or due,
         a post or DM owed and due, or the outbox worker not yet started after READY (what a
         health check would read; the end-to-end tests wait until it is False and the fake
         Discord has nothing in flight). Interactions are discord.py's tasks, not counted here."""
-        if self.service is None or self.is_closed():
+        service = self.service_or_none
+        if service is None or self.is_closed():
             return False
-        return not self.outbox.running or self.outbox.busy or self.service.busy
+        return not self.outbox.running or self.outbox.busy or service.busy
 
     def serves(self, guild_id):
         """Whether this process serves that server (None: a DM, shard 0's)."""
@@ -159,12 +172,12 @@ class TTRBot(commands.Bot):
         self.outbox.start()
 
     async def on_guild_channel_delete(self, channel):
-        if self.service is not None:
-            await self.service.absence.channel_gone(channel.id)
+        if self.service_or_none is not None:
+            await self.service_or_none.absence.channel_gone(channel.id)
 
     async def on_raw_thread_delete(self, payload):
-        if self.service is not None:
-            await self.service.absence.channel_gone(payload.thread_id)
+        if self.service_or_none is not None:
+            await self.service_or_none.absence.channel_gone(payload.thread_id)
 
     # a permission may be back: the server's refused channels are tried at once (refusals.py)
     async def on_guild_channel_update(self, before, after):
@@ -191,19 +204,19 @@ class TTRBot(commands.Bot):
     async def on_guild_remove(self, guild):
         """Removed from the server (not an outage: discord.py reports that as unavailable):
         its games are closed, their players told by DM where Discord lets the bot."""
-        if self.service is not None:
-            closed = await self.service.queue.guild_gone(guild.id)
+        if self.service_or_none is not None:
+            closed = await self.service_or_none.queue.guild_gone(guild.id)
             log.info("removed from server %s: closed games %s", guild.id, closed)
 
     async def close(self):
-        if self.service is not None:
-            await self.service.stop()
+        if self.service_or_none is not None:
+            await self.service_or_none.stop()
             if self.outbox.running:
                 await self.outbox.drain(timeout=10)
         await self.outbox.stop()
         await super().close()
-        if self.service is not None:
-            await self.service.close()
+        if self.service_or_none is not None:
+            await self.service_or_none.close()
         if self.workers is not None and self._own_workers:
             await self.workers.close()
 
@@ -217,8 +230,8 @@ class TTRBot(commands.Bot):
     async def user_locale(self, interaction):
         """The /ttr me language choice, else the Discord client's language."""
         uid = interaction.user.id
-        if uid not in self._locale_override and self.service is not None:
-            self._locale_override[uid] = await self.service.adapter_state.user_locale(uid)
+        if uid not in self._locale_override and self.service_or_none is not None:
+            self._locale_override[uid] = await self.service_or_none.adapter_state.user_locale(uid)
         self._seen_locale[uid] = normalize(str(interaction.locale))
         return self.locale_hint(interaction)
 

@@ -36,7 +36,5 @@ def channel_of(interaction: discord.Interaction) -> int:
 
 def service_of(interaction: discord.Interaction) -> GameService:
     """The bot's service (opened in `setup_hook`, before the bot connects: every interaction
-    finds it)."""
-    service = bot_of(interaction).service
-    assert service is not None, "an interaction before the service was opened"
-    return service
+    finds it; before that, bot.py's `service` raises errors.ServiceNotOpen)."""
+    return bot_of(interaction).service

@@ -35,6 +35,11 @@ class UserFacing(Exception):
         self.params = params
 
 
+class ServiceNotOpen(RuntimeError):
+    """The bot's game service asked for before `TTRBot.setup_hook` opened it (bot.py's
+    `service`); a bot made with sync_only never opens one."""
+
+
 def _unwrap(error):
     while isinstance(error, (app_commands.CommandInvokeError, app_commands.TransformerError)) \
             and error.__cause__ is not None:

@@ -65,7 +65,7 @@ class Membership:
         """The user is no longer in the server (looked up, or banned): their seats there go to
         computer players, their lobby seats are given up. How many games changed."""
         self._confirmed.pop((guild_id, user_id), None)
-        service = self.bot.service
+        service = self.bot.service_or_none      # None before setup_hook opened it
         if service is None:
             return 0
         lobbies = [g.game_id for g in await service.listing.games_of(user_id, guild_id)
@@ -86,7 +86,7 @@ class Membership:
         if interaction.guild_id is not None:
             return              # a server's channel: Discord delivers only its members' clicks
         game_id = getattr(item, "game_id", None)
-        service = self.bot.service
+        service = self.bot.service_or_none      # None before setup_hook opened it
         if game_id is None or service is None:
             return
         ack.expect_answer(interaction)      # the lookup may take a while: Discord allows 3 s

@@ -186,10 +186,10 @@ class DeliveryQueue:
         await self.store.write_owed(owed, game_id, self.core.clock())
         self.core.committed(owed)
 
-    async def tell_cannot_post(self, game_id: int, since: float, missing: str,
+    async def tell_cannot_post(self, game_id: int, since: float, missing: list[str],
                                key: str = "bot.perm.dm") -> None:
         """The bot may not post in the game's channel: the host and the player to move are
-        told privately, once per block (`since`: when it began), what permission is missing
+        told privately, once per block (`since`: when it began), what permissions are missing
         (`key`: or that the game's thread is locked)."""
         hosted = await self.core.load(game_id)
         if hosted is None:

@@ -5,6 +5,7 @@ opens a lobby for the same table. /ttr leave during a game goes on in seats.py.
 The maps and variants offered are the ones the map files provide (`playable_maps`): adding a
 map means adding its file and its name to the catalog, not editing this module."""
 import logging
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -135,7 +136,7 @@ async def post_lobby(interaction, hosted, invited=()):
     public = bot.delivery.public_locale(hosted)
     lines = lobby_lines(hosted.board, hosted.names(), hosted.host_name, public)
     lines.insert(1, settings_line(hosted.settings, public, hosted))
-    kwargs = {}
+    kwargs: dict[str, Any] = {}
     if invited:
         lines.append(t("bot.rematch.invite", public, game=hosted.options.get(REMATCH_OF, "?"),
                        mentions=" ".join(f"<@{u}>" for u in invited)))

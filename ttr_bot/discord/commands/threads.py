@@ -16,11 +16,12 @@ it would without the option, and the host is told why. A thread inside a thread,
 of channel without threads, is not possible either: the game opens where it was asked for.
 """
 import logging
+from typing import Final
 
 import discord
 
 log = logging.getLogger(__name__)
-ARCHIVE_AFTER = 10080         # minutes without a message before Discord archives it: a week
+ARCHIVE_AFTER: Final = 10080  # minutes without a message before Discord archives it: a week
 NAME_LIMIT = 100              # Discord's limit for a channel name
 
 

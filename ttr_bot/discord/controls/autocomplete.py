@@ -194,7 +194,9 @@ async def _player_view(interaction):
     bot = bot_of(interaction)
     loc = bot.locale_hint(interaction)
     hosted = await bot.service.game_in_channel(interaction.channel_id)
-    seat = None if hosted is None or not hosted.started else hosted.seat_of(interaction.user.id)
+    if hosted is None or not hosted.started:
+        return None, loc
+    seat = hosted.seat_of(interaction.user.id)
     return (None, loc) if seat is None else (hosted.view(seat), loc)
 
 

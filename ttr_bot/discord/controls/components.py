@@ -6,6 +6,8 @@ does is not here: the item hands it to the controller registered for its kind (c
 every exception goes to the one error handler (`errors.handle`), because discord.py only logs
 what a dynamic item's callback raises.
 """
+from collections.abc import Callable
+
 import discord
 
 from ...engine.actions import DrawFerryCard
@@ -31,7 +33,9 @@ class PersistentItem:
     @classmethod
     async def from_custom_id(cls, interaction, item, match, /):
         f = ids.fields(match)
-        return cls(*(f[k] for k in cls.FIELDS), item=item)
+        # the mixin has no __init__ of its own: each item's takes its FIELDS, then item=
+        make: Callable[..., PersistentItem] = cls
+        return make(*(f[k] for k in cls.FIELDS), item=item)
 
     async def interaction_check(self, interaction):
         return not await errors.refuse_other_shard(interaction)
@@ -464,7 +468,7 @@ DYNAMIC_ITEMS = (LobbyButton, AddBotSelect, UnseatSelect, DrawButton, ClaimButto
 def _draw_buttons(view, game_id, seq, faceup, loc, second, limit_locos):
     """Row 0: the deck and each face-up colour once (Discord: 5 a row); the deck moves to the
     front of row 1 when five colours fill row 0. "2 from the deck" opens row 1."""
-    counts = {}
+    counts: dict[int, int] = {}     # card index -> face-up cards of it
     for c in faceup:
         if not (second and limit_locos and c == LOCO):
             counts[c] = counts.get(c, 0) + 1

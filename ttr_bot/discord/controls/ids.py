@@ -6,6 +6,7 @@ sequence number, so a stale or double click is refused instead of applied twice.
 Discord allows 100 characters; the longest id here stays far below that.
 """
 import re
+from typing import Any
 
 MAX_LEN = 100
 _N = r"(?P<game>\d{1,20})"
@@ -81,7 +82,7 @@ def parse(custom_id):
 
 
 def fields(match):
-    out = {}
+    out: dict[str, Any] = {}     # None, a card tuple, an int or the text
     for k, v in match.groupdict().items():
         if v is None:
             out[k] = None

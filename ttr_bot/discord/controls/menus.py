@@ -59,7 +59,7 @@ def _menus(view, first, rest, label, loc, lead_key):
 def route_city_menus(view, ordered, loc):
     """The cities the payable routes start or end at, as menus (the first step once more
     than 25 routes are payable); each label says how many of its routes can be claimed."""
-    count = {}
+    count: dict[int, int] = {}      # city (node index) -> its payable routes
     for r, _ in ordered:
         for n in (r.a, r.b):
             count[n] = count.get(n, 0) + 1

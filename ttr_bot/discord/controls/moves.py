@@ -83,7 +83,9 @@ async def ended_here(interaction):
     bot = bot_of(interaction)
     loc = await bot.user_locale(interaction)
     game_id = await bot.service.adapter_state.last_finished_game(interaction.user.id)
-    hosted = await bot.service.load(game_id) if game_id is not None else None
+    if game_id is None:
+        return None
+    hosted = await bot.service.load(game_id)
     if hosted is None or hosted.channel_id != interaction.channel_id:
         return None
     post = await bot.service.adapter_state.final_post(game_id)

@@ -27,7 +27,7 @@ def _reduce(pays, used, color, locomotives):
         pays = [p for p in pays if p[LOCO] == locomotives]
     if locomotives is not None and color is not None:
         return sorted(pays, key=lambda p: (sum(p), p))[:1] if pays else []
-    best = {}
+    best: dict[int | None, payment.Payment] = {}     # colour used -> its best payment
     for p in pays:
         key = used(p)
         if key not in best or (sum(p), p[LOCO]) < (sum(best[key]), best[key][LOCO]):

@@ -15,6 +15,7 @@ sentence says why it could not.
 """
 import io
 import logging
+from typing import Any
 
 import discord
 
@@ -117,7 +118,7 @@ class CommunityPosts:
         lines += [season_line(line, loc) for line in post.lines]
         if post.role is not None and champion is not None:
             lines.append(await self.pass_role(post, champion.user_id, loc))
-        kwargs = {"allowed_mentions": discord.AllowedMentions(
+        kwargs: dict[str, Any] = {"allowed_mentions": discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(champion.user_id)]
             if champion else False)}
         png = await season_picture(self.bot.workers, title, post.lines, loc)

@@ -156,8 +156,9 @@ class Delivery:
             return discord.File(io.BytesIO(png), filename=name, description=description[:1024])
         return discord.File(io.BytesIO(png), filename=name)
 
-    async def is_member(self, guild_id: int, user_id: int) -> bool:
-        """False only when Discord says the user is not in the server (10007 Unknown Member);
+    async def is_member(self, guild_id: int | None, user_id: int) -> bool:
+        """False only when Discord says the user is not in the server (10007 Unknown Member;
+        a game of no server, `guild_id` None, asks nothing: True);
         without the privileged members intent this lookup is how the bot learns it
         (membership.py; a confirmed membership is believed for a minute)."""
         return await self.bot.membership.is_member(guild_id, user_id)

@@ -21,6 +21,7 @@ import functools
 import io
 import logging
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -31,6 +32,9 @@ from ...workers import WorkerLost
 from ..controls import components
 from ..palettes import game_palette
 from ..text.card_text import film_alt
+
+if TYPE_CHECKING:
+    from ..bot import TTRBot
 
 log = logging.getLogger(__name__)
 FILM_NAME = "film.gif"
@@ -103,7 +107,7 @@ def played(film):
 
 @dataclass
 class FinalPost:
-    bot: object
+    bot: "TTRBot"
     game_id: int
     lines: list = field(default_factory=list)    # after the scores: the ratings
     film: bytes | None = None

@@ -42,7 +42,7 @@ from contextlib import suppress
 import aiohttp
 import discord
 
-from ...service import MESSAGE_LEASE, GameService, StoreUnavailable, Unreadable
+from ...service import MESSAGE_LEASE, Lane, OwedMessage, StoreUnavailable, Unreadable
 from ...service.clock import cancel_and_wait, sleep
 from ...service.faultlog import FaultLog
 from .refusals import REFUSED, Refusals
@@ -91,10 +91,6 @@ class OutboxWorker(Refusals):
         self._faults = FaultLog(log, clock, "outbox")  # a database fault: a line a minute
         self.error_pause = 5.0         # real seconds the loop rests after its step failed
 
-    @property
-    def service(self) -> GameService:
-        return self.bot.service
-
     def wake(self):
         self._wake.set()
 
@@ -124,9 +120,10 @@ class OutboxWorker(Refusals):
         for lane_task in list(self._busy.values()):
             await cancel_and_wait(lane_task)
         self._busy.clear()
-        if self.service is not None:
+        service = self._service_if_open()
+        if service is not None:
             with suppress(Exception):   # what it interrupted may be claimed again at once
-                await self.service.queue.release_messages()
+                await service.queue.release_messages()
 
     async def drain(self, timeout=30.0, stall=None):
         """Until nothing owed is due (tests, shutdown): True if so within `timeout` seconds.
@@ -156,7 +153,7 @@ class OutboxWorker(Refusals):
         """The rows the worker would send now: each destination's next one, if it is due (a
         row due behind one waiting for its retry waits too)."""
         now = self.clock()
-        by_lane = {}
+        by_lane: dict[Lane, list[OwedMessage]] = {}
         for row in await self.service.queue.deliverable(self.batch, self.per_lane):
             by_lane.setdefault(row.lane, []).append(row)
         units = (_next_unit(rows) for rows in by_lane.values())
@@ -190,7 +187,7 @@ class OutboxWorker(Refusals):
         self._blocks = {b.lane: b for b in await self.service.queue.destination_blocks()}
         rows = await self.service.queue.deliverable(self.batch, self.per_lane)
         now = self.clock()
-        by_lane = {}
+        by_lane: dict[Lane, list[OwedMessage]] = {}
         for row in rows:
             by_lane.setdefault(row.lane, []).append(row)
         # a refused destination's rows are not read before its retry time: wake for that

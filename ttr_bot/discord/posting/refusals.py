@@ -39,12 +39,21 @@ The rules:
   marked given up ("caught up"). Posts with buttons that still matter (votes) and the closing
   posts go out as usual.
 """
+from __future__ import annotations
+
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import discord
 
+from ...service import DestinationBlock, GameService, Lane
+from ..errors import ServiceNotOpen
 from .retries import backoff
+
+if TYPE_CHECKING:
+    from ..bot import TTRBot
 
 log = logging.getLogger(__name__)
 REFUSED = (50013, 50001, 50083, 160005)   # Missing Permissions / Access, archived / locked thread
@@ -82,6 +91,25 @@ def catch_up_plan(rows):
 
 class Refusals:
     """OutboxWorker's handling of refused destinations (self: the worker)."""
+
+    # what it uses of the worker, which sets them (outbox_worker.py)
+    bot: TTRBot
+    clock: Callable[[], float]
+    _blocks: dict[Lane, DestinationBlock]      # as the worker's step last read them
+    wake: Callable[[], None]
+    _attempt: Callable[..., Awaitable[bool]]   # (head, parts, merged): True if Discord took it
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service
+
+    def _service_if_open(self) -> GameService | None:
+        """The bot's service; None before its setup_hook opened it (a sync_only bot never
+        does): what the lifecycle checks read."""
+        try:
+            return self.bot.service
+        except ServiceNotOpen:
+            return None
 
     async def _refused_destination(self, head, exc):
         lane, service = head.lane, self.service
@@ -143,7 +171,9 @@ class Refusals:
         guild cache the guilds intent keeps); Send Messages when the cache cannot tell."""
         channel = self.bot.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
-        if channel is None or guild is None or guild.me is None:
+        # a private channel (a DM) has no server, like an uncached one: the cache cannot tell
+        if channel is None or isinstance(channel, discord.abc.PrivateChannel) or guild is None \
+                or guild.me is None:
             return ["send_messages"]
         perms = channel.permissions_for(guild.me)
         needed = list(NEEDED)
@@ -156,7 +186,9 @@ class Refusals:
         """Whether the cache says the bot may post there now (True when it cannot tell)."""
         channel = self.bot.get_channel(channel_id)
         guild = getattr(channel, "guild", None)
-        if channel is None or guild is None or guild.me is None:
+        # a private channel (a DM) has no server, like an uncached one: the cache cannot tell
+        if channel is None or isinstance(channel, discord.abc.PrivateChannel) or guild is None \
+                or guild.me is None:
             return True
         perms = channel.permissions_for(guild.me)
         if isinstance(channel, discord.Thread):
@@ -168,10 +200,11 @@ class Refusals:
     async def permissions_changed(self, guild_id):
         """A gateway event may have given a permission back in that server (None: in any,
         as at start-up): its blocked destinations the bot may now post in are tried at once."""
-        if self.service is None:
+        service = self._service_if_open()
+        if service is None:
             return 0
         # the blocks as the worker last read them (each step): no query per gateway event
-        blocks = (await self.service.queue.destination_blocks() if guild_id is None
+        blocks = (await service.queue.destination_blocks() if guild_id is None
                   else list(self._blocks.values()))
         lanes = [b.lane for b in blocks
                  if guild_id in (None, b.guild_id) and b.lane.is_channel
@@ -179,6 +212,6 @@ class Refusals:
         if not lanes:
             return 0
         log.info("permissions changed in server %s: trying %s again now", guild_id, lanes)
-        count = await self.service.queue.retry_destinations(lanes)
+        count = await service.queue.retry_destinations(lanes)
         self.wake()
         return count

@@ -25,6 +25,7 @@ share. The previous card loses its buttons by being edited to the same card with
 """
 import io
 from dataclasses import dataclass, replace
+from typing import Any
 
 import discord
 
@@ -91,14 +92,14 @@ def panel_rows(panel, leave=()):
     items of the classes in `leave`."""
     if panel is None:
         return []
-    rows = {}
+    rows: dict[int, list[discord.ui.Item[Any]]] = {}    # row number -> its items
     for item in panel.children:
         if isinstance(item, leave):
             continue
         rows.setdefault(item._rendered_row or 0, []).append(item)   # View's own row grouping
     out = []
     for index in sorted(rows):
-        row = discord.ui.ActionRow()
+        row: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         for item in rows[index]:
             panel.remove_item(item)
             row.add_item(item)
@@ -110,11 +111,11 @@ def layout(card, panel=None):
     """The LayoutView of `card`, with the rows of `panel` (a View, or None: no buttons)."""
     view = discord.ui.LayoutView(timeout=None)
     texts = _texts(card)
-    body = []
+    body: list[discord.ui.Item[discord.ui.LayoutView]] = []
     if texts and card.moves:
         body.append(discord.ui.TextDisplay(texts.pop(0)))
     if card.pictures:
-        gallery = discord.ui.MediaGallery()
+        gallery: discord.ui.MediaGallery[discord.ui.LayoutView] = discord.ui.MediaGallery()
         for p in card.pictures:
             gallery.add_item(media=f"attachment://{p.name}", description=p.alt or None)
         body.append(gallery)
@@ -127,7 +128,10 @@ def layout(card, panel=None):
         if body:
             body.append(discord.ui.Separator())
         accessory = beside[i] if i < len(beside) else None
-        body.append(discord.ui.Section(discord.ui.TextDisplay(text), accessory=accessory)
+        # discord.py types every DynamicItem as Item[View | LayoutView], which a Section's
+        # accessory (Item[LayoutView]) refuses; a dynamic button is a valid accessory all the same
+        body.append(discord.ui.Section(discord.ui.TextDisplay(text),
+                                       accessory=accessory)  # type: ignore[arg-type]
                     if accessory is not None else discord.ui.TextDisplay(text))
     view.add_item(discord.ui.Container(*body, accent_colour=card.accent))
     for row in panel_rows(panel, leave=(HandButton,) if beside else ()):

@@ -169,7 +169,7 @@ def board_alt(game, names, loc, moves=(), palette=STANDARD):
     standings = t("bot.alt.standings", loc,
                   standings=_alt_standings(game, names, loc, palette))
     room = ALT_LIMIT - len(head) - len(standings) - 2
-    told = []
+    told: list[str] = []
     for line in [*(plain(m) for m in moves), *alt_lines(game, names, loc)]:
         if line and sum(len(x) + 1 for x in told) + len(line) + 1 <= room:
             told.append(line)
