@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+from testkit.source_walks import core_parameters
+
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "ttr_bot"
 
@@ -236,13 +238,10 @@ def test_a_service_part_holds_the_core_as_its_contract_and_uses_nothing_else():
         if path.name in ("core.py", "core_contract.py", "host.py"):
             continue
         tree = ast.parse(path.read_text())
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.FunctionDef) and fn.name == "__init__":
-                for arg in fn.args.args:
-                    if arg.arg == "core":
-                        parts += 1
-                        if ast.unparse(arg.annotation or ast.Constant(None)) != "CoreContract":
-                            bad.append(f"{path.name}:{fn.lineno}: core is not a CoreContract")
+        for line, annotation in core_parameters(tree):
+            parts += 1
+            if annotation != "CoreContract":
+                bad.append(f"{path.name}:{line}: core is not a CoreContract")
         for node in ast.walk(tree):
             if not isinstance(node, ast.Attribute):
                 continue

@@ -29,6 +29,8 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+from testkit.source_walks import core_parameters
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "service", "store", "discord", "ai", "render", "workers")
 CORE_FILES = {"core.py"}
@@ -108,13 +110,9 @@ def main():
         if path.name in CORE_FILES | {"core_contract.py", "host.py"}:
             continue
         tree = ast.parse(path.read_text())
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.FunctionDef) and fn.name == "__init__":
-                for arg in fn.args.args:
-                    if arg.arg == "core":
-                        built += 1
-                        typed += arg.annotation is not None and \
-                            ast.unparse(arg.annotation) == "CoreContract"
+        for _, annotation in core_parameters(tree):
+            built += 1
+            typed += annotation == "CoreContract"
         for node in ast.walk(tree):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in GAME_ROW_WRITES
