@@ -80,3 +80,46 @@ def test_medium_values_the_routes_that_count_for_the_bonus_cards_shown():
     game.extra["bonus_cards"]["cards"] = ["D"]
     assert mechanics.route_value(view(game, 0), one) == pytest.approx(0.2 * 10)
     assert values[("D",)][1] == 0
+
+
+def _japan_after_setup(track, hand):
+    """A 3-player Japan game past its ticket choices, seat 0 to move with `hand`, the bullet
+    track at `track`."""
+    game = Game(load_board("japan"), 3, Dealer(5))
+    for seat in range(3):
+        game.apply(agent("medium", seat).act(view(game, seat)))
+    game.hands[0] = hand
+    game.extra["bullet"]["track"] = list(track)
+    return game
+
+
+def test_medium_races_the_bullet_track_when_a_claim_changes_its_rank():
+    """§15.4: at 0 a seat scores -20 whatever its rank, so a medium still at 0 with two seats
+    ahead claims a bullet route (the longest its hand pays) before its plan's routes, and a
+    medium far ahead on the track does not race: a claim there gains no rank."""
+    from ttr_bot.ai import mechanics
+    board = load_board("japan")
+    hand = [5, 0, 0, 0, 0, 0, 0, 0, 0]
+    behind = _japan_after_setup([0, 3, 4], hand)
+    move = agent("medium", 0).act(view(behind, 0))
+    assert board.routes[move.route].bullet
+    assert board.routes[move.route].length == max(
+        board.routes[a.route].length for a in behind.legal_actions(0)
+        if getattr(a, "route", None) is not None and board.routes[a.route].bullet)
+    behind.apply(move)
+    assert behind.extra["bullet"]["track"][0] == board.routes[move.route].length
+    ahead = _japan_after_setup([12, 3, 4], hand)
+    assert mechanics.early_action(view(ahead, 0), []) is None
+
+
+def test_medium_behind_on_the_bullet_track_hoards_its_commonest_colour():
+    from ttr_bot.ai.medium import Context
+    hand = [1, 0, 3, 0, 0, 0, 0, 0, 0]
+    wants = {}
+    for track in ([0, 3, 4], [12, 3, 4]):
+        game = _japan_after_setup(track, hand)
+        me = agent("medium", 0)
+        wants[track[0]] = me.wanted_colors(Context(me, view(game, 0)))
+    assert wants[0][2] == pytest.approx(wants[12][2] + 3.0)   # colour 2: three in hand
+    assert [w for c, w in enumerate(wants[0]) if c != 2] == \
+        [w for c, w in enumerate(wants[12]) if c != 2]

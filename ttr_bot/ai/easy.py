@@ -10,6 +10,7 @@ from .planner import best_plan, keep_choices, route_costs
 class EasyAgent(MediumAgent):
     level = "easy"
     take_faceup_loco = False
+    race_early = False   # hoards instead: races a map's track only with nothing planned
     hoard = 9            # claim a short route only with this many cards in hand
     long_bonus = 0.0     # plans the shortest connections, whatever they score
 

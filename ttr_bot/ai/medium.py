@@ -124,6 +124,7 @@ class MediumAgent(Agent):
     ticket_trains = 20         # draw new tickets when the plan is done and this many trains remain
     take_faceup_loco = False
     tunnel_spare = 1           # claim a tunnel holding this many cards for its extra cost
+    race_early = True          # a map rule's early_action before the plan's claims
     hurry_clock = 6            # someone has this few trains: cash in cards before the end
 
     # ----- dispatch ---------------------------------------------------------------------------
@@ -204,6 +205,10 @@ class MediumAgent(Agent):
                 return a
         elif self.hurrying(ctx):
             a = self.hurry_move(ctx)
+            if a is not None:
+                return a
+        if self.race_early and ctx.info.board.rules.mechanics and not ctx.last_turn:
+            a = mechanics.early_action(v, ctx.to_claim)
             if a is not None:
                 return a
         a = self.claim_planned(ctx)
@@ -380,6 +385,8 @@ class MediumAgent(Agent):
             # hoard the colour we hold most of, for a long route
             top = max(range(N_COLORS), key=lambda c: (hand[c], -c))
             want[top] = 1.0
+        if self.race_early and ctx.info.board.rules.mechanics:
+            mechanics.adjust_wants(ctx.v, want)
         return want
 
     def pick_card(self, ctx, second):

@@ -54,6 +54,19 @@ def turn_action(v: Any, to_claim: list[int]) -> Any:
     return None
 
 
+def adjust_wants(v: Any, want: list[float]) -> None:
+    for s in senses_of(v.board):
+        s.adjust_wants(v, want)
+
+
+def early_action(v: Any, to_claim: list[int]) -> Any:
+    for s in senses_of(v.board):
+        a = s.early_action(v, to_claim)
+        if a is not None:
+            return a
+    return None
+
+
 def fit_claim(v: Any, claim: ClaimRoute) -> ClaimRoute | None:
     """The engine's legal claim of `claim.route` the map's senses like best, its own payment
     first when that is legal, with the fields the seat can know are legal; None if the route

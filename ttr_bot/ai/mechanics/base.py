@@ -9,6 +9,11 @@ without mechanics has none, so the four first maps play exactly as before.
 - `claim_score(v, claim)`: how much this rule likes one of the engine's claims of a route (its
   payment and fields: the ferry cards it spends, a share's company); the best is played.
 - `fix_claim(v, claim)`: the claim with its fields set to what the seat can know is legal.
+- `early_action(v, to_claim)`: an action of this rule worth more than the plan's claims now
+  (race the bullet track when a claim changes its ranking), or None; only levels that race
+  (`race_early`: medium and above) ask.
+- `adjust_wants(v, want)`: how much the seat wants each card kind (a list, changed in place),
+  asked by the same levels after the plan's demand.
 - `turn_action(v, to_claim)`: an action of this rule worth a turn now, given the routes the plan
   still claims (draw a ferry card), or None.
 """
@@ -35,6 +40,12 @@ class Sense:
 
     def fix_claim(self, v: Any, claim: Any) -> Any:
         return claim
+
+    def early_action(self, v: Any, to_claim: list[int]) -> Any:
+        return None
+
+    def adjust_wants(self, v: Any, want: list[float]) -> None:
+        return None
 
     def turn_action(self, v: Any, to_claim: list[int]) -> Any:
         return None

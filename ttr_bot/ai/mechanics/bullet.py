@@ -1,17 +1,23 @@
 """Japan's bullet routes (RULES.md §15.2–15.5): while the Bullet Trains last a claim takes no
 trains and scores no route points, but moves the seat up the bullet track (ranked at the end,
 -20 at 0) and counts in everybody's network. So the plan uses claimed bullet routes for free and
-open ones at half their cost, a bullet claim is worth its track spaces, and a seat with nothing
-planned races the track with the longest bullet route it can pay (which also brings the end:
-the game ends only once the supply is nearly gone)."""
+open ones at half their cost, and a bullet claim is worth what it gains on the track's ranking
+as the markers stand now (plus half a point a space, for the lead it keeps). A seat that races
+(`early_action`: medium and above) claims the bullet route that gains most before its plan's
+claims when that gain is worth a turn, and while behind on the track hoards its commonest colour
+for a long one (`adjust_wants`); any seat with nothing planned claims the longest it can
+pay (which also brings the end: the game ends only once the supply is nearly gone)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ...engine.cards import N_COLORS
 from .base import Sense
 from .claims import legal_claims
 
-TRACK_VALUE = 1.5   # points a track space is worth
+RACE_GAIN = 10.0    # track points a claim must gain to come before the plan's claims
+HOARD_WANT = 3.0    # how much a racing seat behind on the track wants its commonest colour
+SPACE_VALUE = 0.5   # points a track space is worth beyond the ranking it buys now
 
 
 class Bullet(Sense):
@@ -20,6 +26,21 @@ class Bullet(Sense):
     def _supply(self, v: Any) -> int:
         supply: int = v.extra.get(self.name, {}).get("supply", 0)
         return supply
+
+    def _bonus(self, track: list[int], seat: int) -> int:
+        """The seat's track points if the game ended now (§15.4; the engine's Bullet.bonuses)."""
+        pos = track[seat]
+        if pos == 0:
+            return self.rules.bullet_zero
+        bonus: int = self.rules.bullet_track_bonus[len(track)][sum(1 for o in track if o > pos)]
+        return bonus
+
+    def track_gain(self, v: Any, length: int) -> float:
+        """Points the seat's place on the bullet track gains if it moves `length` spaces now."""
+        track = list(v.extra[self.name]["track"])
+        before = self._bonus(track, v.seat)
+        track[v.seat] += length
+        return self._bonus(track, v.seat) - before + SPACE_VALUE * length
 
     def adjust_costs(self, v: Any, info: Any, cost: list[float]) -> None:
         state = v.extra.get(self.name, {})
@@ -35,9 +56,13 @@ class Bullet(Sense):
 
     def route_value(self, v: Any, r: int) -> float:
         route = self.board.routes[r]
-        return TRACK_VALUE * route.length if route.bullet and self._supply(v) > 0 else 0.0
+        if not (route.bullet and self._supply(v) > 0):
+            return 0.0
+        return self.track_gain(v, route.length)
 
-    def turn_action(self, v: Any, to_claim: list[int]) -> Any:
+    def _race(self, v: Any, by_gain: bool) -> tuple[float, Any] | None:
+        """(its key's first part, claim) of the best bullet claim the seat can pay now: by the
+        track points it gains, or by length."""
         if self._supply(v) <= 0:
             return None
         routes = self.board.routes
@@ -46,7 +71,28 @@ class Bullet(Sense):
             route = routes[a.route]
             if not route.bullet:
                 continue
-            key = (route.length, -sum(a.cards[8:]), -a.route)
+            first = self.track_gain(v, route.length) if by_gain else route.length
+            key = (first, route.length, -sum(a.cards[8:]), -a.route)
             if best is None or key > best[0]:
                 best = (key, a)
+        return (best[0][0], best[1]) if best is not None else None
+
+    def adjust_wants(self, v: Any, want: list[float]) -> None:
+        """Behind on the track (or at 0) while Bullet Trains last: hoard the commonest colour,
+        the one a long gray bullet route can be paid with."""
+        if self._supply(v) <= 0:
+            return
+        track = v.extra[self.name]["track"]
+        if track[v.seat] > 0 and track[v.seat] >= max(track):
+            return
+        hand = v.hand
+        top = max(range(N_COLORS), key=lambda c: (hand[c], -c))
+        want[top] += HOARD_WANT
+
+    def early_action(self, v: Any, to_claim: list[int]) -> Any:
+        best = self._race(v, by_gain=True)
+        return best[1] if best is not None and best[0] >= RACE_GAIN else None
+
+    def turn_action(self, v: Any, to_claim: list[int]) -> Any:
+        best = self._race(v, by_gain=False)
         return best[1] if best is not None else None
