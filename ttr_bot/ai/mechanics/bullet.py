@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ...engine.cards import N_COLORS
+from ...engine.mechanics.bullet import Bullet as BulletRule
 from .base import Sense
 from .claims import legal_claims
 
@@ -27,20 +28,16 @@ class Bullet(Sense):
         supply: int = v.extra.get(self.name, {}).get("supply", 0)
         return supply
 
-    def _bonus(self, track: list[int], seat: int) -> int:
-        """The seat's track points if the game ended now (§15.4; the engine's Bullet.bonuses)."""
-        pos = track[seat]
-        if pos == 0:
-            return self.rules.bullet_zero
-        bonus: int = self.rules.bullet_track_bonus[len(track)][sum(1 for o in track if o > pos)]
-        return bonus
+    def __init__(self, board: Any) -> None:
+        super().__init__(board)
+        self.rule = BulletRule(board)       # the engine's rule: its track scoring (§15.4)
 
     def track_gain(self, v: Any, length: int) -> float:
         """Points the seat's place on the bullet track gains if it moves `length` spaces now."""
         track = list(v.extra[self.name]["track"])
-        before = self._bonus(track, v.seat)
+        before = self.rule.bonuses(track)[v.seat]
         track[v.seat] += length
-        return self._bonus(track, v.seat) - before + SPACE_VALUE * length
+        return self.rule.bonuses(track)[v.seat] - before + SPACE_VALUE * length
 
     def adjust_costs(self, v: Any, info: Any, cost: list[float]) -> None:
         state = v.extra.get(self.name, {})
