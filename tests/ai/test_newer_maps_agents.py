@@ -9,7 +9,7 @@ from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
 from ttr_bot.maps import engine_maps, load_board
 
-from .aikit import agent
+from .aikit import agent, positions
 
 NEWER = [m for m in ("india", "legendary_asia", "pennsylvania", "japan", "italy",
                      "northern_lights") if m in engine_maps()]
@@ -123,3 +123,36 @@ def test_medium_behind_on_the_bullet_track_hoards_its_commonest_colour():
     assert wants[0][2] == pytest.approx(wants[12][2] + 3.0)   # colour 2: three in hand
     assert [w for c, w in enumerate(wants[0]) if c != 2] == \
         [w for c, w in enumerate(wants[12]) if c != 2]
+
+
+def test_the_search_compares_the_companies_a_claim_may_take():
+    """§14.2: a Pennsylvania claim takes a share of one of the route's companies. Besides the
+    share the rule of thumb picks, `hard` and `expert` search the same claim taking each other
+    company the route offers (with the same cards), so the rollouts decide which majority pays;
+    with `choice_claims=0` they compare only the rule of thumb's pick."""
+    from ttr_bot.ai.medium import Context
+    from ttr_bot.engine.actions import ClaimRoute
+    board = load_board("pennsylvania")
+    for level in ("hard", "expert"):
+        seen = None
+        for game, seat in positions("pennsylvania", 2, 3, levels=("medium",)):
+            v = view(game, seat)
+            if v.offer is not None or v.step in ("tunnel", "second_card"):
+                continue
+            me = agent(level, seat)
+            claims = [a for a in me.candidates(Context(me, v)) if isinstance(a, ClaimRoute)]
+            by_route = {}
+            for a in claims:
+                by_route.setdefault(a.route, []).append(a)
+            route = next((r for r, cs in by_route.items() if len(cs) > 1), None)
+            if route is not None:
+                seen = (me, v, by_route[route])
+                break
+        assert seen is not None, level
+        me, v, same = seen
+        assert len({a.cards for a in same}) == 1
+        assert {a.share for a in same} == {c.share for c in v.claims(same[0].route, same[0].cards)}
+        assert set(board.routes[same[0].route].shares) >= {a.share for a in same}
+        me.choice_claims = 0
+        plain = [a.route for a in me.candidates(Context(me, v)) if isinstance(a, ClaimRoute)]
+        assert len(plain) == len(set(plain))

@@ -10,7 +10,9 @@ game.
 
 Its own heuristics (used for candidates, and for the small decisions: second card, tunnels)
 add to medium: routes on the opponents' likely paths count as contested (claimed earlier, and
-offered as blocks), and tickets that overlap its network are taken greedily.
+offered as blocks), and tickets that overlap its network are taken greedily. Where a map's
+rule lets a claim choose (the company of a Pennsylvania share), the first claims' other choices
+are candidates too (`choice_claims`, `Sense.choices`).
 """
 import random
 
@@ -21,7 +23,7 @@ from ..engine.network import longest_trail
 from ..engine.view import view as make_view
 from .boardinfo import board_info
 from .infer import sample_game
-from .mechanics import fit_claim
+from .mechanics import claim_choices, fit_claim
 from .medium import Context, MediumAgent
 from .planner import keep_choices, route_costs
 from .threat import threats
@@ -73,6 +75,8 @@ class HardAgent(MediumAgent):
                            # first cards and the best-scoring claims
     endgame_claims = 6
     endgame_candidates = 10
+    choice_claims = 2      # the first claims whose other choices (a share's company) are also
+                           # compared, on maps whose rules give one
     draw_candidates = 2    # face-up cards compared besides the planner's pick and a blind draw
     drop_after = 3         # samples before the worst candidate is dropped, one per sample
     keep_candidates = 5
@@ -213,7 +217,20 @@ class HardAgent(MediumAgent):
             if not ctx.last_turn:
                 for a in self.draw_options(ctx):
                     add(a)
-        return out[:self.endgame_candidates if endgame else self.max_candidates]
+        out = out[:self.endgame_candidates if endgame else self.max_candidates]
+        return self.with_choices(v, out) if mapped else out
+
+    def with_choices(self, v, out):
+        """The candidates with the other choices of the first `choice_claims` claims (the
+        company of a share) after each: which company to take is the search's to weigh."""
+        res = []
+        claims = 0
+        for a in out:
+            res.append(a)
+            if isinstance(a, ClaimRoute) and claims < self.choice_claims:
+                claims += 1
+                res.extend(c for c in claim_choices(v, a) if c not in out and c not in res)
+        return res
 
     def scoring_claims(self, ctx, k):
         """The k claims scoring most right now (route points plus tickets they complete)."""

@@ -67,6 +67,12 @@ def early_action(v: Any, to_claim: list[int]) -> Any:
     return None
 
 
+def claim_choices(v: Any, claim: ClaimRoute) -> list[ClaimRoute]:
+    """Other legal claims of the same route and payment that the map's rules let the seat
+    choose between (`Sense.choices`); [] on most maps."""
+    return [c for s in senses_of(v.board) for c in s.choices(v, claim)]
+
+
 def fit_claim(v: Any, claim: ClaimRoute) -> ClaimRoute | None:
     """The engine's legal claim of `claim.route` the map's senses like best, its own payment
     first when that is legal, with the fields the seat can know are legal; None if the route

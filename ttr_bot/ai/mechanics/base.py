@@ -9,6 +9,9 @@ without mechanics has none, so the four first maps play exactly as before.
 - `claim_score(v, claim)`: how much this rule likes one of the engine's claims of a route (its
   payment and fields: the ferry cards it spends, a share's company); the best is played.
 - `fix_claim(v, claim)`: the claim with its fields set to what the seat can know is legal.
+- `choices(v, claim)`: the other legal claims of the same route and payment that differ in this
+  rule's own choice (a share of another company), for a search to compare; asked by the levels
+  that search (hard, expert).
 - `early_action(v, to_claim)`: an action of this rule worth more than the plan's claims now
   (race the bullet track when a claim changes its ranking), or None; only levels that race
   (`race_early`: medium and above) ask.
@@ -40,6 +43,9 @@ class Sense:
 
     def fix_claim(self, v: Any, claim: Any) -> Any:
         return claim
+
+    def choices(self, v: Any, claim: Any) -> list[Any]:
+        return []
 
     def early_action(self, v: Any, to_claim: list[int]) -> Any:
         return None

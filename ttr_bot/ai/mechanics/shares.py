@@ -38,6 +38,18 @@ class Shares(Sense):
     def claim_score(self, v: Any, claim: Any) -> float:
         return self._worth(v, claim.share) if claim.share else 0.0
 
+    def choices(self, v: Any, claim: Any) -> list[Any]:
+        """The same claim taking a share of each other company the route's claim may take."""
+        if not claim.share:
+            return []
+        out: list[Any] = []
+        seen = {claim.share}
+        for c in v.claims(claim.route, claim.cards):
+            if c.share not in seen:
+                seen.add(c.share)
+                out.append(self.fix_claim(v, c))
+        return out
+
     def fix_claim(self, v: Any, claim: Any) -> Any:
         seen = v.extra.get(self.name, {})
         if "open" not in seen or not claim.share:
