@@ -4,7 +4,9 @@
 
 For every map, from a computer-played game half-way and then a round or more:
 - `<map>-map-400.png` of each map of issue 32 (`--new`: only those), mid-game with its own marks,
-  and `pennsylvania-private-800.png` (each player's shares in the players table);
+  `pennsylvania-private-800.png` (each player's shares in the players table),
+  `pennsylvania-map-800.png` (the shares in a strip under the public map) and
+  `pennsylvania-final-800.png` (at the end of each score card);
 - `<map>-map-800.png` and `<map>-map-400.png`: the public picture (`render_map`, the map alone)
   with the routes claimed in those rounds highlighted, scaled to 800 and 400 px wide as a phone
   shows it (the bot sends it at full size: `europe-map.png`);
@@ -130,6 +132,9 @@ def new_maps(out):
         _save(out, f"{map_id}-map-400.png", render_map(g, names), width=400)
         if map_id == "pennsylvania":        # each player's shares beside the standings
             _save(out, f"{map_id}-private-800.png", render_board(g, names, viewer=0), width=800)
+            _save(out, f"{map_id}-map-800.png", render_map(g, names), width=800)   # the strip
+            end = greedy_game(map_id, seed=7)
+            _save(out, f"{map_id}-final-800.png", render_final(end, names_for(end)), width=800)
 
 
 def choosing(out):

@@ -17,6 +17,7 @@ from ttr_bot.render import draw as D
 from ttr_bot.render import extras as EX
 from ttr_bot.render import film as F
 from ttr_bot.render import marks as M
+from ttr_bot.render import palette as P
 from ttr_bot.render import static as S
 from ttr_bot.render import text as T
 
@@ -268,3 +269,55 @@ def test_each_player_s_map_state_stands_beside_the_standings_on_the_board_pictur
         assert a.crop((mx0, my0, mx1, my1)).tobytes() == b.crop((mx0, my0, mx1, my1)).tobytes()
         assert a.crop(lay.panel).tobytes() != b.crop(lay.panel).tobytes()
     assert "shares" in board_alt(g, names, "en")                  # and in words
+
+
+def test_each_player_s_map_state_is_in_a_strip_under_the_public_map_and_off_the_map():
+    """The phone picture has no players table: Pennsylvania's shares stand in a strip under
+    the map, a row per player with its colour, in words a phone can read (26 px on the
+    1,400 px picture), and nothing of them is drawn over the map; a map without per-player
+    state has no strip."""
+    import copy
+
+    from ttr_bot.render import seat_strip as SS
+    g = random_game("pennsylvania", 5, seed=4, until=0.6)
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    rows = SS.rows(g, names, "en")
+    assert [s for s, _ in rows] == [0, 1, 2, 3, 4]
+    assert all(text.startswith(f"{T.isolate(n)}: shares ") for (_, text), n in zip(rows, names))
+    other = copy.deepcopy(g)
+    held = other.extra["shares"]["held"]
+    held[1], held[2] = held[2], held[1]                          # Bo and Cy swap their shares
+    a, _ = D.map_picture(g, names)
+    b, _ = D.map_picture(other, names)
+    lay = D.page_layout(g.board, "map")
+    map_h = lay.oy + lay.map_h + lay.oy
+    assert a.height > map_h and a.size == b.size
+    assert a.crop((0, 0, a.width, map_h)).tobytes() == b.crop((0, 0, a.width, map_h)).tobytes()
+    strip = a.crop((0, map_h, a.width, a.height))
+    assert strip.tobytes() != b.crop((0, map_h, a.width, a.height)).tobytes()
+    assert {P.player_rgb(s) for s in range(5)} <= _colours(strip)    # each player's swatch
+    usa = random_game("usa", 3, seed=4, until=0.6)
+    assert SS.rows(usa, names[:3], "en") == []
+    assert D.map_picture(usa, names[:3])[0].height == D.page_layout(usa.board, "map").oy * 2 + \
+        D.page_layout(usa.board, "map").map_h
+
+
+def test_each_player_s_score_card_ends_with_its_map_state_on_the_final_picture():
+    import copy
+    g = random_game("pennsylvania", 5, seed=4, until=None)
+    names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+    assert g.over
+    other = copy.deepcopy(g)
+    held = other.extra["shares"]["held"]
+    held[1], held[2] = held[2], held[1]
+    lay = D.page_layout(g.board, "final")
+    a, _ = D.final_picture(g, names)
+    b, _ = D.final_picture(other, names)
+    mx0, my0, mx1, my1 = lay.ox, lay.oy, lay.ox + lay.map_w, lay.oy + lay.map_h
+    assert a.crop((mx0, my0, mx1, my1)).tobytes() == b.crop((mx0, my0, mx1, my1)).tobytes()
+    assert a.crop(lay.panel).tobytes() != b.crop(lay.panel).tobytes()
+    from ttr_bot.render.panel import Panel, final_rows
+    panel = Panel(g.board, "final", False)
+    assert panel.final_card_h() == panel.k(68) + panel.final_row * (
+        len(final_rows(g.rules)) + 1)                            # one more row: the shares
+    assert "shares" in final_alt(g, names, "en")

@@ -9,6 +9,7 @@ from . import marks as M
 from . import palette as P
 from . import panel as PN
 from . import png as PNG
+from . import seat_strip as SS
 from . import static as S
 from . import tickets as TK
 from .geometry import layout, map_layout
@@ -196,13 +197,14 @@ def final_image(g, names, locale="en", scheme=P.STANDARD):
 
 def map_picture(g, names, highlight=None, locale="en", cities=None, scheme=P.STANDARD):
     """(RGB image, palette) of the public phone picture: the map alone, nobody's hidden
-    information (hands and tickets are not even read). `names` are not drawn (the card's text
-    has the standings); they are taken for the same call as the other pictures."""
+    information (hands and tickets are not even read), and on a map that keeps per-player
+    state a strip under it with each player's (seat_strip.py; the only place `names` are drawn:
+    the card's text has the standings)."""
     art = _art(g.board, "map", locale)
     img = art.canvas()
     overlay(img, art, g, routes=highlight, cities=cities, scheme=scheme)
-    EX.draw_box(img, art.layout, g, names, locale)
-    return img, art.palette
+    EX.draw_box(img, art.layout, g, names, locale, per_seat=False)   # the strip has them
+    return SS.add_strip(img, g, names, locale, scheme), art.palette
 
 
 def board_picture(g, names, viewer=None, locale="en", highlight=None, cities=None,
@@ -249,7 +251,8 @@ def _loops(img, art, g, players):
 
 def final_picture(g, names, locale="en", scheme=P.STANDARD):
     """(RGB image, the palette to encode it with) of the final picture: every player's tickets
-    made and failed on the map (tickets.py), the longest path, the scores."""
+    made and failed on the map (tickets.py), the longest path, the scores (each player's card
+    ends with what the map's state holds of it: shares, bullet track, ferry cards)."""
     art = _art(g.board, "final", locale)
     img = art.canvas()
     players, winners = g.scores()
@@ -259,7 +262,7 @@ def final_picture(g, names, locale="en", scheme=P.STANDARD):
             under=[lambda im: TK.draw_final_lines(im, board, lay, marks, scheme)],
             bands=[lambda im: _loops(im, art, g, players)])
     TK.draw_final_ends(img, board, lay, marks, scheme)
-    EX.draw_box(img, lay, g, names, locale)
+    EX.draw_box(img, lay, g, names, locale, per_seat=False)   # the score cards have them
     PN.Panel(board, "final", lay.portrait, locale, scheme).draw_final(img, lay, g, names,
                                                                       players, winners)
     return img, art.palette

@@ -106,32 +106,40 @@ def _shares_text(held):
     return "\u2066" + (" ".join(f"{c}×{n}" for c, n in sorted(held.items())) or "–") + "\u2069"
 
 
+def seat_lines(g, locale):
+    """Per seat the words for what the map's state holds of that player (Pennsylvania's shares
+    as company×shares held, the company by its share count as on the chips; the bullet track;
+    the ferry cards), one text per kind of state: [] per seat on a map without such state."""
+    fns = []
+    shares = shares_held(g)
+    if shares is not None:
+        fns.append(lambda s: t("render.extra.shares", locale, shares=_shares_text(shares[s])))
+    bullet = bullet_track(g)
+    if bullet is not None:
+        fns.append(lambda s: t("render.extra.bullet", locale, n=bullet[0][s]))
+    ferries = ferry_cards(g)
+    if ferries is not None:
+        fns.append(lambda s: t("render.extra.ferry_cards", locale, n=ferries[s]))
+    return [[f(s) for f in fns] for s in range(g.n)]
+
+
 def lines(g, names, locale, per_seat=True):
     """The box's lines: the bonus cards, the Bullet Trains left, then (per_seat: where no players
-    table shows them beside the standings) per player what the state holds (Pennsylvania's
-    shares as company×shares held, the company by its share count as on the chips)."""
+    table or score card shows them) a line per player with its `seat_lines`."""
     out = []
     cards = bonus_cards(g)
     if cards:
         out.append(t("render.final.bonus_cards", locale))
         out += [f"{c} · {t(f'render.bonus_card.{c}', locale)} +{p}" for c, p in cards]
-    per_seat_fns = []
-    shares = shares_held(g)
-    if shares is not None:
-        per_seat_fns.append(lambda s: t("render.extra.shares", locale, shares=_shares_text(shares[s])))
     bullet = bullet_track(g)
-    if bullet is not None:
-        if bullet[1] is not None:
-            out.append(t("render.extra.bullet_supply", locale, n=bullet[1]))
-        per_seat_fns.append(lambda s: t("render.extra.bullet", locale, n=bullet[0][s]))
-    ferries = ferry_cards(g)
-    if ferries is not None:
-        per_seat_fns.append(lambda s: t("render.extra.ferry_cards", locale, n=ferries[s]))
-    if per_seat and per_seat_fns:
+    if bullet is not None and bullet[1] is not None:
+        out.append(t("render.extra.bullet_supply", locale, n=bullet[1]))
+    per_player = seat_lines(g, locale)
+    if per_seat and any(per_player):
         for s in range(g.n):
             name = names[s] if names and s < len(names) and names[s] else t("render.player", locale, n=s + 1)
             out.append(t("render.extra.row", locale, name=T.isolate(name),
-                         state=" · ".join(f(s) for f in per_seat_fns)))
+                         state=" · ".join(per_player[s])))
     return out
 
 

@@ -295,7 +295,8 @@ class Panel:
         return self.title_h + rows * self.k(46)
 
     def final_card_h(self):
-        return self.k(60) + self.final_row * len(final_rows(self.board.rules)) + self.k(8)
+        rows = len(final_rows(self.board.rules)) + len(EX.seat_columns(self.board))
+        return self.k(60) + self.final_row * rows + self.k(8)
 
     def band_height(self):
         """How high the band under a landscape map must be."""
@@ -710,6 +711,7 @@ class Panel:
         crown(d, bx + k(24), y + k(22), k(12))
         T.draw(img, bx + k(46), y + k(21), banner, size, P.INK, bold=True, base=self.base)
         rows = final_rows(g.rules)
+        held = EX.seat_lines(g, loc)        # what the map's state holds of each player
         card_h = self.final_card_h()
         n = g.n
         if self.portrait:
@@ -743,6 +745,9 @@ class Panel:
                             bold=True, align="right")
                 self.label(img, cx + k(14), ry, t(f"render.final.{key}", loc), k(18),
                            card_w - k(36) - vw, ink=P.INK_SOFT)
+            for i, text in enumerate(held[seat], start=len(rows)):   # the map's own state
+                ry = cy + k(56) + self.final_row * i + self.final_row / 2 + k(4)
+                self.label(img, cx + k(14), ry, text, k(18), card_w - k(28), ink=P.INK_SOFT)
 
 
 def _final_value(key, pl, loc="en"):
