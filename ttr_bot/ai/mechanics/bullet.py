@@ -24,13 +24,13 @@ SPACE_VALUE = 0.5   # points a track space is worth beyond the ranking it buys n
 class Bullet(Sense):
     name: ClassVar[str] = "bullet"
 
-    def _supply(self, v: Any) -> int:
-        supply: int = v.extra.get(self.name, {}).get("supply", 0)
-        return supply
-
     def __init__(self, board: Any) -> None:
         super().__init__(board)
         self.rule = BulletRule(board)       # the engine's rule: its track scoring (§15.4)
+
+    def _supply(self, v: Any) -> int:
+        supply: int = v.extra.get(self.name, {}).get("supply", 0)
+        return supply
 
     def track_gain(self, v: Any, length: int) -> float:
         """Points the seat's place on the bullet track gains if it moves `length` spaces now."""
