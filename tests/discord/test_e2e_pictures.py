@@ -7,6 +7,7 @@ import pytest_asyncio
 
 from testkit.e2e_driver import Table, db_file, find_cid
 from testkit.fakediscord import FakeDiscord
+from tests.discord.test_e2e_refusals import wait_until
 from ttr_bot.discord.posting.cooldown import PER, RATE
 from ttr_bot.i18n import t
 
@@ -39,6 +40,10 @@ async def started(table, host, guest):
     await table.click(guest, lobby, f"ttr:lobby:{game}:join")
     await table.slash(host, "start")
     await table.settle()
+
+    async def delivered():      # a first picture that ran over its time is retried a second later
+        return not await table.bot.service.core.store.pending_outbox(100)
+    assert await wait_until(delivered, timeout=60.0)
     return game
 
 
