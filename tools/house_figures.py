@@ -36,7 +36,7 @@ PACKAGES = ("engine", "service", "store", "discord", "ai", "render", "workers")
 CORE_FILES = {"core.py"}
 # the store writes of a game's own rows (games, seats): the core caches them, so a part makes
 # them through `core.write_game` (core_contract.py)
-GAME_ROW_WRITES = {"create_game", "start_game", "set_host", "add_seat", "remove_seat",
+GAME_ROW_WRITES = {"create_game", "start_game", "leave_lobby", "add_seat", "remove_seat",
                    "update_seat", "hand_seat_to_bot", "return_seat"}
 PARTS = {"core", "lobby", "handover", "moves", "queue", "absence", "away", "votes", "records",
          "listing", "invariants", "since", "hints", "adapter_state", "seasons", "board", "cups"}

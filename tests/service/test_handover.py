@@ -13,6 +13,7 @@ import pytest
 import pytest_asyncio
 
 from tests.service.svckit import Clock, open_store, pick_action, raw_counts, started, state_of, walk_keys
+from tests.store.dbkit import DRIVERS
 from ttr_bot.engine.actions import DrawCard, DrawTickets, KeepTickets
 from ttr_bot.game_record import replay
 from ttr_bot.service import GameService, ServiceError
@@ -371,3 +372,28 @@ async def test_a_failed_lobby_opening_leaves_no_seatless_lobby(svc, store, db_pa
     loaded = await svc.lobby.open_lobby(guild_id=1, channel_id=80, user_id=800, name="Ann",
                                         map_id="usa")
     assert [(s.number, s.user_id, s.name) for s in loaded.seats] == [(0, 800, "Ann")]
+
+
+@pytest.mark.drivers(*DRIVERS)
+async def test_a_lobby_host_who_left_the_server_hands_it_on_with_the_notice_or_not_at_all(
+        svc, store, db_path):
+    """The host leaves the server while the game is still a lobby: their seat is freed, the next
+    human hosts and the channel is told, in one transaction. A failure writing the notice
+    leaves the lobby as it was (the old host still seated and hosting), never a new host
+    nobody was told of."""
+    await svc.lobby.open_lobby(guild_id=1, channel_id=81, user_id=810, name="Ann", map_id="usa")
+    loaded = await svc.lobby.join(81, 811, "Bob")
+    notices = len(await store.pending_outbox(1000))
+    db_path.failing_trigger("no_notice", "outbox", "INSERT", "disk trouble")
+    with pytest.raises(Exception, match="disk trouble"):
+        await svc.absence.member_left(1, 810)
+    kept = await svc.load(loaded.id)
+    assert kept.host_id == 810 and [s.user_id for s in kept.seats] == [810, 811]
+    assert len(await store.pending_outbox(1000)) == notices
+    db_path.drop_trigger("no_notice", "outbox")
+
+    assert await svc.absence.member_left(1, 810) == 1
+    moved = await svc.load(loaded.id)
+    assert moved.host_id == 811 and [s.user_id for s in moved.seats] == [811]
+    (notice,) = (await store.pending_outbox(1000))[notices:]
+    assert "<@811>" in json.dumps(notice.payload)

@@ -6,6 +6,8 @@ import pytest
 from ttr_bot.store import (
     ChannelBusy,
     NotFound,
+    OutboxItem,
+    Owed,
     SeatResult,
     SeatTaken,
     StoreError,
@@ -126,10 +128,22 @@ async def test_seats(store):
     assert await store.remove_seat(game_id, 1) is False
     assert [s.seat for s in await store.list_seats(game_id)] == [0, 2]
 
+    # the host leaves the server: the seat, the host and the notice in one write
+    await store.add_seat(game_id, 3, user_id=7, display_name="Cy")
+    told = Owed((OutboxItem("notice", "c1", {"key": "bot.seat.host"}),))
+    assert await store.leave_lobby(game_id, 0, host_id=7, owed=told) is True
+    assert (await store.get_game(game_id)).host_id == 7
+    assert [r.kind for r in await store.pending_outbox()] == ["notice"]
+    assert await store.leave_lobby(game_id, 0) is False       # already free
+    assert [s.seat for s in await store.list_seats(game_id)] == [2, 3]
+    await store.add_seat(game_id, 0, user_id=99, display_name="Host")
+
     await store.add_seat(game_id, 1, user_id=5, display_name="Ann")
     await store.start_game(game_id, "{}")
     with pytest.raises(WrongStatus):  # the table is fixed once the game runs
         await store.add_seat(game_id, 3, user_id=6, display_name="late")
+    with pytest.raises(WrongStatus):  # a game in play is handed to a computer player instead
+        await store.leave_lobby(game_id, 3, host_id=5)
     # ... but a bot may take over a seat, and names and preferences change.
     seat = await store.update_seat(game_id, 1, user_id=None, bot_level=2)
     assert (seat.user_id, seat.bot_level, seat.display_name) == (None, 2, "Ann")

@@ -291,14 +291,13 @@ class Absence:
         if not others:
             await self.core.cancel(hosted, reason="host_left")
             return
-        if hosted.seats[seat].user_id == hosted.host_id:
-            await self.core.write_game(hosted.id, self.store.set_host(
-                hosted.id, others[0].user_id, now=self.core.clock()))
-            owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{others[0].user_id}>"),))
-            await self.store.write_owed(owed, hosted.id, self.core.clock())
-            self.core.committed(owed)
-        await self.core.write_game(hosted.id, self.store.remove_seat(
-            hosted.id, hosted.seats[seat].number))
+        host_id, owed = None, None
+        if hosted.seats[seat].user_id == hosted.host_id:     # the next human hosts, and is told
+            host_id = others[0].user_id
+            owed = Owed((notice_row(hosted, "bot.seat.host", mention=f"<@{host_id}>"),))
+        await self.core.write_game(hosted.id, self.store.leave_lobby(
+            hosted.id, hosted.seats[seat].number, host_id=host_id, owed=owed,
+            now=self.core.clock()), owed)
 
     async def host_gone(self, game_id: int) -> bool:
         """The host is no longer a member (checked by the adapter): the next human becomes

@@ -14,7 +14,7 @@ transaction, all of its changes or none, with the `owed` rows and timers it carr
   caches), one store method, one transaction with what it owes; the core then wakes whoever
   sends and fires that (`committed`) and drops the cached copy. The parts' such writes:
   lobby (`create_game`, `add_seat`, `remove_seat`, `start_game`), handover
-  (`hand_seat_to_bot`), absence (`return_seat`, `set_host`, `remove_seat`).
+  (`hand_seat_to_bot`), absence (`return_seat`, `leave_lobby`).
 - Every other write a part makes is one method of a store subject it was given (its
   `self.store`), one transaction carrying its own `owed`, after which the part calls
   `committed(owed)`: votes, away periods, preferences, the adapter's state, seasons, the
@@ -23,9 +23,8 @@ transaction, all of its changes or none, with the `owed` rows and timers it carr
   nor the core. The scheduler (`scheduler`) writes timers the same way.
 
 Nothing here writes outside a transaction it names; a part's change that must be atomic
-with another is one store method, never two calls. One pair is not yet: a lobby host who left
-the server (absence's `_leave_lobby`) is replaced (`set_host`) and the channel told
-(`write_owed`) in two transactions; `set_host` takes no `owed` yet.
+with another is one store method, never two calls (a lobby host who left the server gives up
+the seat, hands the lobby on and the channel is told in one: `leave_lobby`).
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ rewrites each text."""
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import ChannelBusy, NotFound, StoreError
+from ..errors import ChannelBusy, StoreError
 from ..models import GAME_STATUSES, OPEN_STATUSES, Game, Owed
 from ..rows import GAME_COLUMNS, INT64, TRANSITIONS, check_json_object, dump, game_record, now_or_clock
 from ..shards import Shards
@@ -109,12 +109,6 @@ class GamesSql(SqlBase):
             )
             await _put_snapshot(db, game_id, seq, state_json, now)
             await self._write_owed(db, game_id, owed, now)
-
-    async def set_host(self, game_id: int, host_id: int, now: float | None = None) -> None:
-        if not await self._auto.execute(
-                "UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3",
-                host_id, now_or_clock(now), game_id):
-            raise NotFound(f"no game {game_id}")
 
     async def games_of_user(self, user_id: int, guild_id: int | None) -> list[Game]:
         cols = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))

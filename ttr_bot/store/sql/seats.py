@@ -37,6 +37,21 @@ class SeatsSql(SqlBase):
             return await db.execute(
                 "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat) > 0
 
+    async def leave_lobby(
+        self, game_id: int, seat: int, *, host_id: int | None = None,
+        owed: Owed | None = None, now: float | None = None,
+    ) -> bool:
+        now = now_or_clock(now)
+        async with self._tx() as db:
+            await _require_status(db, game_id, ("lobby",))
+            if host_id is not None:
+                await db.execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3",
+                                 host_id, now, game_id)
+            freed = await db.execute(
+                "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat) > 0
+            await self._write_owed(db, game_id, owed, now)
+        return freed
+
     async def list_seats(self, game_id: int) -> list[Seat]:
         rows = await self._auto.fetch(
             f"SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat", game_id

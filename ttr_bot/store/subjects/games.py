@@ -73,10 +73,6 @@ class GameStore(Protocol):
         """lobby -> active, and store the initial state as the snapshot at seq 0, atomically."""
 
     @abstractmethod
-    async def set_host(self, game_id: int, host_id: int, now: float | None = None) -> None:
-        """Make `host_id` the game's host (the host left the server)."""
-
-    @abstractmethod
     async def games_of_user(self, user_id: int, guild_id: int | None) -> list[Game]:
         """The open games (lobby or active) of the guild where the user holds a seat, oldest
         first."""

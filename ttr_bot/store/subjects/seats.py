@@ -36,6 +36,15 @@ class SeatStore(Protocol):
         """Free a seat; False if it was empty. Seat numbers are not compacted."""
 
     @abstractmethod
+    async def leave_lobby(
+        self, game_id: int, seat: int, *, host_id: int | None = None,
+        owed: Owed | None = None, now: float | None = None,
+    ) -> bool:
+        """A player leaves a game still in its lobby (they left the server): the seat is freed,
+        `host_id` made the host when given (the host left), and `owed` written, in one
+        transaction. False if the seat was empty; WrongStatus if the game left its lobby."""
+
+    @abstractmethod
     async def list_seats(self, game_id: int) -> list[Seat]:
         """The game's seats in seat order."""
 
