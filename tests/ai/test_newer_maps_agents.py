@@ -4,6 +4,7 @@ level finishes a game on each without an illegal action or the legal-action fall
 races Japan's bullet track, takes Pennsylvania's shares and Legendary Asia's mountain points."""
 import pytest
 
+from ttr_bot.ai.boardinfo import board_info
 from ttr_bot.engine.dealer import Dealer
 from ttr_bot.engine.game import Game
 from ttr_bot.engine.view import view
@@ -156,3 +157,42 @@ def test_the_search_compares_the_companies_a_claim_may_take():
         me.choice_claims = 0
         plain = [a.route for a in me.candidates(Context(me, v)) if isinstance(a, ClaimRoute)]
         assert len(plain) == len(set(plain))
+
+
+def test_on_pennsylvania_hard_plans_its_tickets_without_a_detour_over_long_routes():
+    """Every Pennsylvania claim takes a share, whatever its length, so the long routes' extra
+    points weigh there no more than `medium` gives them (ai/mechanics/shares.py). With hard's
+    own long bonus a 6-train route cost next to nothing to plan and an 8-train ticket was
+    planned over 42 trains through them, failing the tickets after it. A ticket's planned path
+    now takes about the trains of its shortest (5.2 extra trains a ticket with hard's own
+    bonus on these states, 2.3 with the map's); on USA (no mechanics) nothing changes."""
+    from testkit.sample_games import random_game
+    from ttr_bot.ai.planner import CostModel, dijkstra, path_routes, route_costs, ticket_target
+
+    hard = agent("hard", 1)
+    board = load_board("pennsylvania")
+    assert hard.costs_for(load_board("usa")) is hard.costs and hard.costs.long_bonus == 1.0
+    assert hard.costs_for(board).long_bonus == 0.6
+
+    def trains(info, v, cost, t):
+        dist, prev = dijkstra(info, cost, info.tickets[t][0])
+        node = ticket_target(info, dist, t)[0]
+        return sum(info.length[r] for r in path_routes(info, prev, node) if v.owner[r] < 0)
+
+    extra = {"own": 0, "map's": 0}
+    paths = 0
+    for seed in range(8):
+        g = random_game("pennsylvania", 2, seed=seed, until=0.2)
+        for seat in range(2):
+            v = view(g, seat)
+            info = board_info(board)
+            shortest = route_costs(info, v, model=CostModel(1.0))     # trains and a claim's turn
+            for t in v.tickets:
+                if ticket_target(info, dijkstra(info, shortest, info.tickets[t][0])[0], t) is None:
+                    continue                                           # cut off already
+                least = trains(info, v, shortest, t)
+                for which, model in (("own", hard.costs), ("map's", hard.costs_for(board))):
+                    extra[which] += trains(info, v, route_costs(info, v, model=model), t) - least
+                paths += 1
+    own, mapped = extra["own"] / paths, extra["map's"] / paths
+    assert paths >= 50 and mapped <= 3.0 and mapped <= own / 2, (paths, own, mapped)

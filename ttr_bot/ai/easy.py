@@ -17,7 +17,7 @@ class EasyAgent(MediumAgent):
     def choose_tickets(self, v):
         info = board_info(v.board)
         keep_min = v.keep_min()
-        cost = route_costs(info, v, model=self.costs)
+        cost = route_costs(info, v, model=self.costs_for(v.board))
         trains = v.trains[v.seat]
         best = None
         for combo in keep_choices(v.offer, keep_min):

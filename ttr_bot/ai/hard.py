@@ -262,7 +262,7 @@ class HardAgent(MediumAgent):
         setup = v.phase == "setup"
         trains = v.trains[v.seat]
         budget = int(trains * (self.setup_budget if setup else self.later_budget))
-        cost = route_costs(info, v, model=self.costs)
+        cost = route_costs(info, v, model=self.costs_for(v.board))
         scored = []
         for combo in keep_choices(v.offer, v.keep_min()):
             s = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)

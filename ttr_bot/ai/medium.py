@@ -147,10 +147,25 @@ class MediumAgent(Agent):
             self.__dict__["_costs"] = c
         return c
 
+    def costs_for(self, board):
+        """`costs` on this board: a map's own rules may weigh long routes less
+        (`mechanics.long_bonus`); the same model where they do not."""
+        c = self.costs
+        if not board.rules.mechanics:
+            return c
+        bonus = mechanics.long_bonus(board, c.long_bonus)
+        if bonus == c.long_bonus:
+            return c
+        key = ("_costs", bonus)
+        if key not in self.__dict__:
+            self.__dict__[key] = CostModel(c.overhead, c.tunnel, c.ferry, c.station,
+                                           c.hand_discount, bonus)
+        return self.__dict__[key]
+
     def make_plan(self, ctx):
         """(route costs, plan) for this decision."""
         v, info = ctx.v, ctx.info
-        cost = route_costs(info, v, model=self.costs, extra=self.extra_costs(ctx))
+        cost = route_costs(info, v, model=self.costs_for(v.board), extra=self.extra_costs(ctx))
         if info.board.rules.mechanics:
             mechanics.adjust_costs(v, info, cost)
         return cost, best_plan(info, cost, v.tickets, ctx.trains, v.owner, self.plan_orders)
@@ -164,7 +179,7 @@ class MediumAgent(Agent):
         setup = v.phase == "setup"
         trains = v.trains[v.seat]
         budget = int(trains * (self.setup_budget if setup else self.later_budget))
-        cost = route_costs(info, v, model=self.costs)
+        cost = route_costs(info, v, model=self.costs_for(v.board))
         best = None
         for combo in keep_choices(v.offer, v.keep_min()):
             score = self.keep_score(v, info, cost, list(v.tickets) + list(combo), combo, budget)

@@ -41,6 +41,12 @@ def route_value(v: Any, r: int) -> float:
     return sum(s.route_value(v, r) for s in senses_of(v.board))
 
 
+def long_bonus(board: Any, bonus: float) -> float:
+    for s in senses_of(board):
+        bonus = s.long_bonus(bonus)
+    return bonus
+
+
 def adjust_costs(v: Any, info: Any, cost: list[float]) -> None:
     for s in senses_of(v.board):
         s.adjust_costs(v, info, cost)

@@ -3,6 +3,8 @@ mechanic (`ttr_bot.engine.mechanics`), named as it is, overriding the few hooks 
 The levels consult every sense of the map at these points and never ask which map it is; a map
 without mechanics has none, so the four first maps play exactly as before.
 
+- `long_bonus(bonus)`: how much cheaper a long route looks for its extra points (the level's
+  `long_bonus`), on this rule's map: a rule that pays every claim alike makes them weigh less.
 - `adjust_costs(v, info, cost)`: planning costs of the routes (a list, changed in place): the
   trains a route really takes, the routes everyone may use.
 - `route_value(v, r)`: points a claim of route r is worth beyond its length's.
@@ -31,6 +33,9 @@ class Sense:
     def __init__(self, board: Any) -> None:
         self.board = board
         self.rules = board.rules
+
+    def long_bonus(self, bonus: float) -> float:
+        return bonus
 
     def adjust_costs(self, v: Any, info: Any, cost: list[float]) -> None:
         return None

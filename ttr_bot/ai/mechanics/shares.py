@@ -9,9 +9,20 @@ from typing import Any, ClassVar
 
 from .base import Sense
 
+# The most a long route's extra points may lower its planning cost (medium's own long_bonus).
+# Every claim takes a share, whatever its length, so two short claims bring two shares where
+# one long claim brings one; and with hard's 1.0 a 5- or 6-train route cost next to nothing to
+# plan (15 points for 6 trains), so a ticket of 8 trains was planned over 42 through them and
+# the tickets after it no longer fitted the 45 trains (expert failed 1.6 tickets a game against
+# medium's 0.7: docs/computer-players.md).
+LONG_BONUS = 0.6
+
 
 class Shares(Sense):
     name: ClassVar[str] = "shares"
+
+    def long_bonus(self, bonus: float) -> float:
+        return min(bonus, LONG_BONUS)
 
     def _held(self, v: Any) -> list[dict[str, list[int]]]:
         held: list[dict[str, list[int]]] = v.extra.get(self.name, {}).get("held", [])
