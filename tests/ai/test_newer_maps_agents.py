@@ -174,10 +174,15 @@ def test_on_pennsylvania_hard_plans_its_tickets_without_a_detour_over_long_route
     assert hard.costs_for(load_board("usa")) is hard.costs and hard.costs.long_bonus == 1.0
     assert hard.costs_for(board).long_bonus == 0.6
 
-    def trains(info, v, cost, t):
+    info = board_info(board)
+
+    def trains(v, cost, t):
+        """Free trains of the ticket's cheapest path under `cost`; None once it is cut off."""
         dist, prev = dijkstra(info, cost, info.tickets[t][0])
-        node = ticket_target(info, dist, t)[0]
-        return sum(info.length[r] for r in path_routes(info, prev, node) if v.owner[r] < 0)
+        target = ticket_target(info, dist, t)
+        if target is None:
+            return None
+        return sum(info.length[r] for r in path_routes(info, prev, target[0]) if v.owner[r] < 0)
 
     extra = {"own": 0, "map's": 0}
     paths = 0
@@ -185,14 +190,13 @@ def test_on_pennsylvania_hard_plans_its_tickets_without_a_detour_over_long_route
         g = random_game("pennsylvania", 2, seed=seed, until=0.2)
         for seat in range(2):
             v = view(g, seat)
-            info = board_info(board)
             shortest = route_costs(info, v, model=CostModel(1.0))     # trains and a claim's turn
             for t in v.tickets:
-                if ticket_target(info, dijkstra(info, shortest, info.tickets[t][0])[0], t) is None:
+                least = trains(v, shortest, t)
+                if least is None:
                     continue                                           # cut off already
-                least = trains(info, v, shortest, t)
                 for which, model in (("own", hard.costs), ("map's", hard.costs_for(board))):
-                    extra[which] += trains(info, v, route_costs(info, v, model=model), t) - least
+                    extra[which] += trains(v, route_costs(info, v, model=model), t) - least
                 paths += 1
     own, mapped = extra["own"] / paths, extra["map's"] / paths
     assert paths >= 50 and mapped <= 3.0 and mapped <= own / 2, (paths, own, mapped)

@@ -156,11 +156,11 @@ class MediumAgent(Agent):
         bonus = mechanics.long_bonus(board, c.long_bonus)
         if bonus == c.long_bonus:
             return c
-        key = ("_costs", bonus)
-        if key not in self.__dict__:
-            self.__dict__[key] = CostModel(c.overhead, c.tunnel, c.ferry, c.station,
-                                           c.hand_discount, bonus)
-        return self.__dict__[key]
+        made = self.__dict__.setdefault("_map_costs", {})
+        if bonus not in made:
+            made[bonus] = CostModel(c.overhead, c.tunnel, c.ferry, c.station, c.hand_discount,
+                                    bonus)
+        return made[bonus]
 
     def make_plan(self, ctx):
         """(route costs, plan) for this decision."""
