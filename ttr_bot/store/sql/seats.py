@@ -33,9 +33,7 @@ class SeatsSql(SqlBase):
 
     async def remove_seat(self, game_id: int, seat: int) -> bool:
         async with self._tx() as db:
-            await _require_status(db, game_id, ("lobby",))
-            return await db.execute(
-                "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat) > 0
+            return await _free_lobby_seat(db, game_id, seat)
 
     async def leave_lobby(
         self, game_id: int, seat: int, *, host_id: int | None = None,
@@ -43,12 +41,10 @@ class SeatsSql(SqlBase):
     ) -> bool:
         now = now_or_clock(now)
         async with self._tx() as db:
-            await _require_status(db, game_id, ("lobby",))
+            freed = await _free_lobby_seat(db, game_id, seat)
             if host_id is not None:
                 await db.execute("UPDATE games SET host_id = $1, updated_at = $2 WHERE id = $3",
                                  host_id, now, game_id)
-            freed = await db.execute(
-                "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat) > 0
             await self._write_owed(db, game_id, owed, now)
         return freed
 
@@ -133,3 +129,10 @@ class SeatsSql(SqlBase):
             await db.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
             await self._write_owed(db, game_id, owed, now)
             return seat_record(row)
+
+
+async def _free_lobby_seat(db, game_id: int, seat: int) -> bool:
+    """Free a seat of a game still in its lobby (WrongStatus otherwise); False if it was empty."""
+    await _require_status(db, game_id, ("lobby",))
+    return await db.execute(
+        "DELETE FROM seats WHERE game_id = $1 AND seat = $2", game_id, seat) > 0
