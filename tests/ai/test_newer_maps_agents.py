@@ -200,3 +200,33 @@ def test_on_pennsylvania_hard_plans_its_tickets_without_a_detour_over_long_route
                 paths += 1
     own, mapped = extra["own"] / paths, extra["map's"] / paths
     assert paths >= 50 and mapped <= 3.0 and mapped <= own / 2, (paths, own, mapped)
+
+
+
+def test_with_budget_guard_the_search_compares_no_claim_that_leaves_the_plan_short():
+    """`budget_guard=1` (measured and not adopted, docs/computer-players.md): the search
+    compares no claim off the plan that leaves fewer trains than the plan still needs, the
+    planner's own choice still first; by default every candidate stays."""
+    from ttr_bot.ai.medium import Context
+    from ttr_bot.engine.actions import ClaimRoute
+    pruned = checked = 0
+    for seed in (1, 2):
+        for game, seat in positions("pennsylvania", 2, seed, levels=("medium",)):
+            v = view(game, seat)
+            if v.offer is not None or v.step in ("tunnel", "second_card") or v.trains[seat] > 20:
+                continue
+            me = agent("hard", seat)
+            ctx = Context(me, v)
+            if ctx.plan.trains > ctx.trains:
+                continue
+            every = me.candidates(ctx)
+            me.budget_guard = 1
+            kept = me.candidates(Context(me, v))
+            assert kept[0] == every[0] and set(kept) <= set(every)
+            first = kept[0].route if isinstance(kept[0], ClaimRoute) else None
+            for a in kept[1:]:      # (the planner's claim may be compared with other companies)
+                if isinstance(a, ClaimRoute) and a.route not in ctx.to_claim + [first]:
+                    assert ctx.trains - ctx.info.length[a.route] >= ctx.plan.trains
+            pruned += len(set(every) - set(kept))
+            checked += 1
+    assert checked >= 20 and pruned >= 10, (checked, pruned)

@@ -83,6 +83,9 @@ class HardAgent(MediumAgent):
     win_bonus = 10.0       # a win is worth this many points of margin
     greedy_gap = 6         # consider more tickets once the plan needs at most this many trains
     margin_z = 2.0         # a candidate must beat the planner's choice by this many std errors
+    budget_guard = 0       # 1: no candidate claim off the plan that leaves fewer trains than
+                           # the plan still needs (while the plan fits the trains); measured
+                           # and not adopted (docs/computer-players.md)
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
@@ -218,7 +221,20 @@ class HardAgent(MediumAgent):
                 for a in self.draw_options(ctx):
                     add(a)
         out = out[:self.endgame_candidates if endgame else self.max_candidates]
+        if self.budget_guard:
+            out = self.within_budget(ctx, out)
         return self.with_choices(v, out) if mapped else out
+
+    def within_budget(self, ctx, out):
+        """The candidates less the claims off the plan that would leave it short of trains (the
+        planner's own choice, first, always stays)."""
+        need = ctx.plan.trains
+        if need > ctx.trains:
+            return out
+        planned = set(ctx.to_claim)
+        length = ctx.info.length
+        return out[:1] + [a for a in out[1:] if not isinstance(a, ClaimRoute) or a.route in planned
+                          or ctx.trains - length[a.route] >= need]
 
     def with_choices(self, v, out):
         """The candidates with the other choices of the first `choice_claims` claims (the
