@@ -9,7 +9,7 @@ from ..base import UNSET
 from ..errors import NotFound, SeatIsBot, SeatTaken
 from ..models import Owed, Seat
 from ..rows import SEAT_COLUMNS, dump, now_or_clock, seat_record
-from .base import _SEAT, SqlBase, _require_status
+from .base import _SEAT, Conn, SqlBase, _require_status
 
 
 class SeatsSql(SqlBase):
@@ -131,7 +131,7 @@ class SeatsSql(SqlBase):
             return seat_record(row)
 
 
-async def _free_lobby_seat(db, game_id: int, seat: int) -> bool:
+async def _free_lobby_seat(db: Conn, game_id: int, seat: int) -> bool:
     """Free a seat of a game still in its lobby (WrongStatus otherwise); False if it was empty."""
     await _require_status(db, game_id, ("lobby",))
     return await db.execute(
