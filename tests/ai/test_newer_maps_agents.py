@@ -202,7 +202,6 @@ def test_on_pennsylvania_hard_plans_its_tickets_without_a_detour_over_long_route
     assert paths >= 50 and mapped <= 3.0 and mapped <= own / 2, (paths, own, mapped)
 
 
-
 def test_with_budget_guard_the_search_compares_no_claim_that_leaves_the_plan_short():
     """`budget_guard=1` (measured and not adopted, docs/computer-players.md): the search
     compares no claim off the plan that leaves fewer trains than the plan still needs, the
