@@ -142,10 +142,13 @@ class MediumAgent(Agent):
     def costs(self):
         c = self.__dict__.get("_costs")
         if c is None:
-            c = CostModel(self.overhead, self.tunnel_cost, self.ferry_cost, self.station_cost,
-                          self.hand_discount, self.long_bonus)
-            self.__dict__["_costs"] = c
+            c = self.__dict__["_costs"] = self.cost_model(self.long_bonus)
         return c
+
+    def cost_model(self, long_bonus):
+        """A planning cost model with this level's costs and the given long-route bonus."""
+        return CostModel(self.overhead, self.tunnel_cost, self.ferry_cost, self.station_cost,
+                         self.hand_discount, long_bonus)
 
     def costs_for(self, board):
         """`costs` on this board: a map's own rules may weigh long routes less
@@ -158,8 +161,7 @@ class MediumAgent(Agent):
             return c
         made = self.__dict__.setdefault("_map_costs", {})
         if bonus not in made:
-            made[bonus] = CostModel(c.overhead, c.tunnel, c.ferry, c.station, c.hand_discount,
-                                    bonus)
+            made[bonus] = self.cost_model(bonus)
         return made[bonus]
 
     def make_plan(self, ctx):
