@@ -84,8 +84,9 @@ class HardAgent(MediumAgent):
     greedy_gap = 6         # consider more tickets once the plan needs at most this many trains
     margin_z = 2.0         # a candidate must beat the planner's choice by this many std errors
     budget_guard = 0       # 1: no candidate claim off the plan that leaves fewer trains than
-                           # the plan still needs (while the plan fits the trains); measured
-                           # and not adopted (docs/computer-players.md)
+                           # the plan still needs (while the plan fits the trains; expert's
+                           # added blocks are not filtered); measured and not adopted
+                           # (docs/computer-players.md)
 
     def __init__(self, seed=0, **params):
         super().__init__(seed, **params)
